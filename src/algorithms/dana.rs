@@ -1,0 +1,655 @@
+//! R2L, DANA, DANAg and AdDANAg — the line-based family of Mohammadzadeh (2013, chapter 4) and
+//! Mohammadzadeh, Schweiggert & Nakhaeizadeh (2011).
+//!
+//! All four share one skeleton over the page's virtual lines ([`crate::page::lines`], the
+//! preprocessing of section 4.3.1):
+//!
+//! 1. **T1 / T2 per line** — R2L and DANA: characters of right-to-left scripts (set S1) and ASCII
+//!    characters (set S2) (section 4.3.2); DANAg: content characters from the parser and
+//!    `T2 = Length − T1` (Formula 4.5); AdDANAg: as DANAg after the second preprocessing, the
+//!    hyperlink normalisation of Filter 3 (section 4.6.1.3; Filters 1 and 2 selectable).
+//! 2. **Smoothing** — `diff_i = Σ_{k=i−1}^{i+1} (T1_k − T2_k)` (Formula 4.2; lines outside the
+//!    page count 0), or no smoothing, `diff_i = T1_i − T2_i` (Formula 4.6).
+//! 3. **Regions** — maximal runs of lines with `diff > 0`, `r_j = [x_j, y_j]` (Formula 4.3). The
+//!    seed region `r_m` is the one with the most characters, measured as the sum of T1 over its
+//!    lines (the content characters; ties go to the first). Algorithm 1 then grows the set T of
+//!    main content regions to the left and right of `r_m` while the distance between consecutive
+//!    regions `d(r_i, r_j) = x_j − y_i + 1` (Formula 4.4) is at most `gap`.
+//! 4. **Extraction** — R2L keeps only the S1 characters of the selected lines (section 4.3.5);
+//!    cescope selects maximal runs of S1 characters in the content text, joined across ASCII white
+//!    space so words stay apart (characters inside tags, e.g. attribute values, are not
+//!    displayed text and are not extracted). DANA, DANAg and AdDANAg feed the selected lines to
+//!    an error-tolerant parser (section 4.4.1): cescope's lexer, whose content-text spans in the
+//!    selected lines form the selection.
+
+use std::ops::Range;
+
+use super::{
+    Extraction, Extractor, Marks, ParamKind, ParamSpec, ParamValue, Params, Series, Trace, Unit,
+};
+use crate::page::lex::{flags, ByteClass, Tag};
+use crate::page::lines::{content_chars, is_removed, is_rtl};
+use crate::page::text::normalise_ws;
+use crate::page::Page;
+use crate::selection::Selection;
+
+/// Which member of the family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    /// R2L (Mohammadzadeh et al. 2011; thesis section 4.3).
+    R2l,
+    /// DANA (thesis section 4.4).
+    DanaFamily,
+    /// DANAg (thesis section 4.5).
+    Danag,
+    /// AdDANAg (thesis section 4.6).
+    Addanag,
+}
+
+/// A region `[x, y]` of consecutive virtual lines with `diff > 0`, inclusive (Formula 4.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Region {
+    /// First line.
+    pub x: usize,
+    /// Last line (inclusive).
+    pub y: usize,
+}
+
+/// The hyperlink preprocessing of AdDANAg (thesis section 4.6.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkFilter {
+    /// No second preprocessing (plain DANAg).
+    None,
+    /// Filter 1 (Algorithm 2): remove every hyperlink with its anchor text.
+    Filter1,
+    /// Filter 2 (Algorithm 3): remove the attributes of every anchor tag, leaving `<a>`.
+    Filter2,
+    /// Filter 3 (Algorithm 4): replace the attributes of every anchor start tag with a
+    /// placeholder of `LT − 7` characters ([`placeholder_len`]).
+    Filter3,
+}
+
+const SMOOTHING: &[&str] = &["three-line", "none"];
+const FILTERS: &[&str] = &["filter3", "filter1", "filter2", "none"];
+
+/// One member of the R2L / DANA / DANAg / AdDANAg family.
+#[derive(Debug, Clone)]
+pub struct DanaFamily {
+    variant: Variant,
+    specs: Vec<ParamSpec>,
+}
+
+impl DanaFamily {
+    fn new(variant: Variant) -> Self {
+        let (gap, gap_src) = match variant {
+            Variant::R2l => (
+                8,
+                "Mohammadzadeh et al. 2011, parameter P; thesis 4.3.4: gap = 8",
+            ),
+            Variant::DanaFamily => (20, "Mohammadzadeh 2013, section 4.4: gap = 20"),
+            Variant::Danag => (20, "Mohammadzadeh 2013, section 4.5 (as DANA): gap = 20"),
+            Variant::Addanag => (20, "Mohammadzadeh 2013, section 4.6 (as DANAg): gap = 20"),
+        };
+        let mut specs = vec![
+            ParamSpec {
+                name: "gap",
+                kind: ParamKind::Int {
+                    min: 0,
+                    max: 1000,
+                    step: 1,
+                },
+                default: ParamValue::Int(gap),
+                help: "largest distance d(ri, rj) = xj - yi + 1 (virtual lines) between consecutive main content regions (Algorithm 1, Formula 4.4)",
+                source: gap_src,
+            },
+            ParamSpec {
+                name: "smoothing",
+                kind: ParamKind::Choice { choices: SMOOTHING },
+                default: ParamValue::Choice("three-line"),
+                help: "three-line: diff over lines i-1..i+1 (Formula 4.2); none: diff = T1 - T2 (Formula 4.6)",
+                source: "Mohammadzadeh 2013, Formulas 4.2 and 4.6",
+            },
+        ];
+        if variant == Variant::Addanag {
+            specs.push(ParamSpec {
+                name: "filter",
+                kind: ParamKind::Choice { choices: FILTERS },
+                default: ParamValue::Choice("filter3"),
+                help: "hyperlink preprocessing: filter3 placeholder LT-7 (Alg. 4), filter1 remove links (Alg. 2), filter2 strip attributes (Alg. 3), none",
+                source: "Mohammadzadeh 2013, section 4.6.1, Algorithms 2-4",
+            });
+        }
+        DanaFamily { variant, specs }
+    }
+
+    /// R2L, registered as `r2l`.
+    pub fn r2l() -> Self {
+        Self::new(Variant::R2l)
+    }
+    /// DANA, registered as `dana`.
+    pub fn dana() -> Self {
+        Self::new(Variant::DanaFamily)
+    }
+    /// DANAg, registered as `danag`.
+    pub fn danag() -> Self {
+        Self::new(Variant::Danag)
+    }
+    /// AdDANAg, registered as `addanag`.
+    pub fn addanag() -> Self {
+        Self::new(Variant::Addanag)
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+}
+
+impl Extractor for DanaFamily {
+    fn name(&self) -> &'static str {
+        match self.variant {
+            Variant::R2l => "r2l",
+            Variant::DanaFamily => "dana",
+            Variant::Danag => "danag",
+            Variant::Addanag => "addanag",
+        }
+    }
+
+    fn describe(&self) -> &'static str {
+        match self.variant {
+            Variant::R2l => "R2L: right-to-left vs ASCII characters per line, smoothing, regions, gap expansion; keeps R2L characters (Mohammadzadeh et al. 2011; thesis 4.3)",
+            Variant::DanaFamily => "DANA: R2L's regions, content of the selected lines via a parser (Mohammadzadeh 2013, 4.4)",
+            Variant::Danag => "DANAg: content vs code characters per line (Formula 4.5), language independent (Mohammadzadeh 2013, 4.5)",
+            Variant::Addanag => "AdDANAg: DANAg after hyperlink normalisation, Filter 3 (Mohammadzadeh 2013, 4.6)",
+        }
+    }
+
+    fn params(&self) -> &[ParamSpec] {
+        &self.specs
+    }
+
+    fn run(&self, page: &Page, params: &Params) -> Extraction {
+        let gap = params.int("gap", 20).max(0) as usize;
+        let window = params.choice("smoothing", "three-line") == "three-line";
+        let filter = match self.variant {
+            Variant::Addanag => match params.choice("filter", "filter3") {
+                "filter1" => LinkFilter::Filter1,
+                "filter2" => LinkFilter::Filter2,
+                "none" => LinkFilter::None,
+                _ => LinkFilter::Filter3,
+            },
+            _ => LinkFilter::None,
+        };
+        let (t1, t2, removed) = match self.variant {
+            Variant::R2l | Variant::DanaFamily => {
+                let l = &page.lines().lines;
+                (
+                    l.iter().map(|l| l.rtl as i64).collect(),
+                    l.iter().map(|l| l.ascii as i64).collect(),
+                    Vec::new(),
+                )
+            }
+            Variant::Danag | Variant::Addanag => content_code(page, filter),
+        };
+        let diff = smooth(&t1, &t2, window);
+        let regions = regions(&diff);
+        let seed = seed_region(&regions, &t1);
+        let chosen = seed.map(|m| expand(&regions, m, gap));
+
+        let lines = &page.lines().lines;
+        let mut selected_lines: Vec<Range<usize>> = Vec::new();
+        if let Some(ch) = &chosen {
+            for r in &regions[ch.clone()] {
+                selected_lines.push(r.x..r.y + 1);
+            }
+        }
+        let mut sel = Selection::new();
+        let text = page.text();
+        let spans = &page.lexed().spans;
+        let removed_sel = Selection::from_ranges(removed);
+        for lr in &selected_lines {
+            for line in &lines[lr.clone()] {
+                for s in &spans[line.span_range()] {
+                    if s.class != ByteClass::Text {
+                        continue;
+                    }
+                    let slice = &text[s.range()];
+                    if slice.bytes().all(|b| b.is_ascii_whitespace()) {
+                        continue;
+                    }
+                    if self.variant == Variant::R2l {
+                        for r in rtl_runs(slice) {
+                            sel.push(s.start as usize + r.start..s.start as usize + r.end);
+                        }
+                    } else {
+                        sel.push(s.range());
+                    }
+                }
+            }
+        }
+        if !removed_sel.is_empty() {
+            sel = sel.difference(&removed_sel);
+        }
+
+        let as_f = |v: &[i64]| v.iter().map(|&x| x as f64).collect::<Vec<_>>();
+        let to_ranges = |rs: &[Region]| rs.iter().map(|r| r.x..r.y + 1).collect::<Vec<_>>();
+        let trace = Trace {
+            series: vec![
+                Series {
+                    name: "T1".into(),
+                    unit: Unit::VirtualLine,
+                    values: as_f(&t1),
+                },
+                Series {
+                    name: "T2".into(),
+                    unit: Unit::VirtualLine,
+                    values: as_f(&t2),
+                },
+                Series {
+                    name: "diff".into(),
+                    unit: Unit::VirtualLine,
+                    values: as_f(&diff),
+                },
+            ],
+            scalars: vec![
+                ("gap".into(), gap as f64),
+                ("regions".into(), regions.len() as f64),
+                ("seed_index".into(), seed.map_or(-1.0, |m| m as f64)),
+            ],
+            marks: vec![
+                Marks {
+                    name: "regions".into(),
+                    unit: Unit::VirtualLine,
+                    spans: to_ranges(&regions),
+                },
+                Marks {
+                    name: "seed".into(),
+                    unit: Unit::VirtualLine,
+                    spans: seed
+                        .map(|m| to_ranges(&regions[m..m + 1]))
+                        .unwrap_or_default(),
+                },
+                Marks {
+                    name: "selected".into(),
+                    unit: Unit::VirtualLine,
+                    spans: selected_lines,
+                },
+            ],
+        };
+        Extraction {
+            selection: sel,
+            trace,
+        }
+    }
+}
+
+/// Formula 4.2 (`window = true`): `diff_i = Σ_{k=i−1}^{i+1} (T1_k − T2_k)`, terms outside the
+/// page being 0; Formula 4.6 (`window = false`): `diff_i = T1_i − T2_i`. Units: characters per
+/// virtual line. Panics never; `t1` and `t2` of different lengths are cut to the shorter.
+pub fn smooth(t1: &[i64], t2: &[i64], window: bool) -> Vec<i64> {
+    let d: Vec<i64> = t1.iter().zip(t2).map(|(a, b)| a - b).collect();
+    if !window {
+        return d;
+    }
+    (0..d.len())
+        .map(|i| {
+            let prev = if i > 0 { d[i - 1] } else { 0 };
+            let next = d.get(i + 1).copied().unwrap_or(0);
+            prev + d[i] + next
+        })
+        .collect()
+}
+
+/// The regions of Formula 4.3: maximal runs of consecutive lines with `diff > 0`, in order.
+pub fn regions(diff: &[i64]) -> Vec<Region> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, &d) in diff.iter().enumerate() {
+        match (start, d > 0) {
+            (None, true) => start = Some(i),
+            (Some(s), false) => {
+                out.push(Region { x: s, y: i - 1 });
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push(Region {
+            x: s,
+            y: diff.len() - 1,
+        });
+    }
+    out
+}
+
+/// Formula 4.4: `d(r_i, r_j) = x_j − y_i + 1` for `y_i < x_j` (virtual lines). Saturates at 0 for
+/// overlapping arguments instead of underflowing.
+pub fn distance(ri: Region, rj: Region) -> usize {
+    (rj.x + 1).saturating_sub(ri.y)
+}
+
+/// The seed region `r_m`: the region with the most characters, counted as the sum of `t1` over
+/// its lines (ties: the first). `None` when there is no region.
+pub fn seed_region(regions: &[Region], t1: &[i64]) -> Option<usize> {
+    let mut best: Option<(usize, i64)> = None;
+    for (i, r) in regions.iter().enumerate() {
+        let chars: i64 = t1.get(r.x..=r.y).map_or(0, |s| s.iter().sum());
+        if best.is_none_or(|(_, b)| chars > b) {
+            best = Some((i, chars));
+        }
+    }
+    best.map(|b| b.0)
+}
+
+/// Algorithm 1 (Mohammadzadeh 2013): starting from the seed region `m`, adds the neighbouring
+/// regions to the left while `d(r_{i−1}, r_i) ≤ gap`, then to the right while
+/// `d(r_i, r_{i+1}) ≤ gap`. Returns the index range of the regions in T.
+pub fn expand(regions: &[Region], m: usize, gap: usize) -> Range<usize> {
+    let mut lo = m;
+    while lo > 0 && distance(regions[lo - 1], regions[lo]) <= gap {
+        lo -= 1;
+    }
+    let mut hi = m;
+    while hi + 1 < regions.len() && distance(regions[hi], regions[hi + 1]) <= gap {
+        hi += 1;
+    }
+    lo..hi + 1
+}
+
+/// Filter 3's placeholder length for an anchor text of `lt` characters: `LT − 7`, the 7 being
+/// the length of `<a></a>` (thesis section 4.6.1.3, Algorithm 4). For `LT < 7` the thesis'
+/// `new String("-", LT − 7)` has no meaning; cescope uses an empty placeholder, so a short anchor
+/// text ("Home") keeps the 7 code characters of `<a></a>` and its line stays code-heavy.
+pub fn placeholder_len(lt: usize) -> usize {
+    lt.saturating_sub(7)
+}
+
+/// T1 and T2 per virtual line for DANAg (Formula 4.5), after the hyperlink filter of AdDANAg.
+/// Returns also the byte ranges removed by Filter 1 (anchor elements), to keep out of the
+/// extraction.
+fn content_code(page: &Page, filter: LinkFilter) -> (Vec<i64>, Vec<i64>, Vec<Range<usize>>) {
+    let lines = &page.lines().lines;
+    let mut length: Vec<i64> = lines.iter().map(|l| l.length as i64).collect();
+    let mut content: Vec<i64> = lines.iter().map(|l| l.content as i64).collect();
+    let mut removed = Vec::new();
+    if filter != LinkFilter::None {
+        let text = page.text();
+        let spans = &page.lexed().spans;
+        // The open anchor: (line of its start tag, kept chars of the start tag, start byte,
+        // anchor text so far).
+        struct Open {
+            line: usize,
+            tag_chars: i64,
+            start: usize,
+            text: String,
+        }
+        let mut open: Option<Open> = None;
+        let close = |o: Open,
+                     end: usize,
+                     length: &mut Vec<i64>,
+                     removed: &mut Vec<Range<usize>>| match filter {
+            LinkFilter::Filter3 => {
+                let lt = normalise_ws(&o.text).chars().count();
+                let new = 3 + placeholder_len(lt) as i64; // `<a` + placeholder + `>`
+                length[o.line] += new - o.tag_chars;
+            }
+            LinkFilter::Filter2 => length[o.line] += 3 - o.tag_chars,
+            LinkFilter::Filter1 => removed.push(o.start..end),
+            LinkFilter::None => {}
+        };
+        for (li, line) in lines.iter().enumerate() {
+            for s in &spans[line.span_range()] {
+                if is_removed(s) {
+                    continue;
+                }
+                let slice = &text[s.range()];
+                let is_a = s.class == ByteClass::Tag && s.tag == Tag::A;
+                if is_a {
+                    if let Some(o) = open.take() {
+                        close(o, s.start as usize, &mut length, &mut removed);
+                    }
+                    if s.flags & flags::END != 0 {
+                        if filter == LinkFilter::Filter1 {
+                            // The end tag belongs to the removed element.
+                            length[li] -= kept_chars(slice);
+                            if let Some(r) = removed.last_mut() {
+                                if r.end == s.start as usize {
+                                    r.end = s.end as usize;
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    let tag_chars = kept_chars(slice);
+                    if filter == LinkFilter::Filter1 {
+                        length[li] -= tag_chars;
+                    }
+                    open = Some(Open {
+                        line: li,
+                        tag_chars,
+                        start: s.start as usize,
+                        text: String::new(),
+                    });
+                    continue;
+                }
+                if let Some(o) = open.as_mut() {
+                    if filter == LinkFilter::Filter1 {
+                        length[li] -= kept_chars(slice);
+                        if s.class == ByteClass::Text {
+                            content[li] -= content_chars(slice) as i64;
+                        }
+                    } else if s.class == ByteClass::Text {
+                        if slice.contains('&') {
+                            o.text.push_str(&htmlize::unescape(slice));
+                        } else {
+                            o.text.push_str(slice);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(o) = open.take() {
+            close(o, text.len(), &mut length, &mut removed);
+        }
+    }
+    let t1: Vec<i64> = content.iter().map(|&c| c.max(0)).collect();
+    let t2: Vec<i64> = length
+        .iter()
+        .zip(&t1)
+        .map(|(&l, &c)| (l - c).max(0))
+        .collect();
+    (t1, t2, removed)
+}
+
+fn kept_chars(s: &str) -> i64 {
+    s.chars().filter(|c| !c.is_ascii_whitespace()).count() as i64
+}
+
+/// Byte ranges (relative to `s`) of maximal runs of S1 characters ([`is_rtl`]) joined across
+/// ASCII white space; runs never start or end with white space.
+pub fn rtl_runs(s: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut run: Option<Range<usize>> = None;
+    for (i, c) in s.char_indices() {
+        if is_rtl(c) {
+            let e = i + c.len_utf8();
+            match run.as_mut() {
+                Some(r) => r.end = e,
+                None => run = Some(i..e),
+            }
+        } else if c.is_ascii_whitespace() {
+            // may continue a run
+        } else if let Some(r) = run.take() {
+            out.push(r);
+        }
+    }
+    if let Some(r) = run {
+        out.push(r);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formula_4_2_by_hand() {
+        // T1 = [0, 10, 50, 40, 0], T2 = [30, 5, 10, 0, 20]
+        // d = T1 - T2 = [-30, 5, 40, 40, -20]
+        // diff_0 = 0 + -30 + 5 = -25; diff_1 = -30 + 5 + 40 = 15; diff_2 = 5 + 40 + 40 = 85
+        // diff_3 = 40 + 40 - 20 = 60; diff_4 = 40 - 20 + 0 = 20
+        let t1 = [0, 10, 50, 40, 0];
+        let t2 = [30, 5, 10, 0, 20];
+        assert_eq!(smooth(&t1, &t2, true), vec![-25, 15, 85, 60, 20]);
+        assert_eq!(smooth(&t1, &t2, false), vec![-30, 5, 40, 40, -20]);
+        assert_eq!(smooth(&[], &[], true), Vec::<i64>::new());
+        assert_eq!(smooth(&[7], &[2], true), vec![5]);
+    }
+
+    #[test]
+    fn regions_formula_4_3() {
+        let diff = [1, 2, 0, -3, 4, 0, 5];
+        assert_eq!(
+            regions(&diff),
+            vec![
+                Region { x: 0, y: 1 },
+                Region { x: 4, y: 4 },
+                Region { x: 6, y: 6 }
+            ]
+        );
+        assert!(regions(&[0, -1]).is_empty());
+    }
+
+    #[test]
+    fn algorithm_1_gap_boundary() {
+        // r0 = [0, 2], r1 = [10, 12], r2 = [20, 25]
+        let rs = [
+            Region { x: 0, y: 2 },
+            Region { x: 10, y: 12 },
+            Region { x: 20, y: 25 },
+        ];
+        // d(r0, r1) = 10 - 2 + 1 = 9; d(r1, r2) = 20 - 12 + 1 = 9
+        assert_eq!(distance(rs[0], rs[1]), 9);
+        // distance = gap joins
+        assert_eq!(expand(&rs, 1, 9), 0..3);
+        // distance = gap + 1 does not
+        assert_eq!(expand(&rs, 1, 8), 1..2);
+        // growth stops at the first distance over gap
+        let rs2 = [
+            Region { x: 0, y: 0 },
+            Region { x: 30, y: 30 },
+            Region { x: 33, y: 40 },
+        ];
+        assert_eq!(expand(&rs2, 2, 5), 1..3);
+    }
+
+    #[test]
+    fn seed_is_region_with_most_chars() {
+        let rs = [Region { x: 0, y: 0 }, Region { x: 2, y: 3 }];
+        let t1 = [100, 0, 60, 60];
+        assert_eq!(seed_region(&rs, &t1), Some(1));
+        assert_eq!(seed_region(&[], &t1), None);
+    }
+
+    #[test]
+    fn filter_3_placeholder() {
+        // "BBC Web Site" has LT = 12 → 5 underscores (thesis example)
+        assert_eq!(placeholder_len(12), 5);
+        assert_eq!(placeholder_len(7), 0);
+        assert_eq!(placeholder_len(3), 0);
+        assert_eq!(placeholder_len(0), 0);
+    }
+
+    #[test]
+    fn filter_3_counts_on_a_line() {
+        // One anchor on its own line: `<a href="http://www.BBC.com/">BBC Web Site</a>`
+        // Kept chars: `<p>` 3, `<ahref="http://www.BBC.com/">` 29, text 10, `</a>` 4, `</p>` 4.
+        // DANAg: T1 = 10, Length = 50 → T2 = 40.
+        // Filter 3: start tag becomes `<a_____>` (8 kept chars) → Length = 29, T2 = 19.
+        // Filter 2: `<a>` → Length = 24, T2 = 14. Filter 1: anchor removed → Length 7, T1 0.
+        let p = Page::from_text(
+            "t",
+            "<p><a href=\"http://www.BBC.com/\">BBC Web Site</a></p>",
+        );
+        let (t1, t2, _) = content_code(&p, LinkFilter::None);
+        assert_eq!((t1[0], t2[0]), (10, 40));
+        let (t1, t2, _) = content_code(&p, LinkFilter::Filter3);
+        assert_eq!((t1[0], t2[0]), (10, 19));
+        let (t1, t2, _) = content_code(&p, LinkFilter::Filter2);
+        assert_eq!((t1[0], t2[0]), (10, 14));
+        let (t1, t2, rem) = content_code(&p, LinkFilter::Filter1);
+        assert_eq!((t1[0], t2[0]), (0, 7));
+        assert_eq!(rem, vec![3..p.text().len() - 4]);
+    }
+
+    #[test]
+    fn rtl_runs_join_words() {
+        let s = "خبر مهم (news) امروز";
+        let runs = rtl_runs(s);
+        assert_eq!(runs.len(), 2);
+        assert_eq!(&s[runs[0].clone()], "خبر مهم");
+        assert_eq!(&s[runs[1].clone()], "امروز");
+    }
+
+    fn article_page() -> String {
+        let menu: String = (0..30)
+            .map(|i| {
+                format!(
+                    "<li><a href=\"/section/{i}/index.html\" class=\"nav-link\">Sec {i}</a></li>\n"
+                )
+            })
+            .collect();
+        let paras: String = (0..8)
+            .map(|i| format!("<p>Paragraph {i} of the story tells at length what happened in the town when the river rose overnight and people had to leave their homes.</p>\n"))
+            .collect();
+        format!("<html><head><title>T</title></head><body><ul>{menu}</ul><div class=\"article\"><h1>Flood</h1>{paras}</div><ul>{menu}</ul></body></html>")
+    }
+
+    #[test]
+    fn danag_finds_article_not_menu() {
+        let page = Page::from_text("t", article_page());
+        for e in [DanaFamily::danag(), DanaFamily::addanag()] {
+            let x = e.run(&page, &Params::defaults(e.params()));
+            let text = page.render(&x.selection);
+            assert!(text.contains("Paragraph 0 of the story"), "{}", e.name());
+            assert!(text.contains("Paragraph 7 of the story"), "{}", e.name());
+            assert!(!text.contains("Sec 3"), "{}: {text}", e.name());
+            assert!(x.trace.series("diff").is_some());
+            assert_eq!(x.trace.marks("seed").unwrap().spans.len(), 1);
+        }
+    }
+
+    #[test]
+    fn r2l_keeps_only_rtl_characters() {
+        let menu: String = (0..20)
+            .map(|i| format!("<li><a href=\"/news/category/{i}\">Link {i}</a></li>"))
+            .collect();
+        let paras: String = (0..6)
+            .map(|_| "<p>این یک متن طولانی فارسی است که محتوای اصلی صفحه را تشکیل می‌دهد و باید استخراج شود (BBC).</p>".to_string())
+            .collect();
+        let page = Page::from_text(
+            "fa",
+            format!("<body><ul>{menu}</ul><div>{paras}</div><ul>{menu}</ul></body>"),
+        );
+        let e = DanaFamily::r2l();
+        let x = e.run(&page, &Params::defaults(e.params()));
+        let text = page.render(&x.selection);
+        assert!(text.contains("این یک متن طولانی"));
+        assert!(!text.contains("BBC") && !text.contains("Link"));
+        let e = DanaFamily::dana();
+        let x = e.run(&page, &Params::defaults(e.params()));
+        let text = page.render(&x.selection);
+        assert!(text.contains("BBC") && !text.contains("Link 3"));
+    }
+
+    #[test]
+    fn empty_page() {
+        let page = Page::from_text("e", "");
+        for e in super::super::registry() {
+            let x = e.run(&page, &Params::defaults(e.params()));
+            assert!(x.selection.is_empty());
+        }
+    }
+}

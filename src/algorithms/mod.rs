@@ -1,0 +1,411 @@
+//! The extractor contract, parameters, traces and the registry of algorithms.
+//!
+//! An [`Extractor`] is pure and deterministic: `run(&Page, &Params) -> Extraction`, no I/O, no
+//! global state, safe to call from many threads (`Send + Sync`). Its parameters are described by
+//! [`ParamSpec`]s — name, kind, published default, range, step and source — which drive the
+//! command line's `--set`, `cescope algos`, the inspector's sliders and the genetic optimiser
+//! ("the parameter description", Gottron 2009, Fig. 2).
+
+pub mod dana;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::page::Page;
+use crate::selection::Selection;
+
+/// The type and range of a parameter.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum ParamKind {
+    /// An integer in `min..=max`, moved by `step`.
+    Int {
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+        /// Slider step.
+        step: i64,
+    },
+    /// A real number in `min..=max`, moved by `step`.
+    Float {
+        /// Smallest value.
+        min: f64,
+        /// Largest value.
+        max: f64,
+        /// Slider step.
+        step: f64,
+    },
+    /// A switch.
+    Bool,
+    /// One of a fixed list of names.
+    Choice {
+        /// The allowed names.
+        choices: &'static [&'static str],
+    },
+}
+
+/// A parameter value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ParamValue {
+    /// For [`ParamKind::Int`].
+    Int(i64),
+    /// For [`ParamKind::Float`].
+    Float(f64),
+    /// For [`ParamKind::Bool`].
+    Bool(bool),
+    /// For [`ParamKind::Choice`].
+    Choice(&'static str),
+}
+
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Int(v) => write!(f, "{v}"),
+            ParamValue::Float(v) => write!(f, "{v}"),
+            ParamValue::Bool(v) => write!(f, "{v}"),
+            ParamValue::Choice(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// The description of one parameter of an algorithm.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ParamSpec {
+    /// Name used by `--set NAME=VALUE` and the sliders.
+    pub name: &'static str,
+    /// Type and range.
+    #[serde(flatten)]
+    pub kind: ParamKind,
+    /// The default, as published.
+    pub default: ParamValue,
+    /// One line of help.
+    pub help: &'static str,
+    /// Where the parameter and its default come from.
+    pub source: &'static str,
+}
+
+impl ParamSpec {
+    /// Parses `text` as a value of this parameter, checking kind and range.
+    pub fn parse(&self, text: &str) -> Result<ParamValue> {
+        let bad = |why: String| Error::Param(format!("{}={text}: {why}", self.name));
+        match &self.kind {
+            ParamKind::Int { min, max, .. } => {
+                let v: i64 = text
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad("expected an integer".into()))?;
+                if v < *min || v > *max {
+                    return Err(bad(format!("out of range {min}..={max}")));
+                }
+                Ok(ParamValue::Int(v))
+            }
+            ParamKind::Float { min, max, .. } => {
+                let v: f64 = text
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad("expected a number".into()))?;
+                if !v.is_finite() || v < *min || v > *max {
+                    return Err(bad(format!("out of range {min}..={max}")));
+                }
+                Ok(ParamValue::Float(v))
+            }
+            ParamKind::Bool => match text.trim().to_ascii_lowercase().as_str() {
+                "true" | "yes" | "on" | "1" => Ok(ParamValue::Bool(true)),
+                "false" | "no" | "off" | "0" => Ok(ParamValue::Bool(false)),
+                _ => Err(bad("expected true or false".into())),
+            },
+            ParamKind::Choice { choices } => choices
+                .iter()
+                .find(|c| c.eq_ignore_ascii_case(text.trim()))
+                .map(|c| ParamValue::Choice(c))
+                .ok_or_else(|| bad(format!("expected one of {}", choices.join(", ")))),
+        }
+    }
+
+    /// The value one step up (`dir > 0`) or down from `v`, clamped to the range; choices cycle.
+    pub fn step(&self, v: &ParamValue, dir: i32) -> ParamValue {
+        match (&self.kind, v) {
+            (ParamKind::Int { min, max, step }, ParamValue::Int(x)) => {
+                ParamValue::Int((x + step * dir as i64).clamp(*min, *max))
+            }
+            (ParamKind::Float { min, max, step }, ParamValue::Float(x)) => {
+                ParamValue::Float((x + step * dir as f64).clamp(*min, *max))
+            }
+            (ParamKind::Bool, ParamValue::Bool(b)) => ParamValue::Bool(!b),
+            (ParamKind::Choice { choices }, ParamValue::Choice(c)) => {
+                let i = choices.iter().position(|x| x == c).unwrap_or(0) as i64;
+                let n = choices.len() as i64;
+                ParamValue::Choice(choices[((i + dir as i64).rem_euclid(n)) as usize])
+            }
+            _ => self.default.clone(),
+        }
+    }
+}
+
+/// Parameter values of one run, by name. Always complete for the algorithm they were made for
+/// (see [`Params::defaults`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Params {
+    values: BTreeMap<&'static str, ParamValue>,
+}
+
+impl Params {
+    /// The published defaults of `specs`.
+    pub fn defaults(specs: &[ParamSpec]) -> Params {
+        Params {
+            values: specs.iter().map(|s| (s.name, s.default.clone())).collect(),
+        }
+    }
+
+    /// Applies one `NAME=VALUE` assignment. Errors: [`Error::Param`] for an unknown name, a
+    /// missing `=`, or a value of the wrong kind or out of range.
+    pub fn set_str(&mut self, specs: &[ParamSpec], assignment: &str) -> Result<()> {
+        let (name, value) = assignment
+            .split_once('=')
+            .ok_or_else(|| Error::Param(format!("{assignment:?}: expected NAME=VALUE")))?;
+        let spec = specs
+            .iter()
+            .find(|s| s.name == name.trim())
+            .ok_or_else(|| {
+                let known: Vec<_> = specs.iter().map(|s| s.name).collect();
+                Error::Param(format!(
+                    "unknown parameter {:?}; this algorithm has: {}",
+                    name.trim(),
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ))
+            })?;
+        self.values.insert(spec.name, spec.parse(value)?);
+        Ok(())
+    }
+
+    /// Sets a value directly (the caller guarantees it fits the spec).
+    pub fn set(&mut self, name: &'static str, v: ParamValue) {
+        self.values.insert(name, v);
+    }
+
+    /// The value of `name`.
+    pub fn get(&self, name: &str) -> Option<&ParamValue> {
+        self.values.get(name)
+    }
+
+    /// An integer parameter, or `fallback` when absent or of another kind.
+    pub fn int(&self, name: &str, fallback: i64) -> i64 {
+        match self.values.get(name) {
+            Some(ParamValue::Int(v)) => *v,
+            _ => fallback,
+        }
+    }
+
+    /// A float parameter, or `fallback`.
+    pub fn float(&self, name: &str, fallback: f64) -> f64 {
+        match self.values.get(name) {
+            Some(ParamValue::Float(v)) => *v,
+            Some(ParamValue::Int(v)) => *v as f64,
+            _ => fallback,
+        }
+    }
+
+    /// A choice parameter, or `fallback`.
+    pub fn choice(&self, name: &str, fallback: &'static str) -> &'static str {
+        match self.values.get(name) {
+            Some(ParamValue::Choice(v)) => v,
+            _ => fallback,
+        }
+    }
+
+    /// `name=value` pairs in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &ParamValue)> {
+        self.values.iter().map(|(k, v)| (*k, v))
+    }
+}
+
+impl fmt::Display for Params {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for (k, v) in &self.values {
+            if !first {
+                write!(f, " ")?;
+            }
+            first = false;
+            write!(f, "{k}={v}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The unit a trace series or span set is measured in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// Indices of the page's virtual lines.
+    VirtualLine,
+    /// Byte offsets into the decoded text.
+    Byte,
+    /// Token indices (algorithm-specific tokenisation).
+    Token,
+}
+
+/// A named series of values, one per unit (e.g. T1 per virtual line).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Series {
+    /// Name, e.g. `"T1"`.
+    pub name: String,
+    /// What the index means.
+    pub unit: Unit,
+    /// The values.
+    pub values: Vec<f64>,
+}
+
+/// A named set of marked intervals (e.g. the regions of R2L), half-open in the given unit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Marks {
+    /// Name, e.g. `"regions"`, `"seed"`, `"selected"`.
+    pub name: String,
+    /// What the interval bounds mean.
+    pub unit: Unit,
+    /// Half-open intervals `[start, end)`.
+    pub spans: Vec<std::ops::Range<usize>>,
+}
+
+/// What an algorithm computed on the way to its selection: series, scalars (thresholds, the gap
+/// used, …) and marked intervals. Views draw traces without knowing the algorithm.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Trace {
+    /// Named series.
+    pub series: Vec<Series>,
+    /// Named scalars.
+    pub scalars: Vec<(String, f64)>,
+    /// Named interval sets.
+    pub marks: Vec<Marks>,
+}
+
+impl Trace {
+    /// The series called `name`.
+    pub fn series(&self, name: &str) -> Option<&Series> {
+        self.series.iter().find(|s| s.name == name)
+    }
+
+    /// The scalar called `name`.
+    pub fn scalar(&self, name: &str) -> Option<f64> {
+        self.scalars.iter().find(|s| s.0 == name).map(|s| s.1)
+    }
+
+    /// The marks called `name`.
+    pub fn marks(&self, name: &str) -> Option<&Marks> {
+        self.marks.iter().find(|m| m.name == name)
+    }
+}
+
+/// The result of one run: the selection and the trace.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Extraction {
+    /// What the algorithm selected, as byte ranges over the decoded text.
+    pub selection: Selection,
+    /// How it got there.
+    pub trace: Trace,
+}
+
+/// A main content extraction algorithm.
+pub trait Extractor: Send + Sync {
+    /// Registered name (`--algo NAME`).
+    fn name(&self) -> &'static str;
+    /// One-line description with the source paper.
+    fn describe(&self) -> &'static str;
+    /// The parameters, with published defaults.
+    fn params(&self) -> &[ParamSpec];
+    /// Runs the algorithm. Pure and deterministic; never panics on any page.
+    fn run(&self, page: &Page, params: &Params) -> Extraction;
+    /// True if the algorithm needs the DOM (and so is slower to start on a fresh page).
+    fn needs_dom(&self) -> bool {
+        false
+    }
+}
+
+/// All registered extractors, in display order.
+pub fn registry() -> Vec<Box<dyn Extractor>> {
+    vec![
+        Box::new(dana::DanaFamily::r2l()),
+        Box::new(dana::DanaFamily::dana()),
+        Box::new(dana::DanaFamily::danag()),
+        Box::new(dana::DanaFamily::addanag()),
+    ]
+}
+
+/// The names of all registered extractors.
+pub fn names() -> Vec<&'static str> {
+    registry().iter().map(|e| e.name()).collect()
+}
+
+/// Looks an extractor up by name (ASCII case-insensitive). Errors: [`Error::UnknownAlgorithm`].
+pub fn find(name: &str) -> Result<Box<dyn Extractor>> {
+    registry()
+        .into_iter()
+        .find(|e| e.name().eq_ignore_ascii_case(name))
+        .ok_or_else(|| Error::UnknownAlgorithm {
+            name: name.to_string(),
+            known: names().join(", "),
+        })
+}
+
+/// Resolves `all` or a comma-separated list of names.
+pub fn resolve(spec: &str) -> Result<Vec<Box<dyn Extractor>>> {
+    if spec.eq_ignore_ascii_case("all") {
+        return Ok(registry());
+    }
+    spec.split(',')
+        .map(|n| find(n.trim()))
+        .collect::<Result<Vec<_>>>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_parse_and_validate() {
+        let e = find("danag").unwrap();
+        let mut p = Params::defaults(e.params());
+        assert_eq!(p.int("gap", 0), 20);
+        p.set_str(e.params(), "gap=7").unwrap();
+        assert_eq!(p.int("gap", 0), 7);
+        assert!(p.set_str(e.params(), "gap=-1").is_err());
+        assert!(p.set_str(e.params(), "gap=x").is_err());
+        assert!(p.set_str(e.params(), "nope=1").is_err());
+        assert!(p.set_str(e.params(), "gap").is_err());
+        p.set_str(e.params(), "smoothing=NONE").unwrap();
+        assert_eq!(p.choice("smoothing", ""), "none");
+    }
+
+    #[test]
+    fn registry_names_unique() {
+        let n = names();
+        let mut m = n.clone();
+        m.sort();
+        m.dedup();
+        assert_eq!(n.len(), m.len());
+        assert!(find("R2L").is_ok());
+        assert!(matches!(find("bogus"), Err(Error::UnknownAlgorithm { .. })));
+        assert_eq!(resolve("all").unwrap().len(), n.len());
+    }
+
+    #[test]
+    fn step_clamps_and_cycles() {
+        let e = find("addanag").unwrap();
+        let gap = e.params().iter().find(|s| s.name == "gap").unwrap();
+        assert_eq!(gap.step(&ParamValue::Int(0), -1), ParamValue::Int(0));
+        assert_eq!(gap.step(&ParamValue::Int(3), 1), ParamValue::Int(4));
+        let f = e.params().iter().find(|s| s.name == "filter").unwrap();
+        let first = f.step(&f.default, 1);
+        assert_ne!(first, f.default);
+    }
+}

@@ -1,0 +1,156 @@
+//! `cescope bench`: single-threaded throughput of the page model and of each extractor.
+//!
+//! Method: every page of the inputs is read and decompressed into memory first (not timed).
+//! Then, per row, each page is processed from its raw bytes in memory:
+//!
+//! - `page-model`: decoding + lexing + virtual lines ([`Page::from_bytes`], [`Page::lexed`],
+//!   [`Page::lines`]) — what every line-based extractor needs before it starts;
+//! - one row per extractor: **end to end** from the bytes — decoding, whatever parts of the page
+//!   model the extractor asks for (lazily), and the run itself.
+//!
+//! Each row is measured `repeat` times over all pages and the fastest pass is reported (the
+//! least disturbed by other load on a shared machine). MB = 10^6 bytes of HTML input
+//! (decompressed); `mb_per_s` = bytes / seconds / 10^6; `ms_per_page` = seconds × 1000 / pages.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::algorithms::{Extractor, Params};
+use crate::corpus;
+use crate::error::Result;
+use crate::page::{decode, DecodeOptions, Page};
+
+/// One row of the benchmark table.
+#[derive(Debug, Clone, Serialize)]
+pub struct BenchRow {
+    /// Extractor name, or `page-model`.
+    pub algo: String,
+    /// Number of pages.
+    pub pages: usize,
+    /// Total input bytes (decompressed HTML).
+    pub bytes: u64,
+    /// Seconds for the fastest pass over all pages.
+    pub seconds: f64,
+    /// Throughput in MB (10^6 bytes) of HTML input per second.
+    pub mb_per_s: f64,
+    /// Milliseconds per page.
+    pub ms_per_page: f64,
+}
+
+/// Pages loaded into memory for benchmarking: (name, raw bytes).
+pub fn load_inputs(inputs: &[PathBuf]) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut out = Vec::new();
+    for input in inputs {
+        if input.is_file() && corpus::is_page_file(input) {
+            out.push((input.display().to_string(), decode::read_input(input)?));
+            continue;
+        }
+        let c = corpus::open(input)?;
+        for p in c.pages {
+            out.push((p.id.clone(), decode::read_input(&p.path)?));
+        }
+    }
+    Ok(out)
+}
+
+fn row(algo: &str, pages: &[(String, Vec<u8>)], seconds: f64) -> BenchRow {
+    let bytes: u64 = pages.iter().map(|p| p.1.len() as u64).sum();
+    let seconds = seconds.max(1e-9);
+    BenchRow {
+        algo: algo.to_string(),
+        pages: pages.len(),
+        bytes,
+        seconds,
+        mb_per_s: bytes as f64 / seconds / 1e6,
+        ms_per_page: seconds * 1000.0 / pages.len().max(1) as f64,
+    }
+}
+
+fn best_of(repeat: usize, mut pass: impl FnMut() -> f64) -> f64 {
+    (0..repeat.max(1))
+        .map(|_| pass())
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Runs the benchmark over `pages` for `algos`; the first row is the page model.
+/// Pages that fail to decode (binary, …) are skipped in every row.
+pub fn run(
+    pages: &[(String, Vec<u8>)],
+    algos: &[Box<dyn Extractor>],
+    repeat: usize,
+) -> Vec<BenchRow> {
+    let opts = DecodeOptions::default();
+    let pages: Vec<(String, Vec<u8>)> = pages
+        .iter()
+        .filter(|(_, b)| decode::decode(b, &opts).is_ok())
+        .cloned()
+        .collect();
+    let mut rows = Vec::new();
+    let secs = best_of(repeat, || {
+        let t = Instant::now();
+        for (name, raw) in &pages {
+            if let Ok(p) = Page::from_bytes(name.as_str(), raw.clone(), &opts) {
+                std::hint::black_box(p.lines().len());
+            }
+        }
+        t.elapsed().as_secs_f64()
+    });
+    rows.push(row("page-model", &pages, secs));
+    for e in algos {
+        let params = Params::defaults(e.params());
+        let secs = best_of(repeat, || {
+            let t = Instant::now();
+            for (name, raw) in &pages {
+                if let Ok(p) = Page::from_bytes(name.as_str(), raw.clone(), &opts) {
+                    std::hint::black_box(e.run(&p, &params).selection.len_bytes());
+                }
+            }
+            t.elapsed().as_secs_f64()
+        });
+        rows.push(row(e.name(), &pages, secs));
+    }
+    rows
+}
+
+/// Formats rows as an aligned text table.
+pub fn table(rows: &[BenchRow]) -> String {
+    let mut s = format!(
+        "{:<12} {:>6} {:>12} {:>9} {:>9} {:>11}\n",
+        "algo", "pages", "bytes", "seconds", "MB/s", "ms/page"
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "{:<12} {:>6} {:>12} {:>9.3} {:>9.1} {:>11.3}\n",
+            r.algo, r.pages, r.bytes, r.seconds, r.mb_per_s, r.ms_per_page
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_have_consistent_units() {
+        let pages = vec![
+            ("a".to_string(), b"<p>hello world</p>".to_vec()),
+            (
+                "b".to_string(),
+                vec![0x89, b'P', b'N', b'G', 13, 10, 26, 10],
+            ),
+        ];
+        let algos = crate::algorithms::registry();
+        let rows = run(&pages, &algos, 1);
+        assert_eq!(rows.len(), algos.len() + 1);
+        assert_eq!(rows[0].algo, "page-model");
+        for r in &rows {
+            assert_eq!(r.pages, 1, "the PNG is skipped");
+            assert_eq!(r.bytes, 18);
+            assert!((r.mb_per_s - r.bytes as f64 / r.seconds / 1e6).abs() < 1e-6);
+        }
+        assert!(table(&rows).contains("danag"));
+    }
+}

@@ -1,0 +1,18 @@
+//! cescope — main content extraction (MCE) from web pages: the library behind the `cescope` binary.
+//!
+//! The pipeline (see `README.md`): raw bytes are decoded once ([`page::decode`]) into a
+//! [`page::Page`], whose lexing and virtual lines are built lazily on first use. An
+//! [`algorithms::Extractor`] maps a page and its parameters to an [`algorithms::Extraction`]: a
+//! [`selection::Selection`] (byte ranges over the decoded UTF-8 text) and a
+//! [`algorithms::Trace`] (the signals it computed on the way). Evaluation ([`eval`]) compares
+//! selections rendered to text against gold standards with the word-sequence LCS measure.
+
+pub mod algorithms;
+pub mod bench;
+pub mod corpus;
+pub mod error;
+// pub mod eval; -- evaluation metrics land in the next commit
+pub mod page;
+pub mod selection;
+
+pub use error::{Error, Result};

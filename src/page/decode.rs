@@ -1,0 +1,1301 @@
+//! Input loading and character decoding of HTML pages.
+//!
+//! [`read_input`] turns a path (or `-` for standard input) into raw bytes, transparently
+//! decompressing gzip and enforcing a size limit. [`decode`] turns raw bytes into a UTF-8
+//! [`String`], choosing the character encoding in this order (the WHATWG HTML Standard's
+//! "determining the character encoding" algorithm, adapted for a command-line tool):
+//!
+//! 1. **Override** — a label given by the user ([`DecodeOptions::encoding_override`]), resolved
+//!    with the WHATWG Encoding Standard's "get an encoding" (`Encoding::for_label`). An unknown
+//!    label is an error ([`Error::UnknownEncoding`]). (Browsers let a BOM win over a user
+//!    override; a tool's explicit flag wins here. A BOM of the same encoding is still stripped.)
+//! 2. **BOM** — a UTF-8, UTF-16LE or UTF-16BE byte order mark; it is stripped from the text and
+//!    its length reported in [`Decoded::bom_len`].
+//! 3. **Transport** — the `charset` parameter of a Content-Type value
+//!    ([`DecodeOptions::content_type`]), e.g. `text/html; charset=windows-1256`.
+//! 4. **Meta** — the HTML Standard's "prescan a byte stream to determine its encoding" over the
+//!    first 1024 bytes: `<meta charset>` and `<meta http-equiv="content-type" content="…;
+//!    charset=…">`, skipping comments and other markup, with the spec's fix-ups (a UTF-16 label
+//!    means UTF-8, `x-user-defined` means windows-1252) and, as the spec's fallback, the
+//!    `encoding` of a leading `<?xml …?>` declaration.
+//! 5. **UTF-8** — if the whole input is valid UTF-8, it is UTF-8 (the fast path: one validation
+//!    and one copy).
+//! 6. **chardetng** — otherwise the bytes are fed to `chardetng` (the detector of Firefox), with
+//!    the top-level domain of [`DecodeOptions::tld`] as a hint.
+//! 7. **Default** — windows-1252, the Web's default for the generic TLDs.
+//!
+//! Unknown labels found in steps 3 and 4 are ignored with a message in [`Decoded::warnings`] and
+//! detection continues. Labels that the Encoding Standard maps to the "replacement" encoding
+//! (e.g. `iso-2022-kr`) are treated the same way: a tool gains nothing from decoding a whole page
+//! to a single U+FFFD (this deviates from the HTML Standard, where such a label wins).
+//!
+//! Before decoding, [`sniff_binary`] rejects inputs that are clearly not text (images, archives,
+//! executables, data full of control bytes) with [`Error::Binary`], unless the chosen encoding
+//! is UTF-16 (whose ASCII text is half NUL bytes).
+//!
+//! Decoding uses `encoding_rs` and never fails: malformed byte sequences become U+FFFD and
+//! [`Decoded::had_errors`] is set. NUL bytes that do not make the input look binary are kept as
+//! U+0000 in the text (every encoding used here maps byte 0x00 to U+0000); they are not replaced.
+
+use crate::error::{Error, Result};
+use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
+use encoding_rs::{Encoding, REPLACEMENT, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, X_USER_DEFINED};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// Largest input accepted by [`read_input`], in bytes, measured after gzip decompression
+/// (1 GiB).
+pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// How many bytes at the start of the input the `<meta>` prescan looks at (HTML Standard: 1024).
+pub const PRESCAN_BYTES: usize = 1024;
+
+/// How many bytes at the start of the input [`sniff_binary`] counts control bytes in.
+pub const SNIFF_BYTES: usize = 4096;
+
+/// The path used in [`Error::Binary`] by [`decode`], which does not know where its bytes came
+/// from; callers that know the path may re-wrap the error.
+pub const INPUT_PLACEHOLDER: &str = "<input>";
+
+/// Which step of the detection order (see the module documentation) chose the encoding.
+///
+/// Serialized in lowercase (`"override"`, `"bom"`, `"transport"`, `"meta"`, `"utf8"`,
+/// `"chardetng"`, `"default"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EncodingSource {
+    /// The user named the encoding ([`DecodeOptions::encoding_override`]).
+    Override,
+    /// A byte order mark at the start of the input.
+    Bom,
+    /// The `charset` parameter of the Content-Type ([`DecodeOptions::content_type`]).
+    Transport,
+    /// The `<meta>` prescan of the first 1024 bytes (or a leading `<?xml encoding=…?>`
+    /// declaration, the prescan's fallback).
+    Meta,
+    /// Nothing was declared and the whole input is valid UTF-8 (or valid UTF-8 cut in the middle
+    /// of its last character).
+    Utf8,
+    /// Nothing was declared, the input is not UTF-8, and `chardetng` guessed.
+    Chardetng,
+    /// The windows-1252 fallback. `chardetng` always guesses on non-ASCII input, and non-UTF-8
+    /// input always contains non-ASCII, so in practice this is not reached; it is kept for
+    /// completeness of the algorithm.
+    Default,
+}
+
+/// What the caller knows about the input besides its bytes. All fields are optional; the
+/// default is "nothing known".
+#[derive(Debug, Clone, Default)]
+pub struct DecodeOptions {
+    /// A WHATWG encoding label chosen by the user (e.g. `"windows-1256"`, `"latin1"`,
+    /// `"shift_jis"`); case-insensitive, surrounding whitespace ignored. Wins over everything
+    /// else. An unknown label makes [`decode`] fail with [`Error::UnknownEncoding`].
+    pub encoding_override: Option<String>,
+    /// A Content-Type value from the transport layer, e.g. `"text/html; charset=utf-8"`. Only
+    /// its `charset` parameter is used (quoted or not); an unknown charset is ignored with a
+    /// warning.
+    pub content_type: Option<String>,
+    /// The host the page came from, or just its top-level domain (`"jp"`, `"example.co.jp"`);
+    /// its rightmost label is a hint for `chardetng`. Non-ASCII (non-Punycode) values are
+    /// ignored.
+    pub tld: Option<String>,
+}
+
+/// The result of [`decode`].
+#[derive(Debug, Clone)]
+pub struct Decoded {
+    /// The decoded text, without the byte order mark. Malformed input bytes are replaced with
+    /// U+FFFD; NUL bytes are kept as U+0000.
+    pub text: String,
+    /// The encoding the input was decoded from.
+    pub encoding: &'static encoding_rs::Encoding,
+    /// Which detection step chose [`Decoded::encoding`].
+    pub source: EncodingSource,
+    /// Whether some input bytes were malformed in that encoding and replaced with U+FFFD.
+    pub had_errors: bool,
+    /// Length in bytes of the byte order mark that was stripped from the start of the input
+    /// (0, 2 or 3). Byte offset `i` of the text after the BOM is byte `i + bom_len` of the
+    /// input only for UTF-8; other encodings change lengths.
+    pub bom_len: usize,
+    /// Human-readable notes on anything doubtful met on the way (ignored labels, malformed
+    /// input, a BOM contradicting the override), one line each, in the order met.
+    pub warnings: Vec<String>,
+}
+
+/// Decodes the raw bytes of an HTML page into UTF-8 text.
+///
+/// The encoding is chosen in the order described in the module documentation (override, BOM,
+/// transport, `<meta>` prescan, valid UTF-8, chardetng, windows-1252), following the WHATWG
+/// HTML Standard's encoding sniffing and prescan algorithms and the WHATWG Encoding Standard's
+/// labels. For valid UTF-8 input without a declaration the cost is one UTF-8 validation plus
+/// one copy (plus a scan of at most 4096 bytes for binary data and 1024 for `<meta>`).
+///
+/// Empty input is not an error: it gives an empty text (UTF-8, source `utf8`, unless an override
+/// or Content-Type names an encoding).
+///
+/// # Errors
+///
+/// - [`Error::UnknownEncoding`] if [`DecodeOptions::encoding_override`] is not a WHATWG label
+///   (labels of the "replacement" encoding, such as `iso-2022-kr`, count as unknown).
+/// - [`Error::Binary`] with the path `<input>` ([`INPUT_PLACEHOLDER`]) if [`sniff_binary`] says
+///   the bytes (after a BOM) are not text, unless the chosen encoding is UTF-16.
+///
+/// Malformed bytes are never an error: they become U+FFFD, and [`Decoded::had_errors`] is set
+/// with a warning.
+pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Decoded> {
+    let mut warnings = Vec::new();
+    let bom = Encoding::for_bom(bytes);
+    let mut bom_len = 0;
+    let mut chosen: Option<(&'static Encoding, EncodingSource)> = None;
+
+    // 1. User override.
+    if let Some(label) = opts.encoding_override.as_deref() {
+        let enc = Encoding::for_label_no_replacement(label.as_bytes())
+            .ok_or_else(|| Error::UnknownEncoding(label.to_string()))?;
+        if let Some((bom_enc, len)) = bom {
+            if bom_enc == enc {
+                bom_len = len;
+            } else {
+                warnings.push(format!(
+                    "the input starts with a {} byte order mark but the encoding {} was \
+                     requested; following the request",
+                    bom_enc.name(),
+                    enc.name()
+                ));
+            }
+        }
+        chosen = Some((enc, EncodingSource::Override));
+    } else if let Some((enc, len)) = bom {
+        // 2. Byte order mark.
+        bom_len = len;
+        chosen = Some((enc, EncodingSource::Bom));
+    }
+    let body = &bytes[bom_len..];
+
+    // 3. Transport layer.
+    if chosen.is_none() {
+        if let Some(ct) = opts.content_type.as_deref() {
+            if let Some(enc) = transport_encoding(ct, &mut warnings) {
+                chosen = Some((enc, EncodingSource::Transport));
+            }
+        }
+    }
+
+    // 4. <meta> prescan.
+    if chosen.is_none() {
+        if let Some(enc) = prescan(body, &mut warnings) {
+            chosen = Some((enc, EncodingSource::Meta));
+        }
+    }
+
+    // Binary data, unless the text is UTF-16 (ASCII in UTF-16 is half NUL bytes).
+    let utf16 = matches!(chosen, Some((enc, _)) if enc == UTF_16LE || enc == UTF_16BE);
+    if !utf16 {
+        if let Some(kind) = sniff_binary(body) {
+            return Err(Error::Binary {
+                path: PathBuf::from(INPUT_PLACEHOLDER),
+                kind: kind.to_string(),
+            });
+        }
+    }
+
+    let (encoding, source) = match chosen {
+        Some(found) => found,
+        // 5. Valid UTF-8: the fast path.
+        None => match std::str::from_utf8(body) {
+            Ok(text) => {
+                return Ok(Decoded {
+                    text: text.to_owned(),
+                    encoding: UTF_8,
+                    source: EncodingSource::Utf8,
+                    had_errors: false,
+                    bom_len,
+                    warnings,
+                });
+            }
+            Err(e) if is_truncated_utf8(body, &e) => {
+                warnings.push(
+                    "the input is UTF-8 cut in the middle of its last character; the partial \
+                     character was replaced with U+FFFD"
+                        .to_string(),
+                );
+                (UTF_8, EncodingSource::Utf8)
+            }
+            // 6./7. chardetng, windows-1252.
+            Err(_) => guess(body, opts.tld.as_deref()),
+        },
+    };
+
+    let (text, had_errors) = encoding.decode_without_bom_handling(body);
+    let text = text.into_owned();
+    if had_errors {
+        warnings.push(format!(
+            "the input is not valid {} (chosen by {}); malformed byte sequences were replaced \
+             with U+FFFD",
+            encoding.name(),
+            source_description(source)
+        ));
+    }
+    Ok(Decoded {
+        text,
+        encoding,
+        source,
+        had_errors,
+        bom_len,
+        warnings,
+    })
+}
+
+/// Says whether `bytes` are clearly not text, and what they look like (e.g. `"a PNG image"`),
+/// for [`Error::Binary`]'s `kind`.
+///
+/// Recognised by magic number at offset 0: PNG, GIF, JPEG, WebP and other RIFF files (WAV,
+/// AVI), PDF, ZIP (including Office documents, EPUB, JAR), gzip (input that was not
+/// decompressed), XZ, Zstandard, 7-Zip, ELF and WebAssembly. Otherwise, among the first 4096
+/// bytes ([`SNIFF_BYTES`]), C0 control bytes other than tab, line feed, form feed and carriage
+/// return (NUL included) are counted: at least 4 of them and more than 10% of those bytes means
+/// binary data (reported as UTF-16 text without a byte order mark when the NUL bytes sit at every
+/// other position). So an HTML page with a handful of stray NUL bytes is still text.
+///
+/// Returns `None` for text and for empty input. The input is expected without its BOM.
+pub fn sniff_binary(bytes: &[u8]) -> Option<&'static str> {
+    const MAGIC: &[(&[u8], &str)] = &[
+        (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+        (b"GIF87a", "a GIF image"),
+        (b"GIF89a", "a GIF image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"%PDF-", "a PDF document"),
+        (b"PK\x03\x04", "a ZIP archive"),
+        (b"PK\x05\x06", "a ZIP archive"),
+        (b"PK\x07\x08", "a ZIP archive"),
+        (
+            b"\x1f\x8b",
+            "gzip-compressed data that was not decompressed",
+        ),
+        (b"\xfd7zXZ\x00", "an XZ archive"),
+        (b"\x28\xb5\x2f\xfd", "Zstandard-compressed data"),
+        (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+        (b"\x7fELF", "an ELF executable"),
+        (b"\0asm", "a WebAssembly module"),
+    ];
+    if let Some(&(_, kind)) = MAGIC.iter().find(|(magic, _)| bytes.starts_with(magic)) {
+        return Some(kind);
+    }
+    if bytes.len() >= 12 && bytes.starts_with(b"RIFF") {
+        return Some(if &bytes[8..12] == b"WEBP" {
+            "a WebP image"
+        } else {
+            "a RIFF media file (WAV, AVI)"
+        });
+    }
+
+    let sample = &bytes[..bytes.len().min(SNIFF_BYTES)];
+    let mut controls = 0usize;
+    let mut nul_at = [0usize; 2]; // NUL bytes at even / odd offsets
+    for (i, &b) in sample.iter().enumerate() {
+        if b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0c | b'\r') {
+            controls += 1;
+            if b == 0 {
+                nul_at[i & 1] += 1;
+            }
+        }
+    }
+    if controls < 4 || controls * 10 <= sample.len() {
+        return None;
+    }
+    let pairs = sample.len() / 2;
+    if pairs >= 8 {
+        let mostly = |n: usize| n * 10 >= pairs * 8;
+        let rarely = |n: usize| n * 10 <= pairs;
+        if mostly(nul_at[1]) && rarely(nul_at[0]) {
+            return Some("UTF-16LE text without a byte order mark (name the encoding explicitly)");
+        }
+        if mostly(nul_at[0]) && rarely(nul_at[1]) {
+            return Some("UTF-16BE text without a byte order mark (name the encoding explicitly)");
+        }
+    }
+    Some("binary data (too many NUL or control bytes)")
+}
+
+/// Reads a whole input into memory: the file at `path`, or standard input when `path` is `-`.
+///
+/// If the bytes start with the gzip magic number (`1f 8b`), they are decompressed (all members
+/// of a multi-member stream). The result may be at most [`MAX_INPUT_BYTES`] (1 GiB) after
+/// decompression; reading stops one byte past the limit, so a decompression bomb cannot exhaust
+/// memory.
+///
+/// # Errors
+///
+/// - [`Error::Io`] (with `path`, `-` for standard input) if the input cannot be read, including
+///   when `path` is a directory.
+/// - [`Error::Gzip`] if the input starts with the gzip magic number but does not decompress.
+/// - [`Error::TooLarge`] if the input is larger than the limit; `size` is exact for a regular
+///   file that is too large as stored, and otherwise (standard input, decompressed data) a lower
+///   bound: the limit plus one.
+pub fn read_input(path: &Path) -> Result<Vec<u8>> {
+    read_input_limited(path, MAX_INPUT_BYTES)
+}
+
+/// [`read_input`] with a size limit of `limit` bytes (after decompression) instead of
+/// [`MAX_INPUT_BYTES`]; same behaviour and errors otherwise.
+pub fn read_input_limited(path: &Path, limit: u64) -> Result<Vec<u8>> {
+    let too_large = |size: u64| Error::TooLarge {
+        path: path.to_path_buf(),
+        size,
+        limit,
+    };
+    let raw = if path.as_os_str() == "-" {
+        read_limited(io::stdin().lock(), limit, 0).map_err(|e| Error::io(path, e))?
+    } else {
+        let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+        if meta.is_dir() {
+            return Err(Error::io(
+                path,
+                io::Error::new(io::ErrorKind::IsADirectory, "it is a directory, not a file"),
+            ));
+        }
+        if meta.is_file() && meta.len() > limit {
+            return Err(too_large(meta.len()));
+        }
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        read_limited(file, limit, meta.len()).map_err(|e| Error::io(path, e))?
+    };
+    if raw.len() as u64 > limit {
+        return Err(too_large(raw.len() as u64));
+    }
+    if !raw.starts_with(&[0x1f, 0x8b]) {
+        return Ok(raw);
+    }
+    let decoder = flate2::read::MultiGzDecoder::new(raw.as_slice());
+    let hint = (raw.len() as u64).saturating_mul(4);
+    let out = read_limited(decoder, limit, hint).map_err(|e| Error::Gzip {
+        path: path.to_path_buf(),
+        message: one_line(&e.to_string()),
+    })?;
+    if out.len() as u64 > limit {
+        return Err(too_large(out.len() as u64));
+    }
+    Ok(out)
+}
+
+/// Reads at most `limit + 1` bytes from `reader`; `hint` pre-sizes the buffer.
+fn read_limited(reader: impl Read, limit: u64, hint: u64) -> io::Result<Vec<u8>> {
+    let capacity = hint.min(limit.saturating_add(1)).min(64 << 20);
+    let mut buf = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
+    reader.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
+fn one_line(message: &str) -> String {
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn source_description(source: EncodingSource) -> &'static str {
+    match source {
+        EncodingSource::Override => "the override",
+        EncodingSource::Bom => "the byte order mark",
+        EncodingSource::Transport => "the Content-Type",
+        EncodingSource::Meta => "<meta>",
+        EncodingSource::Utf8 => "UTF-8 validation",
+        EncodingSource::Chardetng => "chardetng",
+        EncodingSource::Default => "the default",
+    }
+}
+
+/// True if `bytes` is valid UTF-8, containing some non-ASCII, except for an incomplete
+/// character at its very end (a file cut mid-character).
+fn is_truncated_utf8(bytes: &[u8], e: &std::str::Utf8Error) -> bool {
+    e.error_len().is_none()
+        && bytes.len() - e.valid_up_to() < 4
+        && !bytes[..e.valid_up_to()].is_ascii()
+}
+
+/// Steps 6 and 7: chardetng on all of `bytes`, then windows-1252 if only ASCII was seen.
+fn guess(bytes: &[u8], tld: Option<&str>) -> (&'static Encoding, EncodingSource) {
+    let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
+    if !detector.feed(bytes, true) {
+        return (WINDOWS_1252, EncodingSource::Default);
+    }
+    let tld = tld.and_then(tld_label);
+    let enc = detector.guess(tld.as_deref(), Utf8Detection::Allow);
+    (enc, EncodingSource::Chardetng)
+}
+
+/// The rightmost DNS label of `host`, lowercased, as chardetng wants it (it panics on periods,
+/// upper case and non-ASCII); `None` if there is no usable label.
+fn tld_label(host: &str) -> Option<Vec<u8>> {
+    let host = host.trim().trim_end_matches('.');
+    let label = host.rsplit('.').next()?;
+    if label.is_empty() || !label.is_ascii() {
+        return None;
+    }
+    Some(label.to_ascii_lowercase().into_bytes())
+}
+
+/// Why a label found in the document or the transport was not used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BadLabel {
+    Unknown,
+    Replacement,
+}
+
+/// The Encoding Standard's "get an encoding", with labels of the replacement encoding refused.
+fn lookup(label: &[u8]) -> std::result::Result<&'static Encoding, BadLabel> {
+    match Encoding::for_label(label) {
+        Some(enc) if enc == REPLACEMENT => Err(BadLabel::Replacement),
+        Some(enc) => Ok(enc),
+        None => Err(BadLabel::Unknown),
+    }
+}
+
+fn label_warning(label: &[u8], why: BadLabel, place: &str) -> String {
+    let shown = String::from_utf8_lossy(label.trim_ascii());
+    let shown: String = shown.chars().take(64).collect();
+    match why {
+        BadLabel::Unknown => format!("unknown charset label {shown:?} in {place}; ignored"),
+        BadLabel::Replacement => format!(
+            "charset label {shown:?} in {place} names an encoding that is not supported (the \
+             Encoding Standard maps it to \"replacement\"); ignored"
+        ),
+    }
+}
+
+/// Step 3: the `charset` parameter of a Content-Type value (the first one wins).
+fn transport_encoding(content_type: &str, warnings: &mut Vec<String>) -> Option<&'static Encoding> {
+    let value = content_type.split(';').skip(1).find_map(|param| {
+        let (name, value) = param.split_once('=')?;
+        if !name.trim().eq_ignore_ascii_case("charset") {
+            return None;
+        }
+        let value = value.trim();
+        Some(match value.strip_prefix('"') {
+            Some(quoted) => quoted.split('"').next().unwrap_or(""),
+            None => value,
+        })
+    })?;
+    match lookup(value.as_bytes()) {
+        Ok(enc) => Some(enc),
+        Err(why) => {
+            warnings.push(label_warning(value.as_bytes(), why, "the Content-Type"));
+            None
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The HTML Standard's "prescan a byte stream to determine its encoding" (§ 13.2.3.2).
+// ---------------------------------------------------------------------------------------------
+
+/// The prescan ran out of bytes: it fails (HTML Standard: the user agent stops scanning).
+struct Eof;
+
+type Scan<T> = std::result::Result<T, Eof>;
+
+/// ASCII whitespace: tab, LF, FF, CR, space.
+fn is_space(b: u8) -> bool {
+    matches!(b, 0x09 | 0x0a | 0x0c | 0x0d | 0x20)
+}
+
+fn byte_at(input: &[u8], pos: usize) -> Scan<u8> {
+    input.get(pos).copied().ok_or(Eof)
+}
+
+/// Prescans the first [`PRESCAN_BYTES`] bytes of `input` for an encoding declaration; pushes a
+/// warning for each declaration with an unusable label (and goes on looking).
+fn prescan(input: &[u8], warnings: &mut Vec<String>) -> Option<&'static Encoding> {
+    let input = &input[..input.len().min(PRESCAN_BYTES)];
+    // Prescan for UTF-16 XML declarations.
+    if input.starts_with(b"<\0?\0") {
+        return Some(UTF_16LE);
+    }
+    if input.starts_with(b"\0<\0?") {
+        return Some(UTF_16BE);
+    }
+    match prescan_loop(input, warnings) {
+        Ok(Some(enc)) => Some(enc),
+        Ok(None) | Err(Eof) => xml_declaration_encoding(input, warnings),
+    }
+}
+
+fn prescan_loop(input: &[u8], warnings: &mut Vec<String>) -> Scan<Option<&'static Encoding>> {
+    let mut pos = 0;
+    while pos < input.len() {
+        let rest = &input[pos..];
+        if input[pos] != b'<' {
+            // Any other byte: skip to the next '<'.
+            match memchr::memchr(b'<', rest) {
+                Some(i) => {
+                    pos += i;
+                    continue;
+                }
+                None => break,
+            }
+        }
+        let next = rest.get(1).copied();
+        if rest.starts_with(b"<!--") {
+            // A comment ends at the first "-->" after "<!" (the dashes of "<!--" count).
+            match memchr::memmem::find(&rest[2..], b"-->") {
+                Some(i) => pos += 2 + i + 2,
+                None => return Err(Eof),
+            }
+        } else if rest.len() >= 6
+            && rest[1..5].eq_ignore_ascii_case(b"meta")
+            && (is_space(rest[5]) || rest[5] == b'/')
+        {
+            pos += 5;
+            if let Some(enc) = meta_element(input, &mut pos, warnings)? {
+                return Ok(Some(enc));
+            }
+        } else if next.is_some_and(|b| b.is_ascii_alphabetic())
+            || (next == Some(b'/') && rest.get(2).is_some_and(|b| b.is_ascii_alphabetic()))
+        {
+            // Any other tag: skip its name, then its attributes.
+            match rest.iter().position(|&b| is_space(b) || b == b'>') {
+                Some(i) => pos += i,
+                None => return Err(Eof),
+            }
+            while get_attribute(input, &mut pos)?.is_some() {}
+        } else if matches!(next, Some(b'!' | b'/' | b'?')) {
+            // "<!", "</", "<?": skip to the next '>'.
+            match memchr::memchr(b'>', &rest[1..]) {
+                Some(i) => pos += 1 + i,
+                None => return Err(Eof),
+            }
+        }
+        // Next byte.
+        pos += 1;
+    }
+    Ok(None)
+}
+
+/// The charset carried by a `<meta>` element's attributes, whose first byte is at `pos`.
+enum Charset {
+    None,
+    Found(&'static Encoding),
+    Bad(Vec<u8>, BadLabel),
+}
+
+/// The `<meta>` branch of the prescan: reads the attributes and applies the "processing" steps.
+fn meta_element(
+    input: &[u8],
+    pos: &mut usize,
+    warnings: &mut Vec<String>,
+) -> Scan<Option<&'static Encoding>> {
+    let mut names: Vec<Vec<u8>> = Vec::new();
+    let mut got_pragma = false;
+    let mut need_pragma: Option<bool> = None;
+    let mut charset = Charset::None;
+    // A `content` charset that could not be used (not part of the spec, kept for the warning).
+    let mut bad_content: Option<(Vec<u8>, BadLabel)> = None;
+
+    while let Some((name, value)) = get_attribute(input, pos)? {
+        if names.contains(&name) {
+            continue;
+        }
+        match name.as_slice() {
+            b"http-equiv" => got_pragma |= value == b"content-type",
+            b"content" => {
+                if let Some(label) = extract_meta_charset(&value) {
+                    match lookup(label) {
+                        Ok(enc) => {
+                            if matches!(charset, Charset::None) {
+                                charset = Charset::Found(enc);
+                                need_pragma = Some(true);
+                            }
+                        }
+                        Err(why) => bad_content = Some((label.to_vec(), why)),
+                    }
+                }
+            }
+            b"charset" => {
+                charset = match lookup(&value) {
+                    Ok(enc) => Charset::Found(enc),
+                    Err(why) => Charset::Bad(value, why),
+                };
+                need_pragma = Some(false);
+            }
+            _ => {}
+        }
+        names.push(name);
+    }
+
+    // Processing.
+    let place = "<meta>";
+    let Some(need_pragma) = need_pragma else {
+        if let (Some((label, why)), true) = (bad_content, got_pragma) {
+            warnings.push(label_warning(&label, why, place));
+        }
+        return Ok(None);
+    };
+    if need_pragma && !got_pragma {
+        return Ok(None);
+    }
+    match charset {
+        Charset::None => Ok(None),
+        Charset::Bad(label, why) => {
+            warnings.push(label_warning(&label, why, place));
+            Ok(None)
+        }
+        Charset::Found(enc) if enc == UTF_16LE || enc == UTF_16BE => Ok(Some(UTF_8)),
+        Charset::Found(enc) if enc == X_USER_DEFINED => Ok(Some(WINDOWS_1252)),
+        Charset::Found(enc) => Ok(Some(enc)),
+    }
+}
+
+/// The HTML Standard's "get an attribute": `Ok(None)` when there is no further attribute (the
+/// position is at `>`). Names and values are ASCII-lowercased; bytes are kept as they are.
+fn get_attribute(input: &[u8], pos: &mut usize) -> Scan<Option<(Vec<u8>, Vec<u8>)>> {
+    // Skip whitespace and slashes.
+    while matches!(byte_at(input, *pos)?, b if is_space(b) || b == b'/') {
+        *pos += 1;
+    }
+    if byte_at(input, *pos)? == b'>' {
+        return Ok(None);
+    }
+    let mut name = Vec::new();
+    let mut value = Vec::new();
+
+    // The name.
+    loop {
+        let b = byte_at(input, *pos)?;
+        if b == b'=' && !name.is_empty() {
+            *pos += 1;
+            break;
+        }
+        if is_space(b) {
+            // Spaces, then '=' or the end of a valueless attribute.
+            while is_space(byte_at(input, *pos)?) {
+                *pos += 1;
+            }
+            if byte_at(input, *pos)? != b'=' {
+                return Ok(Some((name, value)));
+            }
+            *pos += 1;
+            break;
+        }
+        if b == b'/' || b == b'>' {
+            return Ok(Some((name, value)));
+        }
+        name.push(b.to_ascii_lowercase());
+        *pos += 1;
+    }
+
+    // The value.
+    while is_space(byte_at(input, *pos)?) {
+        *pos += 1;
+    }
+    let b = byte_at(input, *pos)?;
+    if b == b'"' || b == b'\'' {
+        loop {
+            *pos += 1;
+            let c = byte_at(input, *pos)?;
+            if c == b {
+                *pos += 1;
+                return Ok(Some((name, value)));
+            }
+            value.push(c.to_ascii_lowercase());
+        }
+    }
+    if b == b'>' {
+        return Ok(Some((name, value)));
+    }
+    value.push(b.to_ascii_lowercase());
+    *pos += 1;
+    loop {
+        let b = byte_at(input, *pos)?;
+        if is_space(b) || b == b'>' {
+            return Ok(Some((name, value)));
+        }
+        value.push(b.to_ascii_lowercase());
+        *pos += 1;
+    }
+}
+
+/// The HTML Standard's "extract a character encoding from a meta element": the label after
+/// `charset=` in a `content` value, or `None`.
+fn extract_meta_charset(s: &[u8]) -> Option<&[u8]> {
+    let mut pos = 0;
+    loop {
+        let found = s[pos..]
+            .windows(7)
+            .position(|w| w.eq_ignore_ascii_case(b"charset"))?;
+        let mut p = pos + found + 7;
+        while p < s.len() && is_space(s[p]) {
+            p += 1;
+        }
+        if s.get(p) != Some(&b'=') {
+            pos = p;
+            continue;
+        }
+        p += 1;
+        while p < s.len() && is_space(s[p]) {
+            p += 1;
+        }
+        let c = *s.get(p)?;
+        if c == b'"' || c == b'\'' {
+            let rest = &s[p + 1..];
+            // An unmatched quote gives nothing.
+            return memchr::memchr(c, rest).map(|end| &rest[..end]);
+        }
+        let rest = &s[p..];
+        let end = rest
+            .iter()
+            .position(|&b| is_space(b) || b == b';')
+            .unwrap_or(rest.len());
+        return Some(&rest[..end]);
+    }
+}
+
+/// The HTML Standard's "get an XML encoding": the `encoding` of a `<?xml …?>` declaration at
+/// the very start of `input` (the prescan's fallback).
+fn xml_declaration_encoding(input: &[u8], warnings: &mut Vec<String>) -> Option<&'static Encoding> {
+    if !input.starts_with(b"<?xml") {
+        return None;
+    }
+    let decl = &input[..memchr::memchr(b'>', input)?];
+    let mut p = memchr::memmem::find(decl, b"encoding")? + b"encoding".len();
+    while decl.get(p).is_some_and(|&b| b <= 0x20) {
+        p += 1;
+    }
+    if decl.get(p) != Some(&b'=') {
+        return None;
+    }
+    p += 1;
+    while decl.get(p).is_some_and(|&b| b <= 0x20) {
+        p += 1;
+    }
+    let quote = *decl.get(p)?;
+    if quote != b'"' && quote != b'\'' {
+        return None;
+    }
+    let rest = &decl[p + 1..];
+    let label = &rest[..memchr::memchr(quote, rest)?];
+    if label.iter().any(|&b| b <= 0x20) {
+        return None;
+    }
+    match lookup(label) {
+        Ok(enc) if enc == UTF_16LE || enc == UTF_16BE => Some(UTF_8),
+        Ok(enc) => Some(enc),
+        Err(why) => {
+            warnings.push(label_warning(label, why, "the <?xml?> declaration"));
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use encoding_rs::{ISO_8859_2, SHIFT_JIS, WINDOWS_1251, WINDOWS_1256};
+    use std::io::Write;
+
+    fn meta(input: &[u8]) -> (Option<&'static Encoding>, Vec<String>) {
+        let mut warnings = Vec::new();
+        let enc = prescan(input, &mut warnings);
+        (enc, warnings)
+    }
+
+    fn dec(bytes: &[u8]) -> Decoded {
+        decode(bytes, &DecodeOptions::default()).expect("decodes")
+    }
+
+    #[test]
+    fn prescan_table() {
+        let long_comment = format!("<!-- {} -->", "x".repeat(1100));
+        let after_limit = format!("{long_comment}<meta charset=windows-1251>");
+        let just_inside = format!("{}<meta charset=koi8-r>", " ".repeat(1000));
+        let cases: Vec<(&str, &[u8], Option<&'static Encoding>)> =
+            vec![
+            ("plain charset", b"<meta charset=utf-8>", Some(UTF_8)),
+            ("double quotes", b"<meta charset=\"windows-1256\">", Some(WINDOWS_1256)),
+            ("single quotes", b"<meta charset='shift_jis'>", Some(SHIFT_JIS)),
+            ("spaces around =", b"<meta charset = \"iso-8859-2\" >", Some(ISO_8859_2)),
+            ("self closing", b"<meta charset=windows-1251/>", None),
+            ("self closing spaced", b"<meta charset=windows-1251 />", Some(WINDOWS_1251)),
+            ("uppercase", b"<META CHARSET=\"WINDOWS-1256\">", Some(WINDOWS_1256)),
+            ("mixed case tag", b"<MeTa ChArSeT=Utf-8>", Some(UTF_8)),
+            ("slash after meta", b"<meta/charset=utf-8>", Some(UTF_8)),
+            (
+                "http-equiv content",
+                b"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1256\">",
+                Some(WINDOWS_1256),
+            ),
+            (
+                "content before http-equiv",
+                b"<meta content='text/html;charset=\"koi8-r\"' http-equiv=content-type>",
+                Some(encoding_rs::KOI8_R),
+            ),
+            (
+                "uppercase http-equiv",
+                b"<META HTTP-EQUIV=CONTENT-TYPE CONTENT=\"TEXT/HTML; CHARSET=WINDOWS-1251\">",
+                Some(WINDOWS_1251),
+            ),
+            (
+                "content without pragma",
+                b"<meta content=\"text/html; charset=windows-1256\">",
+                None,
+            ),
+            (
+                "content with unmatched quote",
+                b"<meta http-equiv=content-type content='charset=\"utf-8'>",
+                None,
+            ),
+            (
+                "comment hides a meta",
+                b"<!-- <meta charset=windows-1251> --><meta charset=windows-1256>",
+                Some(WINDOWS_1256),
+            ),
+            (
+                "empty comment <!-->",
+                b"<!--><meta charset=windows-1256>",
+                Some(WINDOWS_1256),
+            ),
+            (
+                "meta inside attribute of other tag is skipped",
+                b"<div title='<meta charset=koi8-r>'><meta charset=windows-1251>",
+                Some(WINDOWS_1251),
+            ),
+            (
+                "doctype and end tags skipped",
+                b"<!DOCTYPE html></x><?php x ?><html lang=ar><meta charset=windows-1256>",
+                Some(WINDOWS_1256),
+            ),
+            ("metadata is not meta", b"<metadata charset=koi8-r>", None),
+            ("unterminated comment", b"<!-- <meta charset=koi8-r>", None),
+            ("meta after 1024 bytes", after_limit.as_bytes(), None),
+            ("meta within 1024 bytes", just_inside.as_bytes(), Some(encoding_rs::KOI8_R)),
+            ("utf-16 label means utf-8", b"<meta charset=utf-16>", Some(UTF_8)),
+            ("utf-16be label means utf-8", b"<meta charset=utf-16be>", Some(UTF_8)),
+            (
+                "utf-16le in content means utf-8",
+                b"<meta http-equiv=content-type content='text/html; charset=utf-16le'>",
+                Some(UTF_8),
+            ),
+            ("x-user-defined", b"<meta charset=x-user-defined>", Some(WINDOWS_1252)),
+            ("latin1 alias", b"<meta charset=latin1>", Some(WINDOWS_1252)),
+            (
+                "first charset attribute wins",
+                b"<meta charset=windows-1256 charset=koi8-r>",
+                Some(WINDOWS_1256),
+            ),
+            (
+                "xml declaration fallback",
+                b"<?xml version=\"1.0\" encoding=\"windows-1251\"?><html>",
+                Some(WINDOWS_1251),
+            ),
+            (
+                "meta beats xml declaration",
+                b"<?xml version=\"1.0\" encoding=\"windows-1251\"?><meta charset=koi8-r>",
+                Some(encoding_rs::KOI8_R),
+            ),
+            ("utf-16le xml declaration", b"<\0?\0x\0m\0l\0", Some(UTF_16LE)),
+            ("nothing", b"<html><head><title>x</title></head>", None),
+            ("empty", b"", None),
+        ];
+        for (name, input, want) in cases {
+            let (got, _) = meta(input);
+            assert_eq!(got.map(Encoding::name), want.map(Encoding::name), "{name}");
+        }
+    }
+
+    #[test]
+    fn prescan_unknown_label_is_ignored_with_warning() {
+        let (enc, warnings) = meta(b"<meta charset=foo><meta charset=windows-1256>");
+        assert_eq!(enc, Some(WINDOWS_1256));
+        assert_eq!(
+            warnings,
+            vec!["unknown charset label \"foo\" in <meta>; ignored".to_string()]
+        );
+
+        let (enc, warnings) =
+            meta(b"<meta http-equiv=content-type content='text/html; charset=bogus'>");
+        assert_eq!(enc, None);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("\"bogus\""), "{warnings:?}");
+
+        let (enc, warnings) = meta(b"<meta charset=iso-2022-kr>");
+        assert_eq!(enc, None);
+        assert!(warnings[0].contains("replacement"), "{warnings:?}");
+    }
+
+    #[test]
+    fn extract_meta_charset_cases() {
+        let cases: &[(&[u8], Option<&[u8]>)] = &[
+            (b"text/html; charset=utf-8", Some(b"utf-8")),
+            (b"text/html;charset = 'koi8-r' ", Some(b"koi8-r")),
+            (b"charset=\"a b\"", Some(b"a b")),
+            (b"charset x; charset=big5;x", Some(b"big5")),
+            (b"charset=", None),
+            (b"charset=\"utf-8", None),
+            (b"text/html", None),
+        ];
+        for (input, want) in cases {
+            assert_eq!(extract_meta_charset(input), *want, "{:?}", input);
+        }
+    }
+
+    #[test]
+    fn valid_utf8_fast_path() {
+        let d = dec("<p>héllo — 世界</p>".as_bytes());
+        assert_eq!(d.text, "<p>héllo — 世界</p>");
+        assert_eq!(d.encoding, UTF_8);
+        assert_eq!(d.source, EncodingSource::Utf8);
+        assert!(!d.had_errors);
+        assert_eq!(d.bom_len, 0);
+        assert!(d.warnings.is_empty());
+    }
+
+    #[test]
+    fn bom_utf8_and_utf16le() {
+        let d = dec(b"\xef\xbb\xbf<p>caf\xc3\xa9</p>");
+        assert_eq!(d.text, "<p>café</p>");
+        assert_eq!(
+            (d.encoding, d.source, d.bom_len),
+            (UTF_8, EncodingSource::Bom, 3)
+        );
+
+        let mut bytes = vec![0xff, 0xfe];
+        for unit in "<p>مرحبا</p>".encode_utf16() {
+            bytes.extend_from_slice(&unit.to_le_bytes());
+        }
+        let d = dec(&bytes);
+        assert_eq!(d.text, "<p>مرحبا</p>");
+        assert_eq!(
+            (d.encoding, d.source, d.bom_len),
+            (UTF_16LE, EncodingSource::Bom, 2)
+        );
+        assert!(!d.had_errors);
+    }
+
+    #[test]
+    fn bom_beats_meta() {
+        let d = dec(b"\xef\xbb\xbf<meta charset=windows-1256><p>x</p>");
+        assert_eq!((d.encoding, d.source), (UTF_8, EncodingSource::Bom));
+    }
+
+    #[test]
+    fn windows_1256_declared_by_meta() {
+        let arabic = "مرحبا بالعالم، هذه صفحة عربية";
+        let (body, _, unmappable) = WINDOWS_1256.encode(arabic);
+        assert!(!unmappable);
+        let mut bytes = b"<html><head><meta charset=\"windows-1256\"></head><body><p>".to_vec();
+        bytes.extend_from_slice(&body);
+        bytes.extend_from_slice(b"</p></body></html>");
+        let d = dec(&bytes);
+        assert_eq!(d.encoding, WINDOWS_1256);
+        assert_eq!(d.source, EncodingSource::Meta);
+        assert!(!d.had_errors);
+        assert!(d.text.contains(arabic), "{}", d.text);
+    }
+
+    #[test]
+    fn transport_hint() {
+        let arabic = "نص عربي";
+        let (body, _, _) = WINDOWS_1256.encode(arabic);
+        let opts = DecodeOptions {
+            content_type: Some("text/html; charset=\"Windows-1256\"".into()),
+            ..Default::default()
+        };
+        let d = decode(&body, &opts).unwrap();
+        assert_eq!(
+            (d.encoding, d.source),
+            (WINDOWS_1256, EncodingSource::Transport)
+        );
+        assert_eq!(d.text, arabic);
+
+        // Transport beats <meta>.
+        let d = decode(b"<meta charset=koi8-r>", &opts).unwrap();
+        assert_eq!(d.source, EncodingSource::Transport);
+
+        // An unknown transport charset is ignored with a warning.
+        let opts = DecodeOptions {
+            content_type: Some("text/html; charset=nope".into()),
+            ..Default::default()
+        };
+        let d = decode(b"<meta charset=koi8-r>", &opts).unwrap();
+        assert_eq!(
+            (d.encoding, d.source),
+            (encoding_rs::KOI8_R, EncodingSource::Meta)
+        );
+        assert_eq!(d.warnings.len(), 1);
+
+        // No charset parameter: nothing from the transport.
+        let opts = DecodeOptions {
+            content_type: Some("text/html".into()),
+            ..Default::default()
+        };
+        assert_eq!(decode(b"abc", &opts).unwrap().source, EncodingSource::Utf8);
+    }
+
+    #[test]
+    fn latin1_without_declaration_goes_to_chardetng() {
+        let text = "<html><body><p>Le café est très bon. Où est la bibliothèque ? \
+                    Nous étions déjà à l'école élémentaire, près de la forêt.</p></body></html>";
+        let (bytes, _, _) = WINDOWS_1252.encode(text);
+        assert!(std::str::from_utf8(&bytes).is_err());
+        let d = dec(&bytes);
+        assert_eq!(d.source, EncodingSource::Chardetng);
+        assert!(
+            ["windows-1252", "ISO-8859-15", "ISO-8859-2", "windows-1250"]
+                .contains(&d.encoding.name()),
+            "{}",
+            d.encoding.name()
+        );
+        assert!(d.text.contains("café"), "{}", d.text);
+        assert!(!d.had_errors);
+    }
+
+    #[test]
+    fn chardetng_uses_the_tld() {
+        let (bytes, _, _) =
+            WINDOWS_1251.encode("<p>Привет, мир! Это страница на русском языке.</p>");
+        let opts = DecodeOptions {
+            tld: Some("Example.RU.".into()),
+            ..Default::default()
+        };
+        let d = decode(&bytes, &opts).unwrap();
+        assert_eq!(
+            (d.encoding, d.source),
+            (WINDOWS_1251, EncodingSource::Chardetng)
+        );
+        assert_eq!(tld_label("www.example.co.jp"), Some(b"jp".to_vec()));
+        assert_eq!(tld_label("例え.テスト"), None);
+        assert_eq!(tld_label(""), None);
+    }
+
+    #[test]
+    fn invalid_utf8_under_utf8_meta() {
+        let d = dec(b"<meta charset=utf-8><p>caf\xe9 ok</p>");
+        assert_eq!((d.encoding, d.source), (UTF_8, EncodingSource::Meta));
+        assert!(d.had_errors);
+        assert_eq!(d.text, "<meta charset=utf-8><p>caf\u{fffd} ok</p>");
+        assert_eq!(d.warnings.len(), 1);
+        assert!(d.warnings[0].contains("UTF-8"), "{:?}", d.warnings);
+    }
+
+    #[test]
+    fn utf8_truncated_mid_character() {
+        let d = dec(b"<p>caf\xc3\xa9 \xe4\xb8");
+        assert_eq!((d.encoding, d.source), (UTF_8, EncodingSource::Utf8));
+        assert!(d.had_errors);
+        assert_eq!(d.text, "<p>café \u{fffd}");
+        // Without earlier UTF-8 evidence, a final high byte is not taken for truncated UTF-8.
+        let d = dec(b"<p>caf\xe9");
+        assert_eq!(d.source, EncodingSource::Chardetng);
+        assert!(d.text.ends_with('é'));
+    }
+
+    #[test]
+    fn override_label() {
+        let (bytes, _, _) = WINDOWS_1256.encode("<meta charset=utf-8>سلام");
+        let opts = DecodeOptions {
+            encoding_override: Some(" CP1256 ".into()),
+            ..Default::default()
+        };
+        let d = decode(&bytes, &opts).unwrap();
+        assert_eq!(
+            (d.encoding, d.source),
+            (WINDOWS_1256, EncodingSource::Override)
+        );
+        assert_eq!(d.text, "<meta charset=utf-8>سلام");
+
+        // Same-encoding BOM is stripped; a different one is kept, with a warning.
+        let opts = DecodeOptions {
+            encoding_override: Some("utf-8".into()),
+            ..Default::default()
+        };
+        let d = decode(b"\xef\xbb\xbfx", &opts).unwrap();
+        assert_eq!((d.text.as_str(), d.bom_len), ("x", 3));
+        let d = decode(b"\xff\xfex\0", &opts).unwrap();
+        assert_eq!(d.bom_len, 0);
+        assert_eq!(d.warnings.len(), 2, "{:?}", d.warnings); // BOM conflict + malformed
+
+        for bad in ["no-such-encoding", "iso-2022-kr", ""] {
+            let opts = DecodeOptions {
+                encoding_override: Some(bad.into()),
+                ..Default::default()
+            };
+            match decode(b"abc", &opts) {
+                Err(Error::UnknownEncoding(label)) => assert_eq!(label, bad),
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn binary_inputs() {
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01";
+        assert_eq!(sniff_binary(png), Some("a PNG image"));
+        match decode(png, &DecodeOptions::default()) {
+            Err(Error::Binary { path, kind }) => {
+                assert_eq!(path, PathBuf::from(INPUT_PLACEHOLDER));
+                assert_eq!(kind, "a PNG image");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Even with an override.
+        let opts = DecodeOptions {
+            encoding_override: Some("utf-8".into()),
+            ..Default::default()
+        };
+        assert!(matches!(decode(png, &opts), Err(Error::Binary { .. })));
+
+        let cases: &[(&[u8], &str)] = &[
+            (b"GIF89a\x01\0", "a GIF image"),
+            (b"\xff\xd8\xff\xe0\0\x10JFIF", "a JPEG image"),
+            (b"%PDF-1.7\n", "a PDF document"),
+            (b"PK\x03\x04\x14\0", "a ZIP archive"),
+            (
+                b"\x1f\x8b\x08\0",
+                "gzip-compressed data that was not decompressed",
+            ),
+            (b"\x7fELF\x02\x01\x01", "an ELF executable"),
+            (b"RIFF\x24\0\0\0WEBPVP8 ", "a WebP image"),
+            (b"RIFF\x24\0\0\0WAVEfmt ", "a RIFF media file (WAV, AVI)"),
+        ];
+        for (bytes, kind) in cases {
+            assert_eq!(sniff_binary(bytes), Some(*kind));
+        }
+        let noise: Vec<u8> = (0..2000u32).map(|i| (i * 7 % 32) as u8).collect();
+        assert_eq!(
+            sniff_binary(&noise),
+            Some("binary data (too many NUL or control bytes)")
+        );
+        let utf16: Vec<u8> = "<html><body>hello world</body></html>"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        assert!(sniff_binary(&utf16).unwrap().starts_with("UTF-16LE"));
+        // ... but decodes when the encoding is given.
+        let opts = DecodeOptions {
+            encoding_override: Some("utf-16le".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            decode(&utf16, &opts).unwrap().text,
+            "<html><body>hello world</body></html>"
+        );
+    }
+
+    #[test]
+    fn page_with_a_few_nul_bytes_decodes() {
+        let mut page = b"<html><body><p>Some text here.</p>".to_vec();
+        page.extend_from_slice(b"\0\0\0<p>more\0text</p>\x01</body></html>");
+        assert_eq!(sniff_binary(&page), None);
+        let d = dec(&page);
+        assert_eq!(d.source, EncodingSource::Utf8);
+        assert!(d.text.contains("more\0text"));
+        assert_eq!(sniff_binary(b"a\0b"), None);
+    }
+
+    #[test]
+    fn empty_input() {
+        let d = dec(b"");
+        assert_eq!(d.text, "");
+        assert_eq!((d.encoding, d.source), (UTF_8, EncodingSource::Utf8));
+        assert!(!d.had_errors && d.warnings.is_empty());
+        assert_eq!(sniff_binary(b""), None);
+    }
+
+    #[test]
+    fn encoding_source_serializes_lowercase() {
+        let json =
+            serde_json::to_string(&[EncodingSource::Chardetng, EncodingSource::Utf8]).unwrap();
+        assert_eq!(json, r#"["chardetng","utf8"]"#);
+    }
+
+    fn gzip(data: &[u8]) -> Vec<u8> {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(data).unwrap();
+        enc.finish().unwrap()
+    }
+
+    #[test]
+    fn read_plain_and_gzip_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let page = "<html><body><p>héllo</p></body></html>".repeat(100);
+
+        let plain = dir.path().join("page.html");
+        std::fs::write(&plain, &page).unwrap();
+        assert_eq!(read_input(&plain).unwrap(), page.as_bytes());
+
+        let gz = dir.path().join("page.html.gz");
+        std::fs::write(&gz, gzip(page.as_bytes())).unwrap();
+        assert_eq!(read_input(&gz).unwrap(), page.as_bytes());
+
+        // Multi-member gzip (concatenated .gz files).
+        let mut multi = gzip(b"first ");
+        multi.extend(gzip(b"second"));
+        let path = dir.path().join("multi.gz");
+        std::fs::write(&path, multi).unwrap();
+        assert_eq!(read_input(&path).unwrap(), b"first second");
+    }
+
+    #[test]
+    fn corrupt_gzip() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bytes = gzip(&b"<p>hello hello hello</p>".repeat(50));
+        let mid = bytes.len() / 2;
+        for b in &mut bytes[12..mid] {
+            *b ^= 0x5a;
+        }
+        let path = dir.path().join("bad.gz");
+        std::fs::write(&path, &bytes).unwrap();
+        match read_input(&path) {
+            Err(Error::Gzip { path: p, message }) => {
+                assert_eq!(p, path);
+                assert!(!message.is_empty() && !message.contains('\n'));
+            }
+            other => panic!("{other:?}"),
+        }
+
+        // Truncated stream.
+        let good = gzip(&b"<p>hello</p>".repeat(50));
+        let path = dir.path().join("truncated.gz");
+        std::fs::write(&path, &good[..good.len() / 2]).unwrap();
+        assert!(matches!(read_input(&path), Err(Error::Gzip { .. })));
+    }
+
+    #[test]
+    fn size_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.html");
+        std::fs::write(&path, vec![b'a'; 2000]).unwrap();
+        assert_eq!(read_input_limited(&path, 2000).unwrap().len(), 2000);
+        match read_input_limited(&path, 1000) {
+            Err(Error::TooLarge { size, limit, .. }) => assert_eq!((size, limit), (2000, 1000)),
+            other => panic!("{other:?}"),
+        }
+
+        // A small gzip that expands past the limit stops at limit + 1 bytes.
+        let bomb = dir.path().join("bomb.gz");
+        std::fs::write(&bomb, gzip(&vec![b'a'; 1 << 20])).unwrap();
+        match read_input_limited(&bomb, 10_000) {
+            Err(Error::TooLarge { size, limit, .. }) => {
+                assert_eq!((size, limit), (10_001, 10_000))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn io_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        match read_input(dir.path()) {
+            Err(Error::Io { path, source }) => {
+                assert_eq!(path, dir.path());
+                assert_eq!(source.kind(), io::ErrorKind::IsADirectory);
+            }
+            other => panic!("{other:?}"),
+        }
+        let missing = dir.path().join("missing.html");
+        match read_input(&missing) {
+            Err(Error::Io { path, source }) => {
+                assert_eq!(path, missing);
+                assert_eq!(source.kind(), io::ErrorKind::NotFound);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

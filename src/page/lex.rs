@@ -1,0 +1,838 @@
+//! The lexer: classifies every byte of a page's decoded UTF-8 text.
+//!
+//! The output is a list of [`Span`]s that tile the text exactly (sorted, contiguous, non-empty,
+//! covering `0..text.len()`), each with a [`ByteClass`] and, for tags, an interned tag name. It
+//! is the "per-byte classification" of `DESIGN.md`, stored run-length encoded: a 1 MB page has
+//! some tens of thousands of spans instead of a million class bytes. [`Lexed::class_at`] answers
+//! for one byte; [`Lexed::byte_classes`] materialises the per-byte array when a view needs it.
+//!
+//! The rules follow the WHATWG HTML tokenizer where it matters for content extraction:
+//!
+//! - `<` starts markup only before an ASCII letter (start tag), `/` + letter (end tag), `!` or
+//!   `?`; any other `<` is text (`a < b`).
+//! - Attribute values in double or single quotes may contain `>`; an unquoted value ends at white
+//!   space or `>`.
+//! - Comments: `<!-- … -->`, also closed by `--!>`; the abrupt forms `<!-->` and `<!--->`; an
+//!   unclosed comment runs to the end of the file. `<!…>` other than a doctype or CDATA is a bogus
+//!   comment up to the next `>`; `</` followed by a non-letter is a bogus comment too.
+//! - `<!DOCTYPE …>` (any case) and `<?…>` (processing instructions, bogus comments in HTML) are
+//!   [`ByteClass::Declaration`].
+//! - `<![CDATA[ … ]]>` is [`ByteClass::Cdata`] wherever it appears (the standard honours it only in
+//!   SVG / MathML and treats it as a bogus comment elsewhere; either way it is not HTML content
+//!   text, so cescope does not track the foreign-content state).
+//! - Raw-text elements: the bodies of `script` and `style` run to the first `</script` /
+//!   `</style` (any case) followed by white space, `/` or `>` — so `"</div>"` inside a script is
+//!   script. The script-data "double escape" state (`<!--<script>` inside a script) is not
+//!   modelled: the first `</script` ends the body, which is what browsers do in all but that rare
+//!   case. RCDATA (`title`, `textarea`) and the other raw-text elements (`xmp`, `iframe`,
+//!   `noembed`, `noframes`) are content text up to their end tag; `plaintext` makes the rest of
+//!   the file text. An unclosed raw-text element runs to the end of the file.
+//! - A tag cut off by the end of the file is markup up to the end (the standard drops it).
+//! - Tag names are matched ASCII case-insensitively (`<P>`, `</SCRIPT>`).
+//!
+//! The lexer is a single forward pass with `memchr` searches: O(n) time, no recursion (100 000
+//! nested `div`s are just 200 000 spans), and it never panics on any `&str`.
+
+use memchr::{memchr, memchr3};
+
+/// What a byte of the decoded text is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[repr(u8)]
+pub enum ByteClass {
+    /// Content text (including RCDATA of `title` / `textarea`); character references undecoded.
+    Text = 0,
+    /// A start or end tag, from `<` to `>` inclusive.
+    Tag = 1,
+    /// The body of a `script` element.
+    Script = 2,
+    /// The body of a `style` element.
+    Style = 3,
+    /// A comment or bogus comment, delimiters included.
+    Comment = 4,
+    /// A doctype or processing instruction.
+    Declaration = 5,
+    /// A CDATA section, delimiters included.
+    Cdata = 6,
+}
+
+impl ByteClass {
+    /// All classes, in discriminant order.
+    pub const ALL: [ByteClass; 7] = [
+        ByteClass::Text,
+        ByteClass::Tag,
+        ByteClass::Script,
+        ByteClass::Style,
+        ByteClass::Comment,
+        ByteClass::Declaration,
+        ByteClass::Cdata,
+    ];
+
+    /// Lower-case name, as used in JSON and the inspector's legend.
+    pub fn name(self) -> &'static str {
+        match self {
+            ByteClass::Text => "text",
+            ByteClass::Tag => "tag",
+            ByteClass::Script => "script",
+            ByteClass::Style => "style",
+            ByteClass::Comment => "comment",
+            ByteClass::Declaration => "declaration",
+            ByteClass::Cdata => "cdata",
+        }
+    }
+}
+
+/// Tag names cescope's algorithms care about, interned so spans stay small. Every other name is
+/// [`Tag::Other`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+#[allow(missing_docs)]
+pub enum Tag {
+    Other = 0,
+    A,
+    Address,
+    Article,
+    Aside,
+    Blockquote,
+    Body,
+    Br,
+    Button,
+    Caption,
+    Center,
+    Dd,
+    Details,
+    Dialog,
+    Dir,
+    Div,
+    Dl,
+    Dt,
+    Fieldset,
+    Figcaption,
+    Figure,
+    Footer,
+    Form,
+    Frameset,
+    H1,
+    H2,
+    H3,
+    H4,
+    H5,
+    H6,
+    Head,
+    Header,
+    Hgroup,
+    Hr,
+    Html,
+    Iframe,
+    Img,
+    Legend,
+    Li,
+    Link,
+    Main,
+    Menu,
+    Meta,
+    Nav,
+    Noembed,
+    Noframes,
+    Noscript,
+    Ol,
+    Optgroup,
+    Option,
+    P,
+    Plaintext,
+    Pre,
+    Script,
+    Section,
+    Select,
+    Style,
+    Summary,
+    Table,
+    Tbody,
+    Td,
+    Textarea,
+    Tfoot,
+    Th,
+    Thead,
+    Title,
+    Tr,
+    Ul,
+    Xmp,
+}
+
+/// Sorted by name for binary search; names are lower case.
+const TAG_NAMES: &[(&str, Tag)] = &[
+    ("a", Tag::A),
+    ("address", Tag::Address),
+    ("article", Tag::Article),
+    ("aside", Tag::Aside),
+    ("blockquote", Tag::Blockquote),
+    ("body", Tag::Body),
+    ("br", Tag::Br),
+    ("button", Tag::Button),
+    ("caption", Tag::Caption),
+    ("center", Tag::Center),
+    ("dd", Tag::Dd),
+    ("details", Tag::Details),
+    ("dialog", Tag::Dialog),
+    ("dir", Tag::Dir),
+    ("div", Tag::Div),
+    ("dl", Tag::Dl),
+    ("dt", Tag::Dt),
+    ("fieldset", Tag::Fieldset),
+    ("figcaption", Tag::Figcaption),
+    ("figure", Tag::Figure),
+    ("footer", Tag::Footer),
+    ("form", Tag::Form),
+    ("frameset", Tag::Frameset),
+    ("h1", Tag::H1),
+    ("h2", Tag::H2),
+    ("h3", Tag::H3),
+    ("h4", Tag::H4),
+    ("h5", Tag::H5),
+    ("h6", Tag::H6),
+    ("head", Tag::Head),
+    ("header", Tag::Header),
+    ("hgroup", Tag::Hgroup),
+    ("hr", Tag::Hr),
+    ("html", Tag::Html),
+    ("iframe", Tag::Iframe),
+    ("img", Tag::Img),
+    ("legend", Tag::Legend),
+    ("li", Tag::Li),
+    ("link", Tag::Link),
+    ("main", Tag::Main),
+    ("menu", Tag::Menu),
+    ("meta", Tag::Meta),
+    ("nav", Tag::Nav),
+    ("noembed", Tag::Noembed),
+    ("noframes", Tag::Noframes),
+    ("noscript", Tag::Noscript),
+    ("ol", Tag::Ol),
+    ("optgroup", Tag::Optgroup),
+    ("option", Tag::Option),
+    ("p", Tag::P),
+    ("plaintext", Tag::Plaintext),
+    ("pre", Tag::Pre),
+    ("script", Tag::Script),
+    ("section", Tag::Section),
+    ("select", Tag::Select),
+    ("style", Tag::Style),
+    ("summary", Tag::Summary),
+    ("table", Tag::Table),
+    ("tbody", Tag::Tbody),
+    ("td", Tag::Td),
+    ("textarea", Tag::Textarea),
+    ("tfoot", Tag::Tfoot),
+    ("th", Tag::Th),
+    ("thead", Tag::Thead),
+    ("title", Tag::Title),
+    ("tr", Tag::Tr),
+    ("ul", Tag::Ul),
+    ("xmp", Tag::Xmp),
+];
+
+impl Tag {
+    /// Interns an ASCII tag name (any case); unknown names are [`Tag::Other`].
+    pub fn from_name(name: &[u8]) -> Tag {
+        if name.is_empty() || name.len() > 10 {
+            return Tag::Other;
+        }
+        let mut buf = [0u8; 10];
+        for (d, s) in buf.iter_mut().zip(name) {
+            *d = s.to_ascii_lowercase();
+        }
+        let lower = &buf[..name.len()];
+        match TAG_NAMES.binary_search_by(|(n, _)| n.as_bytes().cmp(lower)) {
+            Ok(i) => TAG_NAMES[i].1,
+            Err(_) => Tag::Other,
+        }
+    }
+
+    /// The lower-case name, or `"?"` for [`Tag::Other`].
+    pub fn name(self) -> &'static str {
+        TAG_NAMES
+            .iter()
+            .find(|(_, t)| *t == self)
+            .map(|(n, _)| *n)
+            .unwrap_or("?")
+    }
+
+    /// Block-level elements: their start tags and end tags are virtual-line boundaries (see
+    /// [`crate::page::lines`]). The list is HTML's block-level / flow-structuring elements plus
+    /// `br`, `hr`, table parts, list items, form structure and `head` elements that occupy their
+    /// own lines in pretty-printed sources.
+    pub fn is_block(self) -> bool {
+        use Tag::*;
+        matches!(
+            self,
+            Address
+                | Article
+                | Aside
+                | Blockquote
+                | Body
+                | Br
+                | Caption
+                | Center
+                | Dd
+                | Details
+                | Dialog
+                | Dir
+                | Div
+                | Dl
+                | Dt
+                | Fieldset
+                | Figcaption
+                | Figure
+                | Footer
+                | Form
+                | Frameset
+                | H1
+                | H2
+                | H3
+                | H4
+                | H5
+                | H6
+                | Head
+                | Header
+                | Hgroup
+                | Hr
+                | Html
+                | Iframe
+                | Legend
+                | Li
+                | Link
+                | Main
+                | Menu
+                | Meta
+                | Nav
+                | Noscript
+                | Ol
+                | Optgroup
+                | Option
+                | P
+                | Pre
+                | Section
+                | Select
+                | Summary
+                | Table
+                | Tbody
+                | Td
+                | Textarea
+                | Tfoot
+                | Th
+                | Thead
+                | Title
+                | Tr
+                | Ul
+        )
+    }
+}
+
+/// Flags of a tag span.
+pub mod flags {
+    /// The span is an end tag (`</…>`).
+    pub const END: u8 = 1;
+    /// The start tag ends with `/>`.
+    pub const SELF_CLOSING: u8 = 2;
+    /// The tag was cut off by the end of the file.
+    pub const UNTERMINATED: u8 = 4;
+}
+
+/// One lexical run of the text: bytes `start..end` of one class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    /// First byte (inclusive).
+    pub start: u32,
+    /// Last byte (exclusive).
+    pub end: u32,
+    /// What the bytes are.
+    pub class: ByteClass,
+    /// For [`ByteClass::Tag`] spans, the interned tag name; [`Tag::Other`] otherwise.
+    pub tag: Tag,
+    /// For tag spans, a combination of [`flags`].
+    pub flags: u8,
+}
+
+impl Span {
+    /// The byte range.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// True for a start tag of `tag`.
+    pub fn is_start(&self, tag: Tag) -> bool {
+        self.class == ByteClass::Tag && self.tag == tag && self.flags & flags::END == 0
+    }
+
+    /// True for an end tag of `tag`.
+    pub fn is_end(&self, tag: Tag) -> bool {
+        self.class == ByteClass::Tag && self.tag == tag && self.flags & flags::END != 0
+    }
+}
+
+/// The lexed page: spans tiling the text.
+#[derive(Debug, Clone, Default)]
+pub struct Lexed {
+    /// Spans in text order; they tile `0..text.len()` exactly.
+    pub spans: Vec<Span>,
+}
+
+impl Lexed {
+    /// The class of byte `offset`, by binary search over the spans (O(log spans)); `None` past
+    /// the end.
+    pub fn class_at(&self, offset: usize) -> Option<ByteClass> {
+        self.span_index_at(offset).map(|i| self.spans[i].class)
+    }
+
+    /// Index of the span containing byte `offset`.
+    pub fn span_index_at(&self, offset: usize) -> Option<usize> {
+        let i = self.spans.partition_point(|s| (s.end as usize) <= offset);
+        (i < self.spans.len() && (self.spans[i].start as usize) <= offset).then_some(i)
+    }
+
+    /// One [`ByteClass`] per byte of the text (n bytes of memory).
+    pub fn byte_classes(&self) -> Vec<ByteClass> {
+        let len = self.spans.last().map_or(0, |s| s.end as usize);
+        let mut out = vec![ByteClass::Text; len];
+        for s in &self.spans {
+            out[s.range()].fill(s.class);
+        }
+        out
+    }
+
+    /// Total bytes per class, indexed by the class discriminant.
+    pub fn class_totals(&self) -> [usize; 7] {
+        let mut t = [0usize; 7];
+        for s in &self.spans {
+            t[s.class as usize] += (s.end - s.start) as usize;
+        }
+        t
+    }
+}
+
+struct Lexer {
+    spans: Vec<Span>,
+}
+
+impl Lexer {
+    fn push(&mut self, start: usize, end: usize, class: ByteClass, tag: Tag, flags: u8) {
+        if end <= start {
+            return;
+        }
+        // Merge adjacent text runs (a stray `<` leaves text on both sides).
+        if class == ByteClass::Text {
+            if let Some(last) = self.spans.last_mut() {
+                if last.class == ByteClass::Text && last.end as usize == start {
+                    last.end = end as u32;
+                    return;
+                }
+            }
+        }
+        self.spans.push(Span {
+            start: start as u32,
+            end: end as u32,
+            class,
+            tag,
+            flags,
+        });
+    }
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
+}
+
+/// Lexes `text` (see the module documentation for the rules).
+///
+/// Texts over 4 GiB − 1 bytes are not supported (offsets are `u32`); the loader refuses inputs
+/// over 1 GiB, so callers never reach that.
+pub fn lex(text: &str) -> Lexed {
+    let b = text.as_bytes();
+    let n = b.len();
+    let mut lx = Lexer {
+        spans: Vec::with_capacity(n / 24 + 4),
+    };
+    let mut pos = 0usize; // start of the pending text run
+    let mut scan = 0usize; // where to look for the next '<'
+    while scan < n {
+        let Some(off) = memchr(b'<', &b[scan..]) else {
+            break;
+        };
+        let lt = scan + off;
+        let next = b.get(lt + 1).copied().unwrap_or(0);
+        let end;
+        let mut raw: Option<Tag> = None;
+        if next.is_ascii_alphabetic() {
+            lx.push(pos, lt, ByteClass::Text, Tag::Other, 0);
+            let (e, tag, fl) = lex_tag(b, lt + 1);
+            lx.push(lt, e, ByteClass::Tag, tag, fl);
+            if fl & flags::UNTERMINATED == 0 {
+                raw = match tag {
+                    Tag::Script
+                    | Tag::Style
+                    | Tag::Title
+                    | Tag::Textarea
+                    | Tag::Xmp
+                    | Tag::Iframe
+                    | Tag::Noembed
+                    | Tag::Noframes
+                    | Tag::Plaintext => Some(tag),
+                    _ => None,
+                };
+            }
+            end = e;
+        } else if next == b'/' {
+            let n2 = b.get(lt + 2).copied().unwrap_or(0);
+            lx.push(pos, lt, ByteClass::Text, Tag::Other, 0);
+            if n2.is_ascii_alphabetic() {
+                let (e, tag, fl) = lex_tag(b, lt + 2);
+                lx.push(lt, e, ByteClass::Tag, tag, fl | flags::END);
+                end = e;
+            } else if n2 == b'>' {
+                end = lt + 3;
+                lx.push(lt, end, ByteClass::Tag, Tag::Other, flags::END);
+            } else {
+                end = to_gt(b, lt + 2);
+                lx.push(lt, end, ByteClass::Comment, Tag::Other, 0);
+            }
+        } else if next == b'!' {
+            lx.push(pos, lt, ByteClass::Text, Tag::Other, 0);
+            let rest = &b[lt + 2..];
+            if rest.starts_with(b"--") {
+                end = comment_end(b, lt + 4);
+                lx.push(lt, end, ByteClass::Comment, Tag::Other, 0);
+            } else if rest.starts_with(b"[CDATA[") {
+                end = match memchr::memmem::find(&b[lt + 9..], b"]]>") {
+                    Some(i) => lt + 9 + i + 3,
+                    None => n,
+                };
+                lx.push(lt, end, ByteClass::Cdata, Tag::Other, 0);
+            } else if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
+                end = to_gt(b, lt + 2);
+                lx.push(lt, end, ByteClass::Declaration, Tag::Other, 0);
+            } else {
+                end = to_gt(b, lt + 2);
+                lx.push(lt, end, ByteClass::Comment, Tag::Other, 0);
+            }
+        } else if next == b'?' {
+            lx.push(pos, lt, ByteClass::Text, Tag::Other, 0);
+            end = to_gt(b, lt + 2);
+            lx.push(lt, end, ByteClass::Declaration, Tag::Other, 0);
+        } else {
+            // A '<' that starts no markup is text; keep the pending run open.
+            scan = lt + 1;
+            continue;
+        }
+        pos = end;
+        scan = end;
+        if let Some(tag) = raw {
+            let body_end = match tag {
+                Tag::Plaintext => n,
+                _ => find_end_tag(b, end, tag.name().as_bytes()),
+            };
+            let class = match tag {
+                Tag::Script => ByteClass::Script,
+                Tag::Style => ByteClass::Style,
+                _ => ByteClass::Text,
+            };
+            lx.push(end, body_end, class, Tag::Other, 0);
+            pos = body_end;
+            scan = body_end;
+        }
+    }
+    lx.push(pos, n, ByteClass::Text, Tag::Other, 0);
+    Lexed { spans: lx.spans }
+}
+
+/// Position just past the next `>` at or after `from`, or the end of the input.
+fn to_gt(b: &[u8], from: usize) -> usize {
+    match memchr(b'>', b.get(from..).unwrap_or(&[])) {
+        Some(i) => from + i + 1,
+        None => b.len(),
+    }
+}
+
+/// End of a comment whose body starts at `body` (just after `<!--`).
+fn comment_end(b: &[u8], body: usize) -> usize {
+    let n = b.len();
+    if body > n {
+        return n;
+    }
+    // Abrupt closings `<!-->` and `<!--->`.
+    if b[body..].starts_with(b">") {
+        return body + 1;
+    }
+    if b[body..].starts_with(b"->") {
+        return body + 2;
+    }
+    let mut from = body;
+    while let Some(i) = memchr(b'>', &b[from..]) {
+        let gt = from + i;
+        let before = &b[body..gt];
+        if before.ends_with(b"--") || before.ends_with(b"--!") {
+            return gt + 1;
+        }
+        from = gt + 1;
+    }
+    n
+}
+
+/// Lexes a tag whose name starts at `name_start` (just after `<` or `</`). Returns the end (just
+/// past `>`), the interned name and flags.
+fn lex_tag(b: &[u8], name_start: usize) -> (usize, Tag, u8) {
+    let n = b.len();
+    let mut i = name_start;
+    while i < n && !is_ws(b[i]) && b[i] != b'/' && b[i] != b'>' {
+        i += 1;
+    }
+    let tag = Tag::from_name(&b[name_start..i]);
+    let mut fl = 0u8;
+    // Attributes: skip until an unquoted '>'.
+    loop {
+        // Fast path: find the next interesting byte.
+        let Some(off) = memchr3(b'>', b'"', b'\'', &b[i.min(n)..]) else {
+            return (n, tag, fl | flags::UNTERMINATED);
+        };
+        let j = i + off;
+        match b[j] {
+            b'>' => {
+                if j > name_start && b[j - 1] == b'/' {
+                    fl |= flags::SELF_CLOSING;
+                }
+                return (j + 1, tag, fl);
+            }
+            q => {
+                // A quote opens a value only right after '=' (possibly with white space);
+                // elsewhere (e.g. inside an attribute name) it is an ordinary character.
+                let mut k = j;
+                while k > name_start && is_ws(b[k - 1]) {
+                    k -= 1;
+                }
+                if k > name_start && b[k - 1] == b'=' {
+                    match memchr(q, &b[j + 1..]) {
+                        Some(e) => i = j + 1 + e + 1,
+                        None => return (n, tag, fl | flags::UNTERMINATED),
+                    }
+                } else {
+                    i = j + 1;
+                }
+            }
+        }
+    }
+}
+
+/// Finds the start of the end tag `</name` (ASCII case-insensitive, followed by white space,
+/// `/` or `>`) at or after `from`; returns `b.len()` if there is none.
+fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> usize {
+    let n = b.len();
+    let mut i = from;
+    while i < n {
+        let Some(off) = memchr(b'<', &b[i..]) else {
+            return n;
+        };
+        let lt = i + off;
+        let after = lt + 2 + name.len();
+        if b.get(lt + 1) == Some(&b'/')
+            && after <= n
+            && b[lt + 2..after].eq_ignore_ascii_case(name)
+            && (after == n || is_ws(b[after]) || b[after] == b'/' || b[after] == b'>')
+        {
+            return lt;
+        }
+        i = lt + 1;
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classes(text: &str) -> Vec<(String, ByteClass)> {
+        lex(text)
+            .spans
+            .iter()
+            .map(|s| (text[s.range()].to_string(), s.class))
+            .collect()
+    }
+
+    fn check_tiling(text: &str) {
+        let lx = lex(text);
+        let mut at = 0u32;
+        for s in &lx.spans {
+            assert_eq!(s.start, at, "spans must be contiguous in {text:?}");
+            assert!(s.end > s.start, "empty span in {text:?}");
+            at = s.end;
+        }
+        assert_eq!(at as usize, text.len());
+    }
+
+    use ByteClass::{Cdata, Comment, Declaration, Script, Style, Text};
+
+    #[test]
+    fn simple_document() {
+        let t = "<!DOCTYPE html><html><p class=x>Hi &amp; bye</p></html>";
+        check_tiling(t);
+        let c = classes(t);
+        assert_eq!(c[0], ("<!DOCTYPE html>".into(), Declaration));
+        assert_eq!(c[3], ("Hi &amp; bye".into(), Text));
+        let lx = lex(t);
+        assert!(lx.spans[2].is_start(Tag::P));
+        assert!(lx.spans[4].is_end(Tag::P));
+    }
+
+    #[test]
+    fn comment_containing_tags() {
+        let t = "a<!-- <div class=\"ad\"> -->b";
+        let c = classes(t);
+        assert_eq!(c[1], ("<!-- <div class=\"ad\"> -->".into(), Comment));
+        assert_eq!(c[2], ("b".into(), Text));
+    }
+
+    #[test]
+    fn comment_forms() {
+        assert_eq!(classes("<!---->x")[0].0, "<!---->");
+        assert_eq!(classes("<!-->x")[0].0, "<!-->");
+        assert_eq!(classes("<!--->x")[0].0, "<!--->");
+        assert_eq!(classes("<!-- a --!>x")[0].0, "<!-- a --!>");
+        assert_eq!(classes("<!-- a -> b -->x")[0].0, "<!-- a -> b -->");
+        assert_eq!(classes("<!bogus>x")[0], ("<!bogus>".into(), Comment));
+        assert_eq!(classes("</ x>y")[0], ("</ x>".into(), Comment));
+    }
+
+    #[test]
+    fn unclosed_comment_runs_to_end() {
+        let t = "<p>a</p><!-- never closed <p>b</p>";
+        check_tiling(t);
+        let c = classes(t);
+        assert_eq!(
+            c.last().unwrap(),
+            &("<!-- never closed <p>b</p>".into(), Comment)
+        );
+    }
+
+    #[test]
+    fn script_containing_end_div() {
+        let t = "<script>var s = \"</div>\"; if (a < b && c > d) {}</script><p>x</p>";
+        check_tiling(t);
+        let c = classes(t);
+        assert_eq!(
+            c[1],
+            ("var s = \"</div>\"; if (a < b && c > d) {}".into(), Script)
+        );
+        assert_eq!(c[2], ("</script>".into(), ByteClass::Tag));
+        assert_eq!(c[4], ("x".into(), Text));
+    }
+
+    #[test]
+    fn unclosed_script_runs_to_end() {
+        let t = "<p>a</p><script>document.write('<p>b</p>')";
+        check_tiling(t);
+        let c = classes(t);
+        assert_eq!(
+            c.last().unwrap(),
+            &("document.write('<p>b</p>')".into(), Script)
+        );
+    }
+
+    #[test]
+    fn quoted_gt_in_attributes() {
+        let t = "<a title=\"c>d\" data-q='a>b'>link</a>";
+        let c = classes(t);
+        assert_eq!(
+            c[0],
+            ("<a title=\"c>d\" data-q='a>b'>".into(), ByteClass::Tag)
+        );
+        assert_eq!(c[1], ("link".into(), Text));
+    }
+
+    #[test]
+    fn unquoted_and_stray_quotes() {
+        let t = "<img alt=x src=y.png>z";
+        assert_eq!(classes(t)[1], ("z".into(), Text));
+        // A quote inside an attribute name does not open a value.
+        let t = "<div a\"b>z";
+        assert_eq!(classes(t)[1], ("z".into(), Text));
+    }
+
+    #[test]
+    fn upper_case_tags() {
+        let t = "<P>x</P><SCRIPT>y</div></SCRIPT><Style>z</STYLE>";
+        check_tiling(t);
+        let lx = lex(t);
+        assert!(lx.spans[0].is_start(Tag::P));
+        let c = classes(t);
+        assert_eq!(c[4], ("y</div>".into(), Script));
+        assert_eq!(c[7], ("z".into(), Style));
+    }
+
+    #[test]
+    fn rcdata_title_and_textarea_are_text() {
+        let t = "<title>A <b>bold</b> title</title><textarea><p>x</p></textarea>";
+        let c = classes(t);
+        assert_eq!(c[1], ("A <b>bold</b> title".into(), Text));
+        assert_eq!(c[4], ("<p>x</p>".into(), Text));
+    }
+
+    #[test]
+    fn end_tag_name_must_be_delimited() {
+        let t = "<script>a</scripts>b</script >c";
+        let c = classes(t);
+        assert_eq!(c[1], ("a</scripts>b".into(), Script));
+        assert_eq!(c[2], ("</script >".into(), ByteClass::Tag));
+    }
+
+    #[test]
+    fn stray_lt_is_text() {
+        let t = "1 < 2 and <3 <> x";
+        let c = classes(t);
+        assert_eq!(c, vec![(t.to_string(), Text)]);
+    }
+
+    #[test]
+    fn cdata_and_pi() {
+        let t = "<svg><![CDATA[ raw <b> ]]></svg><?php echo 1 ?>x";
+        let c = classes(t);
+        assert_eq!(c[1], ("<![CDATA[ raw <b> ]]>".into(), Cdata));
+        assert_eq!(c[3], ("<?php echo 1 ?>".into(), Declaration));
+    }
+
+    #[test]
+    fn tag_cut_off_at_eof() {
+        let t = "<p>a</p><div class=\"x";
+        check_tiling(t);
+        let lx = lex(t);
+        let last = lx.spans.last().unwrap();
+        assert_eq!(last.class, ByteClass::Tag);
+        assert!(last.flags & flags::UNTERMINATED != 0);
+    }
+
+    #[test]
+    fn class_at_and_byte_classes() {
+        let t = "ab<i>c</i>";
+        let lx = lex(t);
+        assert_eq!(lx.class_at(0), Some(Text));
+        assert_eq!(lx.class_at(2), Some(ByteClass::Tag));
+        assert_eq!(lx.class_at(5), Some(Text));
+        assert_eq!(lx.class_at(10), None);
+        assert_eq!(lx.byte_classes().len(), t.len());
+        assert_eq!(lx.class_totals()[Text as usize], 3);
+    }
+
+    #[test]
+    fn deep_nesting_is_flat() {
+        let t = "<div>".repeat(100_000) + "x" + &"</div>".repeat(100_000);
+        let lx = lex(&t);
+        assert_eq!(lx.spans.len(), 200_001);
+    }
+
+    #[test]
+    fn tag_interning() {
+        assert_eq!(Tag::from_name(b"DIV"), Tag::Div);
+        assert_eq!(Tag::from_name(b"blockquote"), Tag::Blockquote);
+        assert_eq!(Tag::from_name(b"custom-element"), Tag::Other);
+        assert_eq!(Tag::Div.name(), "div");
+        // TAG_NAMES must stay sorted for the binary search.
+        assert!(TAG_NAMES.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+}

@@ -1,0 +1,169 @@
+//! The page model: one decoded page, with its lexing and virtual lines built lazily.
+//!
+//! A [`Page`] is built once per file ([`Page::load`], [`Page::from_bytes`]); every extractor
+//! reuses its parts, each computed on first use and cached ([`std::sync::OnceLock`], so a page
+//! can be shared between threads). All offsets anywhere in cescope are **byte offsets into the
+//! decoded UTF-8 text** ([`Page::text`]).
+
+pub mod decode;
+pub mod lex;
+pub mod lines;
+pub mod text;
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use sha2::{Digest, Sha256};
+
+pub use decode::{DecodeOptions, EncodingSource};
+pub use lex::{ByteClass, Lexed, Span, Tag};
+pub use lines::{VLine, VirtualLines};
+
+use crate::error::{Error, Result};
+
+/// A decoded page and its lazily built analyses.
+#[derive(Debug)]
+pub struct Page {
+    name: String,
+    raw: Vec<u8>,
+    text: String,
+    encoding: &'static encoding_rs::Encoding,
+    encoding_source: EncodingSource,
+    had_errors: bool,
+    warnings: Vec<String>,
+    lexed: OnceLock<Lexed>,
+    lines: OnceLock<VirtualLines>,
+    sha256: OnceLock<[u8; 32]>,
+}
+
+impl Page {
+    /// Reads and decodes a page: `path` may be `-` (standard input) or a `.gz` file (detected by
+    /// its magic bytes). Errors: [`Error::Io`], [`Error::Gzip`], [`Error::TooLarge`],
+    /// [`Error::Binary`] (with the path), [`Error::UnknownEncoding`] for a bad override.
+    pub fn load(path: &Path, opts: &DecodeOptions) -> Result<Page> {
+        let raw = decode::read_input(path)?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string());
+        Page::from_bytes(name, raw, opts).map_err(|e| match e {
+            Error::Binary { kind, .. } => Error::Binary {
+                path: path.to_path_buf(),
+                kind,
+            },
+            other => other,
+        })
+    }
+
+    /// Decodes `raw` (the page's bytes, already decompressed) into a page named `name`. Only
+    /// decoding happens here; lexing and lines are built on first use.
+    pub fn from_bytes(name: impl Into<String>, raw: Vec<u8>, opts: &DecodeOptions) -> Result<Page> {
+        let d = decode::decode(&raw, opts)?;
+        Ok(Page {
+            name: name.into(),
+            raw,
+            text: d.text,
+            encoding: d.encoding,
+            encoding_source: d.source,
+            had_errors: d.had_errors,
+            warnings: d.warnings,
+            lexed: OnceLock::new(),
+            lines: OnceLock::new(),
+            sha256: OnceLock::new(),
+        })
+    }
+
+    /// A page from text that is already decoded (tests, generated pages). Its "raw bytes" are
+    /// the UTF-8 text.
+    pub fn from_text(name: impl Into<String>, text: impl Into<String>) -> Page {
+        let text = text.into();
+        Page {
+            name: name.into(),
+            raw: text.as_bytes().to_vec(),
+            text,
+            encoding: encoding_rs::UTF_8,
+            encoding_source: EncodingSource::Utf8,
+            had_errors: false,
+            warnings: Vec::new(),
+            lexed: OnceLock::new(),
+            lines: OnceLock::new(),
+            sha256: OnceLock::new(),
+        }
+    }
+
+    /// The page's name (its file name).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The decoded text (UTF-8). All offsets refer to it.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The raw bytes as read (after decompression).
+    pub fn raw(&self) -> &[u8] {
+        &self.raw
+    }
+
+    /// The encoding used to decode the page.
+    pub fn encoding(&self) -> &'static encoding_rs::Encoding {
+        self.encoding
+    }
+
+    /// How the encoding was determined.
+    pub fn encoding_source(&self) -> EncodingSource {
+        self.encoding_source
+    }
+
+    /// True when malformed byte sequences were replaced by U+FFFD while decoding.
+    pub fn had_errors(&self) -> bool {
+        self.had_errors
+    }
+
+    /// Warnings from decoding (e.g. an unknown charset label in `<meta>`).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// SHA-256 of the raw bytes (computed on first use).
+    pub fn sha256(&self) -> [u8; 32] {
+        *self.sha256.get_or_init(|| Sha256::digest(&self.raw).into())
+    }
+
+    /// SHA-256 of the raw bytes as lower-case hex.
+    pub fn sha256_hex(&self) -> String {
+        self.sha256().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// The lexed spans (built on first use, O(n)).
+    pub fn lexed(&self) -> &Lexed {
+        self.lexed.get_or_init(|| lex::lex(&self.text))
+    }
+
+    /// The virtual lines (built on first use from [`Page::lexed`], O(n)).
+    pub fn lines(&self) -> &VirtualLines {
+        self.lines
+            .get_or_init(|| lines::build(&self.text, self.lexed()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lazy_parts_are_built_once() {
+        let p = Page::from_text("t.html", "<p>Hello</p><p>World</p>");
+        assert!(p.lexed.get().is_none());
+        assert_eq!(p.lines().len(), 2);
+        assert!(p.lexed.get().is_some());
+        assert_eq!(p.sha256_hex().len(), 64);
+    }
+
+    #[test]
+    fn page_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Page>();
+    }
+}
