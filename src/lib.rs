@@ -11,7 +11,7 @@ pub mod algorithms;
 pub mod bench;
 pub mod corpus;
 pub mod error;
-// pub mod eval; -- evaluation metrics land in the next commit
+pub mod eval;
 pub mod page;
 pub mod selection;
 

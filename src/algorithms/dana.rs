@@ -28,7 +28,7 @@ use super::{
     Extraction, Extractor, Marks, ParamKind, ParamSpec, ParamValue, Params, Series, Trace, Unit,
 };
 use crate::page::lex::{flags, ByteClass, Tag};
-use crate::page::lines::{content_chars, is_removed, is_rtl};
+use crate::page::lines::{self, content_chars, is_removed, is_rtl};
 use crate::page::text::normalise_ws;
 use crate::page::Page;
 use crate::selection::Selection;
@@ -391,7 +391,9 @@ fn content_code(page: &Page, filter: LinkFilter) -> (Vec<i64>, Vec<i64>, Vec<Ran
                      removed: &mut Vec<Range<usize>>| match filter {
             LinkFilter::Filter3 => {
                 let lt = normalise_ws(&o.text).chars().count();
-                let new = 3 + placeholder_len(lt) as i64; // `<a` + placeholder + `>`
+                // `<a` + placeholder + `>`: with `</a>` the anchor's code is 7 + (LT − 7) = LT,
+                // the balance Filter 3 aims at (the space of `<a _____>` is not counted).
+                let new = 3 + placeholder_len(lt) as i64;
                 length[o.line] += new - o.tag_chars;
             }
             LinkFilter::Filter2 => length[o.line] += 3 - o.tag_chars,
@@ -463,7 +465,7 @@ fn content_code(page: &Page, filter: LinkFilter) -> (Vec<i64>, Vec<i64>, Vec<Ran
 }
 
 fn kept_chars(s: &str) -> i64 {
-    s.chars().filter(|c| !c.is_ascii_whitespace()).count() as i64
+    lines::kept_chars(s) as i64
 }
 
 /// Byte ranges (relative to `s`) of maximal runs of S1 characters ([`is_rtl`]) joined across
@@ -564,24 +566,30 @@ mod tests {
 
     #[test]
     fn filter_3_counts_on_a_line() {
-        // One anchor on its own line: `<a href="http://www.BBC.com/">BBC Web Site</a>`
-        // Kept chars: `<p>` 3, `<ahref="http://www.BBC.com/">` 29, text 10, `</a>` 4, `</p>` 4.
-        // DANAg: T1 = 10, Length = 50 → T2 = 40.
-        // Filter 3: start tag becomes `<a_____>` (8 kept chars) → Length = 29, T2 = 19.
-        // Filter 2: `<a>` → Length = 24, T2 = 14. Filter 1: anchor removed → Length 7, T1 0.
+        // The anchor line of `<p><a href="http://www.BBC.com/">BBC Web Site</a></p>` (virtual
+        // line 1; `<p>` and `</p>` stand on lines of their own). Kept characters:
+        // `<a href="http://www.BBC.com/">` 29 + 1 inner white-space run = 30, `BBC Web Site`
+        // 10 + 2 = 12, `</a>` 4. DANAg: T1 = 12, Length = 46 → T2 = 34.
+        // Filter 3: LT = 12 → placeholder 5 → start tag `<a_____>` = 8 → Length = 24, T2 = 12:
+        // the anchor's code equals its text, diff = 0 (the purpose of Filter 3).
+        // Filter 2: `<a>` → Length = 19, T2 = 7. Filter 1: the anchor is removed → 0 / 0.
         let p = Page::from_text(
             "t",
             "<p><a href=\"http://www.BBC.com/\">BBC Web Site</a></p>",
         );
         let (t1, t2, _) = content_code(&p, LinkFilter::None);
-        assert_eq!((t1[0], t2[0]), (10, 40));
+        assert_eq!((t1[1], t2[1]), (12, 34));
         let (t1, t2, _) = content_code(&p, LinkFilter::Filter3);
-        assert_eq!((t1[0], t2[0]), (10, 19));
+        assert_eq!((t1[1], t2[1]), (12, 12));
         let (t1, t2, _) = content_code(&p, LinkFilter::Filter2);
-        assert_eq!((t1[0], t2[0]), (10, 14));
+        assert_eq!((t1[1], t2[1]), (12, 7));
         let (t1, t2, rem) = content_code(&p, LinkFilter::Filter1);
-        assert_eq!((t1[0], t2[0]), (0, 7));
+        assert_eq!((t1[1], t2[1]), (0, 0));
         assert_eq!(rem, vec![3..p.text().len() - 4]);
+        // A short anchor text (LT = 4 < 7): empty placeholder, the 7 chars of `<a></a>` stay.
+        let p = Page::from_text("t", "<p><a href=\"/home/index.html\">Home</a></p>");
+        let (t1, t2, _) = content_code(&p, LinkFilter::Filter3);
+        assert_eq!((t1[1], t2[1]), (4, 7));
     }
 
     #[test]

@@ -156,7 +156,7 @@ mod tests {
     fn lazy_parts_are_built_once() {
         let p = Page::from_text("t.html", "<p>Hello</p><p>World</p>");
         assert!(p.lexed.get().is_none());
-        assert_eq!(p.lines().len(), 2);
+        assert_eq!(p.lines().len(), 6);
         assert!(p.lexed.get().is_some());
         assert_eq!(p.sha256_hex().len(), 64);
     }

@@ -1,0 +1,124 @@
+//! Bad input never panics: each case gives a clear error or a best-effort result.
+
+use cescope::algorithms::{registry, Params};
+use cescope::page::{DecodeOptions, Page};
+use cescope::Error;
+
+fn run_all(page: &Page) -> Vec<String> {
+    registry()
+        .iter()
+        .map(|e| page.render(&e.run(page, &Params::defaults(e.params())).selection))
+        .collect()
+}
+
+fn load(bytes: &[u8]) -> cescope::Result<Page> {
+    Page::from_bytes("t.html", bytes.to_vec(), &DecodeOptions::default())
+}
+
+#[test]
+fn empty_file_gives_empty_extract() {
+    let p = load(b"").expect("empty input is a page with no text");
+    assert_eq!(p.text(), "");
+    assert!(run_all(&p).iter().all(|t| t.is_empty()));
+}
+
+#[test]
+fn png_is_refused_with_a_clear_message() {
+    let png = [
+        0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, b'I', b'H', b'D', b'R', 0, 0,
+        1, 0, 0, 0, 1, 0, 8, 6, 0, 0, 0,
+    ];
+    match load(&png) {
+        Err(e @ Error::Binary { .. }) => {
+            let msg = e.to_string();
+            assert!(msg.contains("PNG"), "message names the format: {msg}");
+        }
+        other => panic!("expected a binary-input error, got {other:?}"),
+    }
+}
+
+#[test]
+fn unknown_charset_label_is_ignored_with_a_warning() {
+    let html = "<html><head><meta charset=\"x-no-such-charset\"></head><body><p>caf\u{e9} ok, and a sentence long enough to be the main content of this small page</p></body></html>";
+    let p = load(html.as_bytes()).unwrap();
+    assert!(p.text().contains("café"));
+    assert!(
+        p.warnings().iter().any(|w| w.contains("x-no-such-charset")),
+        "warnings: {:?}",
+        p.warnings()
+    );
+    assert!(run_all(&p).iter().any(|t| t.contains("café")));
+}
+
+#[test]
+fn invalid_utf8_under_utf8_declaration_is_replaced() {
+    let mut bytes = b"<meta charset=utf-8><p>good text ".to_vec();
+    bytes.extend_from_slice(&[0xff, 0xfe, 0xc3]);
+    bytes.extend_from_slice(b" more text</p>");
+    let p = load(&bytes).unwrap();
+    assert!(p.had_errors());
+    assert_eq!(p.encoding(), encoding_rs::UTF_8);
+    assert!(p.text().contains('\u{fffd}'));
+    run_all(&p);
+}
+
+#[test]
+fn nul_bytes_in_a_page_are_best_effort() {
+    let html =
+        "<html><body><p>before\0after</p><p>second \0 paragraph with words</p></body></html>";
+    let p = load(html.as_bytes()).unwrap();
+    let outs = run_all(&p);
+    assert!(outs[2].contains("paragraph"), "danag: {:?}", outs[2]);
+}
+
+#[test]
+fn hundred_thousand_nested_divs_do_not_overflow() {
+    let n = 100_000;
+    let html = format!("{}<p>deep text here, a paragraph long enough to outweigh the markup that surrounds it on both sides of the page</p>{}", "<div>".repeat(n), "</div>".repeat(n));
+    let p = load(html.as_bytes()).unwrap();
+    assert_eq!(p.lines().len(), 2 * n + 3); // each div tag, <p>, the text, </p>
+    let outs = run_all(&p);
+    assert!(outs[2].contains("deep text here"));
+}
+
+#[test]
+fn fifty_megabyte_page() {
+    let para = "<p>A paragraph of ordinary article text that goes on for a while, with <a href=\"/x\">a link</a> and more words.</p>\n";
+    let menu = "<li><a href=\"/section/with/a/long/url\">Menu</a></li>\n";
+    let mut html = String::with_capacity(50 << 20);
+    while html.len() < 50 << 20 {
+        for _ in 0..40 {
+            html.push_str(menu);
+        }
+        for _ in 0..40 {
+            html.push_str(para);
+        }
+    }
+    let p = load(html.as_bytes()).unwrap();
+    assert!(p.lines().len() > 100_000);
+    for e in registry() {
+        let x = e.run(&p, &Params::defaults(e.params()));
+        if e.name() == "danag" {
+            assert!(!x.selection.is_empty());
+        }
+    }
+}
+
+#[test]
+fn unclosed_comment_and_script_at_eof() {
+    for html in [
+        "<p>Visible paragraph text here.</p><!-- unclosed <p>hidden</p>",
+        "<p>Visible paragraph text here.</p><script>var a = '<p>hidden</p>';",
+        "<p>Visible paragraph text here.</p><style>p { color: red }",
+        "<p>Visible paragraph text here.</p><div class=\"cut",
+    ] {
+        let p = load(html.as_bytes()).unwrap();
+        let outs = run_all(&p);
+        assert!(
+            outs[2].contains("Visible paragraph"),
+            "{html}: {:?}",
+            outs[2]
+        );
+        assert!(!outs[2].contains("hidden"), "{html}: {:?}", outs[2]);
+    }
+}

@@ -1,0 +1,181 @@
+//! The binary: exit codes, formats, and the commands a user runs first.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn cescope() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_cescope"))
+}
+
+const PAGE: &str = "<html><head><title>T</title></head><body><ul><li><a href=\"/a/b/c\">Home</a></li><li><a href=\"/d/e/f\">News</a></li></ul><div><p>The council approved the new bridge on Tuesday after a long debate about its cost and design.</p><p>Work starts in spring and should take two years, officials said.</p></div></body></html>";
+
+fn write_page(dir: &tempfile::TempDir, name: &str, body: &[u8]) -> std::path::PathBuf {
+    let p = dir.path().join(name);
+    std::fs::write(&p, body).unwrap();
+    p
+}
+
+#[test]
+fn extract_text_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write_page(&dir, "p.html", PAGE.as_bytes());
+    let out = cescope().args(["extract"]).arg(&f).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("The council approved"));
+    assert!(!text.contains("Home"));
+
+    let out = cescope()
+        .args([
+            "extract", "--format", "json", "--algo", "addanag", "--set", "gap=5",
+        ])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["algo"], "addanag");
+    assert_eq!(v["params"]["gap"], 5);
+    assert_eq!(v["params"]["filter"], "filter3");
+    assert_eq!(v["encoding"], "UTF-8");
+    assert!(v["selection"].as_array().unwrap().len() >= 2);
+    assert!(v["timing_ms"]["run"].as_f64().unwrap() >= 0.0);
+    // The ranges are byte ranges into the decoded text.
+    let r = &v["selection"][0];
+    let (s, e) = (
+        r[0].as_u64().unwrap() as usize,
+        r[1].as_u64().unwrap() as usize,
+    );
+    assert!(PAGE[s..e].contains("council"));
+}
+
+#[test]
+fn stdin_and_gzip() {
+    let mut child = cescope()
+        .args(["extract", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(PAGE.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bridge"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(PAGE.as_bytes()).unwrap();
+    let f = write_page(&dir, "p.html.gz", &gz.finish().unwrap());
+    let out = cescope().arg("extract").arg(&f).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bridge"));
+}
+
+#[test]
+fn exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write_page(&dir, "p.html", PAGE.as_bytes());
+    // usage errors: 2
+    let out = cescope().args(["extract"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = cescope().args(["frobnicate"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // input errors: 1 with one line on stderr
+    for args in [
+        vec![
+            "extract".to_string(),
+            dir.path().join("missing.html").display().to_string(),
+        ],
+        vec![
+            "extract".into(),
+            f.display().to_string(),
+            "--algo".into(),
+            "nope".into(),
+        ],
+        vec![
+            "extract".into(),
+            f.display().to_string(),
+            "--set".into(),
+            "gap=abc".into(),
+        ],
+        vec![
+            "extract".into(),
+            f.display().to_string(),
+            "--encoding".into(),
+            "klingon".into(),
+        ],
+        vec!["extract".into(), dir.path().display().to_string()],
+    ] {
+        let out = cescope().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("cescope: error:"), "{err}");
+    }
+    let png = write_page(&dir, "x.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01");
+    let out = cescope().arg("extract").arg(&png).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("PNG"));
+}
+
+#[test]
+fn algos_lists_every_algorithm_with_defaults() {
+    let out = cescope().args(["algos", "--names"]).output().unwrap();
+    let names = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        names.lines().collect::<Vec<_>>(),
+        ["r2l", "dana", "danag", "addanag"]
+    );
+    let out = cescope()
+        .args(["algos", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r2l = &v[0];
+    assert_eq!(r2l["name"], "r2l");
+    assert_eq!(r2l["params"][0]["name"], "gap");
+    assert_eq!(r2l["params"][0]["default"], 8);
+    assert_eq!(v[2]["params"][0]["default"], 20);
+    let out = cescope().args(["algos"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Formula 4.2"));
+}
+
+#[test]
+fn bench_json_has_the_documented_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    write_page(&dir, "a.html", PAGE.as_bytes());
+    write_page(&dir, "b.html", PAGE.as_bytes());
+    let out = cescope()
+        .args([
+            "bench", "--format", "json", "--repeat", "1", "--algo", "danag",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["algo"], "page-model");
+    for k in [
+        "algo",
+        "pages",
+        "bytes",
+        "seconds",
+        "mb_per_s",
+        "ms_per_page",
+    ] {
+        assert!(rows[1].get(k).is_some(), "missing {k}");
+    }
+    assert_eq!(rows[1]["pages"], 2);
+    assert_eq!(rows[1]["bytes"], 2 * PAGE.len());
+}

@@ -1,0 +1,88 @@
+//! Checks on the real pages of `../shared/corpus` (run by CI with `cargo test -- --ignored`).
+
+use std::path::{Path, PathBuf};
+
+use cescope::algorithms::{registry, Params};
+use cescope::corpus;
+use cescope::eval::metrics::{mean, word_prf};
+use cescope::page::{DecodeOptions, Page};
+
+fn corpus_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(name)
+}
+
+/// Mean word-LCS F1 of every algorithm over a corpus, with the number of empty extracts.
+fn scores(name: &str) -> Vec<(String, f64, usize)> {
+    let c = corpus::open(&corpus_dir(name)).expect("corpus opens");
+    let pages: Vec<(Page, String)> = c
+        .pages
+        .iter()
+        .map(|p| {
+            let page = Page::load(&p.path, &DecodeOptions::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            (page, p.gold.clone().unwrap_or_default().article_body)
+        })
+        .collect();
+    registry()
+        .iter()
+        .map(|e| {
+            let params = Params::defaults(e.params());
+            let mut empty = 0;
+            let f1s: Vec<f64> = pages
+                .iter()
+                .map(|(page, gold)| {
+                    let text = page.render(&e.run(page, &params).selection);
+                    if text.trim().is_empty() {
+                        empty += 1;
+                    }
+                    word_prf(&text, gold).f1
+                })
+                .collect();
+            (e.name().to_string(), mean(f1s), empty)
+        })
+        .collect()
+}
+
+fn report(name: &str) -> Vec<(String, f64, usize)> {
+    let s = scores(name);
+    for (algo, f1, empty) in &s {
+        eprintln!("{name:16} {algo:8} F1 {f1:.3} (empty extracts: {empty})");
+    }
+    s
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus"]
+fn every_page_extracts_with_every_algorithm() {
+    for name in ["scrapinghub-dev", "readability"] {
+        let c = corpus::open(&corpus_dir(name)).unwrap();
+        assert!(c.pages.len() > 90);
+        for p in &c.pages {
+            let page = Page::load(&p.path, &DecodeOptions::default()).unwrap();
+            for e in registry() {
+                let x = e.run(&page, &Params::defaults(e.params()));
+                let _ = page.render(&x.selection);
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus"]
+fn danag_family_is_faithful_on_scrapinghub_dev() {
+    let s = report("scrapinghub-dev");
+    let f1 = |n: &str| s.iter().find(|r| r.0 == n).unwrap().1;
+    assert!(f1("danag") >= 0.85, "DANAg F1 {}", f1("danag"));
+    assert!(f1("addanag") >= 0.85, "AdDANAg F1 {}", f1("addanag"));
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus"]
+fn danag_family_on_readability() {
+    let s = report("readability");
+    let f1 = |n: &str| s.iter().find(|r| r.0 == n).unwrap().1;
+    assert!(f1("danag") >= 0.65, "DANAg F1 {}", f1("danag"));
+    assert!(f1("addanag") >= 0.65, "AdDANAg F1 {}", f1("addanag"));
+}
