@@ -14,5 +14,6 @@ pub mod error;
 pub mod eval;
 pub mod page;
 pub mod selection;
+pub mod tui;
 
 pub use error::{Error, Result};

@@ -1,0 +1,1 @@
+//! Placeholder: the syntect highlighting layer (being written).

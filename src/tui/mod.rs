@@ -1,0 +1,4 @@
+//! The inspector: a full-screen terminal app (ratatui + crossterm).
+
+pub mod highlight;
+pub mod keymap;
