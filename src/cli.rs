@@ -34,6 +34,32 @@ pub enum TableOrJson {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Open a page, a directory of pages or a ground-truth.json corpus in the inspector
+    /// (also `cescope PATH`).
+    Inspect {
+        /// The page file, directory or ground-truth.json.
+        path: PathBuf,
+        /// The algorithm active at start.
+        #[arg(long, short, default_value = "danag")]
+        algo: String,
+        /// Keymap: `default`, `vim` or a TOML file (a user override in the config directory's
+        /// cescope/keymap.toml is merged on top).
+        #[arg(long, default_value = "default")]
+        keymap: String,
+        /// Decode with this encoding (a WHATWG label), overriding detection.
+        #[arg(long, value_name = "LABEL")]
+        encoding: Option<String>,
+        /// Skip syntect highlighting (colours come from cescope's byte classes only).
+        #[arg(long)]
+        no_syntax: bool,
+        /// The annotator's name for gold files (default: `annotator` in the config directory's
+        /// cescope/config.toml, else $USER).
+        #[arg(long)]
+        annotator: Option<String>,
+        /// Directory of gold files (default: `gold/` beside the pages' folder, else inside it).
+        #[arg(long, value_name = "DIR")]
+        gold_dir: Option<PathBuf>,
+    },
     /// Extract the main content of one page (`-` reads standard input; .gz is read transparently).
     Extract {
         /// The page: a path, `-` for standard input.
@@ -74,12 +100,60 @@ pub enum Command {
         /// Passes over all pages per row; the fastest is reported.
         #[arg(long, default_value_t = 3)]
         repeat: usize,
+        /// Measure the inspector's latencies instead (open → first frame, slider change →
+        /// frame, scrolling frames) on each page file given, with the first algorithm of --algo.
+        #[arg(long)]
+        inspector: bool,
+    },
+    /// Evaluate algorithms against the gold standards of corpora (mean of per-page P / R / F1).
+    Eval {
+        /// Corpora: directories of pages, ground-truth.json files, or directories holding one.
+        #[arg(required = true, value_name = "CORPUS")]
+        corpora: Vec<PathBuf>,
+        /// Algorithm name, comma-separated names, or `all`.
+        #[arg(long, short, default_value = "all")]
+        algo: String,
+        /// Set a parameter of every selected algorithm that has it: NAME=VALUE (repeatable).
+        #[arg(long = "set", short = 's', value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// Measure: word-sequence LCS, character LCSequence or character LCString.
+        #[arg(long, short, default_value = "word", value_parser = ["word", "lcsequence", "lcstring"])]
+        metric: String,
+        /// Table columns / rows: per corpus, per site (host of the gold URL) or per page.
+        #[arg(long, default_value = "corpus", value_parser = ["corpus", "site", "page"])]
+        by: String,
+        /// Show precision / recall / F1 in every cell, not only F1.
+        #[arg(long)]
+        prf: bool,
+        /// Output format (json: the full report; csv: one line per corpus, algorithm and page).
+        #[arg(long, short, default_value = "table", value_parser = ["table", "json", "csv"])]
+        format: String,
+        /// Also write report.json and SVG plots (F1 histograms, F1 scatter) into DIR.
+        #[arg(long, value_name = "DIR")]
+        report: Option<PathBuf>,
+        /// The two algorithms of the scatter plot: x,y (default: the first two selected).
+        #[arg(long, value_name = "A,B", requires = "report")]
+        scatter: Option<String>,
+        /// Worker threads (default: one per core).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
     },
 }
 
 /// Runs the parsed command. Errors are input errors (exit code 1).
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
+        Command::Inspect {
+            path,
+            algo,
+            keymap,
+            encoding,
+            no_syntax,
+            annotator,
+            gold_dir,
+        } => inspect(
+            &path, &algo, &keymap, encoding, no_syntax, annotator, gold_dir,
+        ),
         Command::Extract {
             file,
             algo,
@@ -93,7 +167,37 @@ pub fn run(cli: Cli) -> Result<()> {
             algo,
             format,
             repeat,
-        } => bench_cmd(&inputs, &algo, format, repeat),
+            inspector,
+        } => {
+            if inspector {
+                inspector_bench(&inputs, &algo, format)
+            } else {
+                bench_cmd(&inputs, &algo, format, repeat)
+            }
+        }
+        Command::Eval {
+            corpora,
+            algo,
+            set,
+            metric,
+            by,
+            prf,
+            format,
+            report,
+            scatter,
+            threads,
+        } => eval_cmd(
+            &corpora,
+            &algo,
+            &set,
+            &metric,
+            &by,
+            prf,
+            &format,
+            report.as_deref(),
+            scatter.as_deref(),
+            threads,
+        ),
     }
 }
 
@@ -164,6 +268,34 @@ fn extract(
     Ok(())
 }
 
+fn inspect(
+    path: &std::path::Path,
+    algo: &str,
+    keymap: &str,
+    encoding: Option<String>,
+    no_syntax: bool,
+    annotator: Option<String>,
+    gold_dir: Option<PathBuf>,
+) -> Result<()> {
+    algorithms::find(algo)?;
+    let keymap = cescope::tui::keymap::Keymap::load(keymap)?.with_user_overrides()?;
+    let opts = cescope::tui::AppOptions {
+        keymap,
+        syntax: !no_syntax,
+        decode: DecodeOptions {
+            encoding_override: encoding,
+            ..Default::default()
+        },
+        inline_jobs: false,
+        algo: algo.to_string(),
+        gold_dir,
+        annotator: annotator
+            .or_else(cescope::tui::app::configured_annotator)
+            .unwrap_or_else(cescope::tui::app::default_annotator),
+    };
+    cescope::tui::run(path, opts)
+}
+
 fn kind_text(k: &ParamKind) -> String {
     match k {
         ParamKind::Int { min, max, step } => format!("int {min}..={max} step {step}"),
@@ -211,6 +343,28 @@ fn algos_cmd(names: bool, format: TextOrJson) -> Result<()> {
     Ok(())
 }
 
+fn inspector_bench(inputs: &[PathBuf], algo: &str, format: TableOrJson) -> Result<()> {
+    let name = if algo == "all" {
+        "danag"
+    } else {
+        algo.split(',').next().unwrap_or("danag")
+    };
+    algorithms::find(name)?;
+    let mut rows = Vec::new();
+    for p in inputs {
+        rows.extend(cescope::tui::bench::measure(p, name)?);
+    }
+    let mut out = std::io::stdout().lock();
+    match format {
+        TableOrJson::Table => write!(out, "{}", cescope::tui::bench::table(&rows))?,
+        TableOrJson::Json => {
+            serde_json::to_writer_pretty(&mut out, &rows)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
 fn bench_cmd(inputs: &[PathBuf], algo: &str, format: TableOrJson, repeat: usize) -> Result<()> {
     let algos = algorithms::resolve(algo)?;
     let pages = bench::load_inputs(inputs).context("loading benchmark inputs")?;
@@ -223,5 +377,110 @@ fn bench_cmd(inputs: &[PathBuf], algo: &str, format: TableOrJson, repeat: usize)
             writeln!(out)?;
         }
     }
+    Ok(())
+}
+
+/// `cescope eval`: gathers the pages with gold, runs every selected algorithm on each (in
+/// parallel over pages), prints the table / JSON / CSV on standard output, notes and the wall time
+/// on standard error, and with `--report DIR` writes report.json and the SVG plots.
+#[allow(clippy::too_many_arguments)]
+fn eval_cmd(
+    corpora: &[PathBuf],
+    algo: &str,
+    set: &[String],
+    metric: &str,
+    by: &str,
+    prf: bool,
+    format: &str,
+    report_dir: Option<&std::path::Path>,
+    scatter: Option<&str>,
+    threads: Option<u16>,
+) -> Result<()> {
+    use cescope::eval::report::{self, TableBy};
+    use cescope::eval::run::{self, Metric};
+    use std::io::IsTerminal;
+
+    let t0 = Instant::now();
+    let metric: Metric = metric.parse()?;
+    let algos = run::configure(algorithms::resolve(algo)?, set)?;
+    let names: Vec<&str> = algos.iter().map(|(e, _)| e.name()).collect();
+    let find = |n: &str| {
+        names
+            .iter()
+            .position(|a| a.eq_ignore_ascii_case(n.trim()))
+            .with_context(|| {
+                format!(
+                    "--scatter: {:?} is not among the evaluated algorithms ({})",
+                    n.trim(),
+                    names.join(", ")
+                )
+            })
+    };
+    let scatter = match scatter {
+        Some(s) => {
+            let (x, y) = s
+                .split_once(',')
+                .with_context(|| format!("--scatter {s:?}: expected two names, A,B"))?;
+            Some((find(x)?, find(y)?))
+        }
+        None => (names.len() >= 2).then_some((0, 1)),
+    };
+    let (pages, notes) = run::gather(corpora)?;
+    for n in &notes {
+        eprintln!("cescope: note: {n}");
+    }
+    if pages.is_empty() {
+        anyhow::bail!("no page with a gold standard in the given corpora");
+    }
+    let progress = std::io::stderr().is_terminal();
+    let rep = match threads {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n as usize)
+            .build()
+            .context("starting the worker threads")?
+            .install(|| run::evaluate(&pages, &algos, metric, progress)),
+        None => run::evaluate(&pages, &algos, metric, progress),
+    };
+    for p in rep.pages.iter().filter(|p| p.error.is_some()) {
+        eprintln!(
+            "cescope: warning: {}/{}: {} (counted as an empty extract)",
+            p.corpus,
+            p.id,
+            p.error.as_deref().unwrap_or_default()
+        );
+    }
+    let mut out = std::io::stdout().lock();
+    match format {
+        "json" => {
+            serde_json::to_writer_pretty(&mut out, &report::to_json(&rep))?;
+            writeln!(out)?;
+        }
+        "csv" => write!(out, "{}", report::csv(&rep))?,
+        _ => {
+            let by = match by {
+                "site" => TableBy::Site,
+                "page" => TableBy::Page,
+                _ => TableBy::Corpus,
+            };
+            write!(out, "{}", report::table(&rep, by, prf))?;
+        }
+    }
+    out.flush()?;
+    if let Some(dir) = report_dir {
+        if scatter.is_none() {
+            eprintln!("cescope: note: one algorithm only, no scatter plot");
+        }
+        let written = report::write_dir(&rep, dir, scatter)?;
+        for w in written {
+            eprintln!("cescope: wrote {}", w.display());
+        }
+    }
+    eprintln!(
+        "cescope: evaluated {} page(s) × {} algorithm(s) in {:.2} s wall ({} thread(s))",
+        rep.pages.len(),
+        rep.algos.len(),
+        t0.elapsed().as_secs_f64(),
+        rep.threads
+    );
     Ok(())
 }

@@ -5,8 +5,22 @@ mod cli;
 
 use clap::Parser;
 
+/// Subcommand names; any other first argument that is an existing path means `inspect PATH`.
+const SUBCOMMANDS: &[&str] = &[
+    "inspect", "extract", "algos", "bench", "eval", "gold", "help",
+];
+
 fn main() {
-    let cli = cli::Cli::parse(); // usage errors exit with code 2 (clap)
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(first) = args.get(1).and_then(|a| a.to_str()) {
+        if !first.starts_with('-')
+            && !SUBCOMMANDS.contains(&first)
+            && std::path::Path::new(first).exists()
+        {
+            args.insert(1, "inspect".into());
+        }
+    }
+    let cli = cli::Cli::parse_from(args); // usage errors exit with code 2 (clap)
     if let Err(e) = cli::run(cli) {
         // A closed pipe (`cescope extract … | head`) is not an error worth reporting.
         if let Some(io) = e.downcast_ref::<std::io::Error>() {

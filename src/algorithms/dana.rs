@@ -39,7 +39,7 @@ pub enum Variant {
     /// R2L (Mohammadzadeh et al. 2011; thesis section 4.3).
     R2l,
     /// DANA (thesis section 4.4).
-    DanaFamily,
+    Dana,
     /// DANAg (thesis section 4.5).
     Danag,
     /// AdDANAg (thesis section 4.6).
@@ -86,7 +86,7 @@ impl DanaFamily {
                 8,
                 "Mohammadzadeh et al. 2011, parameter P; thesis 4.3.4: gap = 8",
             ),
-            Variant::DanaFamily => (20, "Mohammadzadeh 2013, section 4.4: gap = 20"),
+            Variant::Dana => (20, "Mohammadzadeh 2013, section 4.4: gap = 20"),
             Variant::Danag => (20, "Mohammadzadeh 2013, section 4.5 (as DANA): gap = 20"),
             Variant::Addanag => (20, "Mohammadzadeh 2013, section 4.6 (as DANAg): gap = 20"),
         };
@@ -95,7 +95,7 @@ impl DanaFamily {
                 name: "gap",
                 kind: ParamKind::Int {
                     min: 0,
-                    max: 1000,
+                    max: 200,
                     step: 1,
                 },
                 default: ParamValue::Int(gap),
@@ -128,7 +128,7 @@ impl DanaFamily {
     }
     /// DANA, registered as `dana`.
     pub fn dana() -> Self {
-        Self::new(Variant::DanaFamily)
+        Self::new(Variant::Dana)
     }
     /// DANAg, registered as `danag`.
     pub fn danag() -> Self {
@@ -149,7 +149,7 @@ impl Extractor for DanaFamily {
     fn name(&self) -> &'static str {
         match self.variant {
             Variant::R2l => "r2l",
-            Variant::DanaFamily => "dana",
+            Variant::Dana => "dana",
             Variant::Danag => "danag",
             Variant::Addanag => "addanag",
         }
@@ -158,7 +158,7 @@ impl Extractor for DanaFamily {
     fn describe(&self) -> &'static str {
         match self.variant {
             Variant::R2l => "R2L: right-to-left vs ASCII characters per line, smoothing, regions, gap expansion; keeps R2L characters (Mohammadzadeh et al. 2011; thesis 4.3)",
-            Variant::DanaFamily => "DANA: R2L's regions, content of the selected lines via a parser (Mohammadzadeh 2013, 4.4)",
+            Variant::Dana => "DANA: R2L's regions, content of the selected lines via a parser (Mohammadzadeh 2013, 4.4)",
             Variant::Danag => "DANAg: content vs code characters per line (Formula 4.5), language independent (Mohammadzadeh 2013, 4.5)",
             Variant::Addanag => "AdDANAg: DANAg after hyperlink normalisation, Filter 3 (Mohammadzadeh 2013, 4.6)",
         }
@@ -166,6 +166,22 @@ impl Extractor for DanaFamily {
 
     fn params(&self) -> &[ParamSpec] {
         &self.specs
+    }
+
+    fn phases(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("preprocessing", "scripts, styles and comments removed; block tags on lines of their own: the virtual lines (thesis 4.3.1)"),
+            ("T1 / T2", "content and code characters per line: T1 above the axis, T2 below (Fig. 4.3; Formula 4.5 for DANAg)"),
+            ("smoothing", "diff_i = sum of T1 - T2 over lines i-1..i+1 (Formula 4.2), or T1 - T2 (Formula 4.6)"),
+            ("regions", "maximal runs of lines with diff > 0 are the regions r_j = [x_j, y_j] (Formula 4.3)"),
+            ("seed", "the region with the most characters is the seed region r_m"),
+            ("gap expansion", "neighbouring regions join while d(r_i, r_j) = x_j - y_i + 1 <= gap (Algorithm 1, Formula 4.4)"),
+            ("extraction", "the content of the selected lines is extracted (4.3.5 for R2L, parser 4.4.1 otherwise)"),
+        ]
+    }
+
+    fn explain(&self, x: &Extraction, line: usize) -> Vec<String> {
+        explain_line(self.variant, x, line)
     }
 
     fn run(&self, page: &Page, params: &Params) -> Extraction {
@@ -181,7 +197,7 @@ impl Extractor for DanaFamily {
             _ => LinkFilter::None,
         };
         let (t1, t2, removed) = match self.variant {
-            Variant::R2l | Variant::DanaFamily => {
+            Variant::R2l | Variant::Dana => {
                 let l = &page.lines().lines;
                 (
                     l.iter().map(|l| l.rtl as i64).collect(),
@@ -253,6 +269,7 @@ impl Extractor for DanaFamily {
             ],
             scalars: vec![
                 ("gap".into(), gap as f64),
+                ("window".into(), if window { 1.0 } else { 0.0 }),
                 ("regions".into(), regions.len() as f64),
                 ("seed_index".into(), seed.map_or(-1.0, |m| m as f64)),
             ],
@@ -281,6 +298,112 @@ impl Extractor for DanaFamily {
             trace,
         }
     }
+}
+
+/// The explain-panel text for one virtual line (0-based `line`; shown 1-based, as are regions).
+fn explain_line(variant: Variant, x: &Extraction, line: usize) -> Vec<String> {
+    let val = |name: &str| {
+        x.trace
+            .series(name)
+            .and_then(|s| s.values.get(line).copied())
+            .unwrap_or(0.0) as i64
+    };
+    let Some(n) = x.trace.series("diff").map(|s| s.values.len()) else {
+        return vec![];
+    };
+    if line >= n {
+        return vec![format!("line {}: past the last virtual line", line + 1)];
+    }
+    let gap = x.trace.scalar("gap").unwrap_or(0.0) as usize;
+    let formula = if x.trace.scalar("window") == Some(0.0) {
+        "Formula 4.6"
+    } else {
+        "Formula 4.2"
+    };
+    let (t1, t2) = match variant {
+        Variant::R2l | Variant::Dana => ("T1 (R2L chars)", "T2 (ASCII chars)"),
+        _ => ("T1 (content chars)", "T2 (code chars, Formula 4.5)"),
+    };
+    let mut out = vec![format!(
+        "line {}: {t1} = {}, {t2} = {}, diff = {} ({formula})",
+        line + 1,
+        val("T1"),
+        val("T2"),
+        val("diff")
+    )];
+    let regions: Vec<Region> = x
+        .trace
+        .marks("regions")
+        .map(|m| {
+            m.spans
+                .iter()
+                .map(|r| Region {
+                    x: r.start,
+                    y: r.end.saturating_sub(1),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let Some(k) = regions.iter().position(|r| r.x <= line && line <= r.y) else {
+        out.push("diff <= 0: the line is in no region (Formula 4.3) -> not selected".into());
+        return out;
+    };
+    let r = regions[k];
+    out.push(format!("in region r{} = [{}, {}]", k + 1, r.x + 1, r.y + 1));
+    let Some(m) = x
+        .trace
+        .scalar("seed_index")
+        .filter(|&m| m >= 0.0)
+        .map(|m| m as usize)
+    else {
+        return out;
+    };
+    let t1s = x
+        .trace
+        .series("T1")
+        .map(|s| s.values.as_slice())
+        .unwrap_or(&[]);
+    let chars = |r: Region| -> i64 {
+        t1s.get(r.x..=r.y)
+            .map_or(0, |s| s.iter().sum::<f64>() as i64)
+    };
+    if k == m {
+        out.push(format!(
+            "r{} is the seed region: the most characters (sum of T1 = {}) -> selected",
+            k + 1,
+            chars(r)
+        ));
+        return out;
+    }
+    let chosen = expand(&regions, m, gap);
+    let (i, j) = if k < m { (k, k + 1) } else { (k - 1, k) };
+    let d = distance(regions[i], regions[j]);
+    if chosen.contains(&k) {
+        out.push(format!(
+            "d(r{}, r{}) = {} <= gap {} on the way from the seed r{} -> selected (Algorithm 1, Formula 4.4)",
+            i + 1,
+            j + 1,
+            d,
+            gap,
+            m + 1
+        ));
+    } else {
+        // Where the chain from the seed breaks.
+        let (bi, bj) = if k < m {
+            (chosen.start - 1, chosen.start)
+        } else {
+            (chosen.end - 1, chosen.end)
+        };
+        out.push(format!(
+            "the chain from the seed r{} breaks at d(r{}, r{}) = {} > gap {} -> not selected (Algorithm 1)",
+            m + 1,
+            bi + 1,
+            bj + 1,
+            distance(regions[bi], regions[bj]),
+            gap
+        ));
+    }
+    out
 }
 
 /// Formula 4.2 (`window = true`): `diff_i = Σ_{k=i−1}^{i+1} (T1_k − T2_k)`, terms outside the
@@ -650,6 +773,32 @@ mod tests {
         let x = e.run(&page, &Params::defaults(e.params()));
         let text = page.render(&x.selection);
         assert!(text.contains("BBC") && !text.contains("Link 3"));
+    }
+
+    #[test]
+    fn explain_says_why() {
+        let page = Page::from_text("t", article_page());
+        let e = DanaFamily::danag();
+        let x = e.run(&page, &Params::defaults(e.params()));
+        let sel = &x.trace.marks("selected").unwrap().spans;
+        let seed = x.trace.marks("seed").unwrap().spans[0].clone();
+        let inside = e.explain(&x, seed.start);
+        assert!(
+            inside.iter().any(|l| l.contains("seed region")),
+            "{inside:?}"
+        );
+        let first_sel = sel[0].start;
+        assert!(e
+            .explain(&x, first_sel)
+            .iter()
+            .any(|l| l.contains("selected")));
+        let outside = e.explain(&x, 0);
+        assert!(
+            outside.iter().any(|l| l.contains("not selected")),
+            "{outside:?}"
+        );
+        assert!(outside[0].starts_with("line 1: T1 (content chars) = "));
+        assert_eq!(e.phases().len(), 7);
     }
 
     #[test]

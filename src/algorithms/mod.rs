@@ -329,6 +329,37 @@ pub trait Extractor: Send + Sync {
     fn needs_dom(&self) -> bool {
         false
     }
+    /// The algorithm's decision for virtual line `line`, in words, for the inspector's explain
+    /// panel. The default lists the per-line series values and the marks that contain the line.
+    fn explain(&self, x: &Extraction, line: usize) -> Vec<String> {
+        explain_generic(x, line)
+    }
+    /// The phases of the algorithm for step mode, each `(name, what happens)`, in order. The
+    /// default is a single phase.
+    fn phases(&self) -> &'static [(&'static str, &'static str)] {
+        &[("run", "the algorithm runs and selects the main content")]
+    }
+}
+
+/// The generic explanation of a line: series values and containing marks.
+pub fn explain_generic(x: &Extraction, line: usize) -> Vec<String> {
+    let mut parts = Vec::new();
+    for s in &x.trace.series {
+        if s.unit == Unit::VirtualLine {
+            if let Some(v) = s.values.get(line) {
+                parts.push(format!("{} = {}", s.name, v));
+            }
+        }
+    }
+    let mut out = vec![format!("line {}: {}", line + 1, parts.join(", "))];
+    for m in &x.trace.marks {
+        if m.unit == Unit::VirtualLine {
+            if let Some(r) = m.spans.iter().find(|r| r.contains(&line)) {
+                out.push(format!("in {} [{}, {}]", m.name, r.start + 1, r.end));
+            }
+        }
+    }
+    out
 }
 
 /// All registered extractors, in display order.

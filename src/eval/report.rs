@@ -1,0 +1,524 @@
+//! Presenting a [`Report`]: plain-text tables, the full JSON report, CSV, and SVG plots
+//! (plotters, SVG backend; text is drawn as SVG `<text>`, no font files needed).
+//!
+//! Every figure is the measure of the report's [`Metric`](crate::eval::run::Metric): precision
+//! `P = common / extract`, recall `R = common / gold`, `F1 = 2PR / (P + R)` per page (Gottron
+//! 2009, section 3; Mohammadzadeh 2013, Formula 4.1; for the character measures Arias Moreno et
+//! al. 2009, section 5.2), and a group's figure is the mean of its per-page values (macro average,
+//! `REFERENCE.md`). Counts are in the metric's unit (tokens or chars). Times are milliseconds per
+//! page or seconds in total, as labelled.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use plotters::prelude::*;
+use serde_json::{json, Value};
+
+use crate::error::{Error, Result};
+use crate::eval::run::{GroupBy, Report, Summary};
+
+/// The layout of [`table`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableBy {
+    /// Algorithms as rows, corpora as columns.
+    Corpus,
+    /// One row per site (the host of the gold URL, per corpus), algorithms as columns: there are
+    /// usually far more sites than algorithms, so this keeps the table readable in a terminal.
+    Site,
+    /// One row per (algorithm, page): P, R, F1 and the extract and gold sizes.
+    Page,
+}
+
+/// Renders a text table of columns, the first `left` columns left-aligned, the rest right-aligned,
+/// two spaces apart.
+fn render(rows: &[Vec<String>], left: usize) -> String {
+    let ncol = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let width: Vec<usize> = (0..ncol)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            if c > 0 {
+                line.push_str("  ");
+            }
+            let pad = width[c] - cell.chars().count();
+            if c < left {
+                line.push_str(cell);
+                line.extend(std::iter::repeat_n(' ', pad));
+            } else {
+                line.extend(std::iter::repeat_n(' ', pad));
+                line.push_str(cell);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// A summary cell: `F1 (empty)`, or `P / R / F1 (empty)` with `prf`, three decimals.
+pub fn cell(s: &Summary, prf: bool) -> String {
+    if prf {
+        format!(
+            "{:.3} / {:.3} / {:.3} ({})",
+            s.precision, s.recall, s.f1, s.empty
+        )
+    } else {
+        format!("{:.3} ({})", s.f1, s.empty)
+    }
+}
+
+/// The evaluation table as text.
+///
+/// * [`TableBy::Corpus`]: algorithms as rows, one column per corpus (header `name (pages)`), each
+///   cell the macro-averaged F1 and, in parentheses, the number of empty extracts, e.g.
+///   `0.866 (0)`; with `prf` the cells are `P / R / F1 (empty)`.
+/// * [`TableBy::Site`]: one row per site (corpus, host, pages), one column per algorithm, same
+///   cells.
+/// * [`TableBy::Page`]: one row per (algorithm, page): P, R, F1, extract and gold sizes in the
+///   metric's unit (`prf` is implied).
+///
+/// The first line names the metric and how to read the cells.
+pub fn table(report: &Report, by: TableBy, prf: bool) -> String {
+    let m = report.metric;
+    let what = if prf { "P / R / F1" } else { "F1" };
+    let multi = report.corpora.len() > 1;
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    let (head, left) = match by {
+        TableBy::Corpus | TableBy::Site => (
+            format!(
+                "{what}, {}; mean of per-page values, (n) = empty extracts\n",
+                m.describe()
+            ),
+            if by == TableBy::Corpus { 1 } else { 2 },
+        ),
+        TableBy::Page => (
+            format!(
+                "P / R / F1 per page, {}; extract and gold in {}\n",
+                m.describe(),
+                m.unit()
+            ),
+            3,
+        ),
+    };
+    match by {
+        TableBy::Corpus => {
+            let groups = report.summarize(GroupBy::Corpus);
+            let mut header = vec!["algo".to_string()];
+            header.extend(groups.iter().map(|g| {
+                format!(
+                    "{} ({})",
+                    g.corpus,
+                    g.summaries.first().map_or(0, |s| s.pages)
+                )
+            }));
+            rows.push(header);
+            for (a, algo) in report.algos.iter().enumerate() {
+                let mut r = vec![algo.name.clone()];
+                r.extend(groups.iter().map(|g| cell(&g.summaries[a], prf)));
+                rows.push(r);
+            }
+        }
+        TableBy::Site => {
+            let groups = report.summarize(GroupBy::Site);
+            let mut header = vec!["corpus".into(), "site".into(), "pages".into()];
+            header.extend(report.algos.iter().map(|a| a.name.clone()));
+            rows.push(header);
+            for g in &groups {
+                let mut r = vec![
+                    g.corpus.clone(),
+                    g.site.clone().unwrap_or_default(),
+                    g.summaries.first().map_or(0, |s| s.pages).to_string(),
+                ];
+                r.extend(g.summaries.iter().map(|s| cell(s, prf)));
+                rows.push(r);
+            }
+        }
+        TableBy::Page => {
+            rows.push(
+                ["algo", "corpus", "page", "P", "R", "F1", "extract", "gold"]
+                    .map(String::from)
+                    .to_vec(),
+            );
+            for a in &report.algos {
+                for (p, r) in report.pages.iter().zip(&a.results) {
+                    rows.push(vec![
+                        a.name.clone(),
+                        p.corpus.clone(),
+                        p.id.clone(),
+                        format!("{:.3}", r.prf.precision),
+                        format!("{:.3}", r.prf.recall),
+                        format!("{:.3}", r.prf.f1),
+                        r.prf.extract_len.to_string(),
+                        r.prf.gold_len.to_string(),
+                    ]);
+                }
+            }
+        }
+    }
+    // With a single corpus the corpus column of the per-site and per-page tables says nothing.
+    let drop_corpus = !multi && by != TableBy::Corpus;
+    let drop_at = if by == TableBy::Site { 0 } else { 1 };
+    if drop_corpus {
+        for r in &mut rows {
+            r.remove(drop_at);
+        }
+    }
+    let left = if drop_corpus { left - 1 } else { left };
+    head + &render(&rows, left)
+}
+
+fn summary_json(s: &Summary) -> Value {
+    json!({
+        "pages": s.pages,
+        "precision": s.precision,
+        "recall": s.recall,
+        "f1": s.f1,
+        "empty": s.empty,
+    })
+}
+
+/// The full report as JSON:
+///
+/// ```text
+/// { "metric", "metric_description", "unit", "corpora": [{"name", "pages"}], "threads",
+///   "wall_seconds",
+///   "algos": [{"name", "params", "run_seconds", "overall": summary,
+///              "by_corpus": [{"corpus", ...summary}]}],
+///   "by_site": [{"corpus", "site", "algos": [{"algo", ...summary}]}],
+///   "pages": [{"corpus", "id", "path", "site", "url", "bytes", "load_ms", "error",
+///              "results": [{"algo", "precision", "recall", "f1", "common", "extract_len",
+///                           "gold_len", "empty", "run_ms"}]}] }
+/// ```
+///
+/// A summary is `{"pages", "precision", "recall", "f1", "empty"}` (means of per-page values and
+/// the number of empty extracts); `run_seconds` is the CPU time of the extractor summed over pages.
+pub fn to_json(report: &Report) -> Value {
+    let by_corpus = report.summarize(GroupBy::Corpus);
+    let by_site = report.summarize(GroupBy::Site);
+    let algos: Vec<Value> = report
+        .algos
+        .iter()
+        .enumerate()
+        .map(|(a, algo)| {
+            json!({
+                "name": algo.name,
+                "params": algo.params,
+                "run_seconds": algo.run_seconds,
+                "overall": summary_json(&report.overall(a)),
+                "by_corpus": by_corpus.iter().map(|g| {
+                    let mut v = summary_json(&g.summaries[a]);
+                    v["corpus"] = json!(g.corpus);
+                    v
+                }).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let sites: Vec<Value> = by_site
+        .iter()
+        .map(|g| {
+            json!({
+                "corpus": g.corpus,
+                "site": g.site,
+                "algos": g.summaries.iter().zip(&report.algos).map(|(s, a)| {
+                    let mut v = summary_json(s);
+                    v["algo"] = json!(a.name);
+                    v
+                }).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let pages: Vec<Value> = report
+        .pages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
+            v["results"] = report
+                .algos
+                .iter()
+                .map(|a| {
+                    let mut r = serde_json::to_value(a.results[i]).unwrap_or(Value::Null);
+                    r["algo"] = json!(a.name);
+                    r
+                })
+                .collect::<Vec<_>>()
+                .into();
+            v
+        })
+        .collect();
+    json!({
+        "metric": report.metric,
+        "metric_description": report.metric.describe(),
+        "unit": report.metric.unit(),
+        "corpora": by_corpus.iter().map(|g| json!({
+            "name": g.corpus,
+            "pages": g.summaries.first().map_or(0, |s| s.pages),
+        })).collect::<Vec<_>>(),
+        "threads": report.threads,
+        "wall_seconds": report.wall_seconds,
+        "algos": algos,
+        "by_site": sites,
+        "pages": pages,
+    })
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The per-page results as CSV (RFC 4180 quoting), one line per (corpus, algorithm, page) in
+/// that order, after the header
+/// `corpus,algo,page,site,precision,recall,f1,common,extract_len,gold_len,empty,run_ms,error`.
+/// Counts are in the metric's unit; `run_ms` in milliseconds.
+pub fn csv(report: &Report) -> String {
+    let mut out = String::from(
+        "corpus,algo,page,site,precision,recall,f1,common,extract_len,gold_len,empty,run_ms,error\n",
+    );
+    for corpus in &report.corpora {
+        for a in &report.algos {
+            for (p, r) in report.pages.iter().zip(&a.results) {
+                if p.corpus != *corpus {
+                    continue;
+                }
+                let _ = writeln!(
+                    out,
+                    "{},{},{},{},{},{},{},{},{},{},{},{:.3},{}",
+                    csv_field(&p.corpus),
+                    csv_field(&a.name),
+                    csv_field(&p.id),
+                    csv_field(&p.site),
+                    r.prf.precision,
+                    r.prf.recall,
+                    r.prf.f1,
+                    r.prf.common,
+                    r.prf.extract_len,
+                    r.prf.gold_len,
+                    r.empty,
+                    r.run_ms,
+                    csv_field(p.error.as_deref().unwrap_or("")),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::io(path, std::io::Error::other(e.to_string()))
+}
+
+/// Counts of `values` in 10 bins of width 0.1 over `[0, 1]`: bin `i` holds `[i/10, (i+1)/10)`,
+/// the last bin also 1.0.
+pub fn f1_bins(values: &[f64]) -> [usize; 10] {
+    let mut bins = [0; 10];
+    for &v in values {
+        let i = ((v * 10.0).floor().max(0.0) as usize).min(9);
+        bins[i] += 1;
+    }
+    bins
+}
+
+/// Writes the F1 distribution of every algorithm to `path` (SVG): one panel per algorithm, a
+/// histogram of the per-page F1 in 10 bins over `[0, 1]` (`f1_bins`), all panels on the same
+/// page-count scale, captioned with the algorithm's name, mean F1 and number of pages.
+pub fn plot_histograms(report: &Report, path: &Path) -> Result<()> {
+    let n = report.algos.len().max(1);
+    let root = SVGBackend::new(path, (860, 240 * n as u32)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+    let bins: Vec<[usize; 10]> = (0..report.algos.len())
+        .map(|a| f1_bins(&report.f1s(a)))
+        .collect();
+    let ymax = bins
+        .iter()
+        .flat_map(|b| b.iter().copied())
+        .max()
+        .unwrap_or(0)
+        .max(1) as u32;
+    for (a, panel) in root.split_evenly((n, 1)).iter().enumerate() {
+        let Some(algo) = report.algos.get(a) else {
+            break;
+        };
+        let color = Palette99::pick(a).to_rgba();
+        let mut chart = ChartBuilder::on(panel)
+            .caption(
+                format!(
+                    "{}: per-page F1 ({}), mean {:.3}, {} pages",
+                    algo.name,
+                    report.metric.name(),
+                    report.overall(a).f1,
+                    report.pages.len()
+                ),
+                ("sans-serif", 18),
+            )
+            .margin(8)
+            .x_label_area_size(34)
+            .y_label_area_size(44)
+            .build_cartesian_2d(0f64..1f64, 0u32..ymax + ymax / 6 + 2)
+            .map_err(|e| plot_err(path, e))?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(11)
+            .x_label_formatter(&|x| format!("{x:.1}"))
+            .x_desc("F1")
+            .y_desc("pages")
+            .draw()
+            .map_err(|e| plot_err(path, e))?;
+        chart
+            .draw_series(bins[a].iter().enumerate().map(|(i, &c)| {
+                let mut r = Rectangle::new(
+                    [(i as f64 / 10.0, 0), ((i + 1) as f64 / 10.0, c as u32)],
+                    color.filled(),
+                );
+                r.set_margin(0, 0, 2, 2);
+                r
+            }))
+            .map_err(|e| plot_err(path, e))?;
+        chart
+            .draw_series(
+                bins[a]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &c)| c > 0)
+                    .map(|(i, &c)| {
+                        Text::new(
+                            c.to_string(),
+                            ((i as f64 + 0.45) / 10.0, c as u32 + ymax / 9 + 1),
+                            ("sans-serif", 12),
+                        )
+                    }),
+            )
+            .map_err(|e| plot_err(path, e))?;
+    }
+    root.present().map_err(|e| plot_err(path, e))?;
+    Ok(())
+}
+
+/// Wins of `x` over `y` per page: `(x better, y better, ties)`, ties within 1e-9.
+pub fn wins(x: &[f64], y: &[f64]) -> (usize, usize, usize) {
+    let mut w = (0, 0, 0);
+    for (a, b) in x.iter().zip(y) {
+        if (a - b).abs() <= 1e-9 {
+            w.2 += 1;
+        } else if a > b {
+            w.0 += 1;
+        } else {
+            w.1 += 1;
+        }
+    }
+    w
+}
+
+/// Writes a per-page F1 scatter of algorithms `x` and `y` (indices into [`Report::algos`]) to
+/// `path` (SVG): one point per page at (F1 of x, F1 of y), the diagonal `y = x`, and a title
+/// naming the axes and counting the pages where each algorithm wins (and ties).
+pub fn plot_scatter(report: &Report, x: usize, y: usize, path: &Path) -> Result<()> {
+    let (fx, fy) = (report.f1s(x), report.f1s(y));
+    let (nx, ny) = (&report.algos[x].name, &report.algos[y].name);
+    let (wx, wy, ties) = wins(&fx, &fy);
+    let root = SVGBackend::new(path, (760, 760)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!(
+                "per-page F1 ({}): x = {nx}, y = {ny}; {nx} better on {wx}, {ny} better on {wy}, tie {ties}",
+                report.metric.name()
+            ),
+            ("sans-serif", 16),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(48)
+        .build_cartesian_2d(-0.02f64..1.02f64, -0.02f64..1.02f64)
+        .map_err(|e| plot_err(path, e))?;
+    chart
+        .configure_mesh()
+        .x_labels(11)
+        .y_labels(11)
+        .x_label_formatter(&|v| format!("{v:.1}"))
+        .y_label_formatter(&|v| format!("{v:.1}"))
+        .x_desc(format!("{nx} F1"))
+        .y_desc(format!("{ny} F1"))
+        .draw()
+        .map_err(|e| plot_err(path, e))?;
+    chart
+        .draw_series(LineSeries::new([(0.0, 0.0), (1.0, 1.0)], BLACK.mix(0.5)))
+        .map_err(|e| plot_err(path, e))?;
+    chart
+        .draw_series(
+            fx.iter()
+                .zip(&fy)
+                .map(|(&a, &b)| Circle::new((a, b), 3, BLUE.mix(0.55).filled())),
+        )
+        .map_err(|e| plot_err(path, e))?;
+    root.present().map_err(|e| plot_err(path, e))?;
+    Ok(())
+}
+
+/// Writes `report.json` ([`to_json`]), `f1-histogram.svg` ([`plot_histograms`]) and, when
+/// `scatter` names two algorithms, `f1-scatter.svg` ([`plot_scatter`]) into `dir` (created if
+/// missing). Returns the paths written. Errors: [`Error::Io`].
+pub fn write_dir(
+    report: &Report,
+    dir: &Path,
+    scatter: Option<(usize, usize)>,
+) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut written = Vec::new();
+    let json_path = dir.join("report.json");
+    let text =
+        serde_json::to_string_pretty(&to_json(report)).map_err(|e| plot_err(&json_path, e))?;
+    std::fs::write(&json_path, text + "\n").map_err(|e| Error::io(&json_path, e))?;
+    written.push(json_path);
+    let hist = dir.join("f1-histogram.svg");
+    plot_histograms(report, &hist)?;
+    written.push(hist);
+    if let Some((x, y)) = scatter {
+        let sc = dir.join("f1-scatter.svg");
+        plot_scatter(report, x, y, &sc)?;
+        written.push(sc);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bins_and_wins() {
+        assert_eq!(
+            f1_bins(&[0.0, 0.05, 0.1, 0.95, 1.0, 0.5]),
+            [2, 1, 0, 0, 0, 1, 0, 0, 0, 2]
+        );
+        assert_eq!(wins(&[1.0, 0.5, 0.2], &[0.5, 0.5, 0.3]), (1, 1, 1));
+    }
+
+    #[test]
+    fn csv_quoting_and_alignment() {
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("plain"), "plain");
+        let t = render(
+            &[
+                vec!["algo".into(), "x".into()],
+                vec!["danag".into(), "0.5 (0)".into()],
+            ],
+            1,
+        );
+        assert_eq!(t, "algo         x\ndanag  0.5 (0)\n");
+    }
+}

@@ -1,0 +1,1013 @@
+//! Gold standards: one JSON file per page, written by annotators (issue #4; `gold/SCHEMA.md`).
+//!
+//! A gold standard names its page by file name and by the SHA-256 of the page's raw bytes
+//! (after gzip decompression, as [`Page::sha256_hex`]), records the encoding used to decode the
+//! page, and holds the main content as **byte ranges over the decoded UTF-8 text**
+//! ([`Page::text`]) together with the text those ranges render to ([`Page::render`]), so tools
+//! that only read text can evaluate. The headline is one range with its text.
+//!
+//! * [`Gold`]: the schema-v1 record, built with [`Gold::new`] and edited with
+//!   [`Gold::set_main_content`] / [`Gold::set_headline`] (which recompute the text fields).
+//! * [`load`], [`verify`] (does the page still match?), [`check`] (every consistency rule).
+//! * [`save`] (atomic, never silently overwriting: [`SaveMode`]) and the recovery file of the
+//!   annotation UI ([`recovery_path`], [`save_recovery`], [`load_recovery`],
+//!   [`recovery_is_newer`], [`discard_recovery`]); [`gold_path_for`] finds a page's gold file.
+//! * Interop with the common Scrapinghub format ([`crate::corpus::GoldText`]):
+//!   [`import_scrapinghub`] (word alignment of the plain-text gold onto the page),
+//!   [`export_scrapinghub`], and CleanEval-style plain text ([`export_text`]).
+//! * [`agree`]: inter-annotator agreement (word-sequence LCS F1 and headline equality).
+
+mod align;
+mod import;
+mod save;
+
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::eval::metrics::{word_prf, words};
+use crate::page::Page;
+use crate::selection::Selection;
+
+pub use import::{import_scrapinghub, ImportStats};
+pub use save::{
+    discard_recovery, load_recovery, recovery_is_newer, recovery_path, save, save_recovery,
+    SaveMode, SaveOutcome,
+};
+
+/// The value of the `schema` field of every gold file.
+pub const SCHEMA_TAG: &str = "cescope-gold";
+
+/// The schema version this cescope writes and reads.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One gold standard (schema version 1, see `gold/SCHEMA.md`).
+///
+/// All offsets are **byte offsets into the decoded UTF-8 text** of the page ([`Page::text`]).
+/// The text fields are derived from the ranges ([`Page::render`]); edit through
+/// [`Gold::set_main_content`] and [`Gold::set_headline`] to keep them consistent ([`check`]
+/// reports a file whose text disagrees with its ranges).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Gold {
+    /// Always [`SCHEMA_TAG`].
+    pub schema: String,
+    /// Always [`SCHEMA_VERSION`].
+    pub version: u32,
+    /// The page's file name (e.g. `news-article.html`), without directories.
+    pub page: String,
+    /// SHA-256 of the page's raw bytes (after gzip decompression), lower-case hex.
+    pub sha256: String,
+    /// WHATWG name of the encoding used to decode the page (e.g. `UTF-8`, `windows-1256`).
+    pub encoding: String,
+    /// Length of the decoded text in bytes (optional on reading; always written).
+    #[serde(default)]
+    pub text_length: Option<usize>,
+    /// Where the page came from, when known (e.g. imported from a Scrapinghub-format corpus).
+    #[serde(default)]
+    pub url: Option<String>,
+    /// The main content: ranges and their rendered text.
+    pub main_content: MainContent,
+    /// The headline, when annotated.
+    #[serde(default)]
+    pub headline: Option<Headline>,
+    /// Who annotated the page (free text: a name or an id).
+    #[serde(default)]
+    pub annotator: String,
+    /// When the gold standard was created (RFC 3339, UTC).
+    #[serde(default)]
+    pub created: String,
+    /// When it was last changed (RFC 3339, UTC).
+    #[serde(default)]
+    pub modified: String,
+    /// Version of cescope that last wrote the file.
+    #[serde(default)]
+    pub cescope_version: String,
+    /// Free-text notes of the annotator.
+    #[serde(default)]
+    pub notes: String,
+    /// True while the annotation is unfinished (evaluations may skip drafts).
+    #[serde(default)]
+    pub draft: bool,
+}
+
+/// The main content of a gold standard.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MainContent {
+    /// `[start, end)` byte offsets into the decoded text, sorted, non-overlapping, non-empty.
+    pub ranges: Vec<[usize; 2]>,
+    /// [`Page::render`] of the ranges (one line per virtual line, white space normalised).
+    #[serde(default)]
+    pub text: String,
+}
+
+/// The headline of a gold standard: one range and its rendered text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Headline {
+    /// `[start, end)` byte offsets into the decoded text.
+    pub range: [usize; 2],
+    /// [`Page::render`] of the range.
+    #[serde(default)]
+    pub text: String,
+}
+
+/// The current time as RFC 3339 in UTC with whole seconds, e.g. `2025-11-21T07:13:00Z`.
+pub fn now_rfc3339() -> String {
+    let now = time::OffsetDateTime::now_utc();
+    let now = now.replace_nanosecond(0).unwrap_or(now);
+    now.format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_else(|_| "1970-01-01T00:00:00Z".to_string())
+}
+
+impl Gold {
+    /// An empty draft gold standard for `page`: page name, hash, encoding and text length from
+    /// the page, no main content, no headline, both timestamps now, `draft: true`.
+    pub fn new(page: &Page, annotator: impl Into<String>) -> Gold {
+        let now = now_rfc3339();
+        Gold {
+            schema: SCHEMA_TAG.to_string(),
+            version: SCHEMA_VERSION,
+            page: page.name().to_string(),
+            sha256: page.sha256_hex(),
+            encoding: page.encoding().name().to_string(),
+            text_length: Some(page.text().len()),
+            url: None,
+            main_content: MainContent::default(),
+            headline: None,
+            annotator: annotator.into(),
+            created: now.clone(),
+            modified: now,
+            cescope_version: env!("CARGO_PKG_VERSION").to_string(),
+            notes: String::new(),
+            draft: true,
+        }
+    }
+
+    /// Sets the main content to `sel` (byte ranges over `page`'s decoded text), recomputes its
+    /// text with [`Page::render`] and updates `modified` and `cescope_version`.
+    /// `page` must be the gold's page ([`verify`]). O(selected bytes).
+    pub fn set_main_content(&mut self, page: &Page, sel: Selection) {
+        self.main_content.text = page.render(&sel);
+        self.main_content.ranges = sel.ranges().iter().map(|r| [r.start, r.end]).collect();
+        self.touch();
+    }
+
+    /// Sets the headline to the byte range `range` of `page`'s decoded text (`None` or an empty
+    /// range removes it), recomputes its text and updates `modified`.
+    pub fn set_headline(&mut self, page: &Page, range: Option<Range<usize>>) {
+        self.headline = match range {
+            Some(r) if r.start < r.end => Some(Headline {
+                text: page.render(&Selection::from_ranges([r.clone()])),
+                range: [r.start, r.end],
+            }),
+            _ => None,
+        };
+        self.touch();
+    }
+
+    /// The main content as a [`Selection`] (normalised: reversed or empty ranges dropped,
+    /// overlapping ones merged; [`check`] reports such ranges).
+    pub fn main_selection(&self) -> Selection {
+        Selection::from_ranges(self.main_content.ranges.iter().map(|&[s, e]| s..e))
+    }
+
+    /// The headline's byte range, when there is one.
+    pub fn headline_range(&self) -> Option<Range<usize>> {
+        self.headline.as_ref().map(|h| h.range[0]..h.range[1])
+    }
+
+    /// Sets `modified` to now and `cescope_version` to this version (done by the setters; call
+    /// it after editing the public fields directly).
+    pub fn touch(&mut self) {
+        self.modified = now_rfc3339();
+        self.cescope_version = env!("CARGO_PKG_VERSION").to_string();
+    }
+
+    /// The file contents as written by [`save`]: JSON indented by two spaces, fields in schema
+    /// order, each range on one line (`[127, 230]`), ending with a newline.
+    pub fn to_json(&self) -> String {
+        let mut buf = Vec::new();
+        self.write_json(&mut buf)
+            .expect("a Gold always serialises into memory");
+        String::from_utf8(buf).expect("serde_json writes UTF-8")
+    }
+
+    /// Writes [`Gold::to_json`] to `w` (streamed: nothing is buffered beyond what `w` buffers).
+    pub fn write_json<W: std::io::Write>(&self, mut w: W) -> std::io::Result<()> {
+        let mut ser = serde_json::Serializer::with_formatter(&mut w, GoldFormatter::default());
+        self.serialize(&mut ser).map_err(std::io::Error::from)?;
+        w.write_all(b"\n")
+    }
+
+    /// The page id used by [`export_scrapinghub`]: the page file name without `.gz`, `.html`,
+    /// `.htm` (as the corpus ids).
+    pub fn page_id(&self) -> &str {
+        page_stem(&self.page)
+    }
+}
+
+/// serde_json's pretty printing (two-space indentation), except that arrays inside arrays and
+/// the array of the `range` key are written on one line: `[127, 230]`.
+#[derive(Default)]
+struct GoldFormatter {
+    indent: usize,
+    has_value: bool,
+    /// Open containers: (is an array, written on one line).
+    stack: Vec<(bool, bool)>,
+    in_key: bool,
+    key: String,
+}
+
+impl GoldFormatter {
+    fn newline<W: ?Sized + std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b"\n")?;
+        for _ in 0..self.indent {
+            w.write_all(b"  ")?;
+        }
+        Ok(())
+    }
+
+    fn compact(&self) -> bool {
+        self.stack.last().is_some_and(|&(_, c)| c)
+    }
+}
+
+impl serde_json::ser::Formatter for GoldFormatter {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        let compact = match self.stack.last() {
+            Some(&(is_array, compact)) => compact || is_array || self.key == "range",
+            None => false,
+        };
+        self.stack.push((true, compact));
+        if !compact {
+            self.indent += 1;
+        }
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        let (_, compact) = self.stack.pop().unwrap_or((true, false));
+        if !compact {
+            self.indent -= 1;
+            if self.has_value {
+                self.newline(w)?;
+            }
+        }
+        w.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if self.compact() {
+            if !first {
+                w.write_all(b", ")?;
+            }
+            Ok(())
+        } else {
+            if !first {
+                w.write_all(b",")?;
+            }
+            self.newline(w)
+        }
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.stack.push((false, false));
+        self.indent += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.stack.pop();
+        self.indent -= 1;
+        if self.has_value {
+            self.newline(w)?;
+        }
+        w.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if !first {
+            w.write_all(b",")?;
+        }
+        self.in_key = true;
+        self.key.clear();
+        self.newline(w)
+    }
+
+    fn end_object_key<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.in_key = false;
+        Ok(())
+    }
+
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        if self.in_key {
+            self.key.push_str(fragment);
+        }
+        w.write_all(fragment.as_bytes())
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}
+
+/// The file name without the suffixes `.gz`, `.html`, `.htm` (ASCII case-insensitive), in that
+/// order: `x.html.gz` → `x`, `y.php` → `y.php`.
+fn page_stem(name: &str) -> &str {
+    let mut id = name;
+    for suffix in [".gz", ".html", ".htm"] {
+        if id.len() > suffix.len()
+            && id.is_char_boundary(id.len() - suffix.len())
+            && id[id.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+        {
+            id = &id[..id.len() - suffix.len()];
+        }
+    }
+    id
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+/// What can go wrong reading or writing a gold file. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum GoldError {
+    /// Reading failed.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Writing (temp file, fsync, rename, backup) failed; the target is unchanged.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file that was being written.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not valid JSON, or a field has the wrong type (position from serde_json;
+    /// line and column are 1-based, column 0 means the end of the input).
+    #[error("{path}:{line}:{column}: malformed gold file: {message}")]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (in bytes).
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The `schema` field is missing or is not [`SCHEMA_TAG`].
+    #[error("{path} is not a cescope gold file: schema tag {found}, expected \"cescope-gold\"")]
+    Schema {
+        /// The file.
+        path: PathBuf,
+        /// The value found (JSON), or `missing`.
+        found: String,
+    },
+    /// The `version` field is missing or not a version this cescope reads.
+    #[error("{path}: gold file version {found} is not supported (this cescope {ours} reads version 1); update cescope")]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The value found (JSON), or `missing`.
+        found: String,
+        /// This cescope's version.
+        ours: &'static str,
+    },
+    /// [`SaveMode::New`] and the target exists.
+    #[error("{path} already exists; not overwriting it (save with a backup, or overwrite after confirmation)")]
+    Exists {
+        /// The existing file.
+        path: PathBuf,
+    },
+}
+
+impl GoldError {
+    fn json(path: &Path, e: &serde_json::Error) -> GoldError {
+        let s = e.to_string();
+        let message = match s.rfind(" at line ") {
+            Some(i) => s[..i].to_string(),
+            None => s,
+        };
+        GoldError::Json {
+            path: path.to_path_buf(),
+            line: e.line(),
+            column: e.column(),
+            message,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading and verification
+// ---------------------------------------------------------------------------------------------
+
+/// Reads a gold file. Errors: [`GoldError::Read`]; [`GoldError::Json`] with line and column for
+/// malformed JSON or a field of the wrong type; [`GoldError::Schema`] for another kind of JSON
+/// file; [`GoldError::Version`] for an unsupported version. Ranges are not validated here (no
+/// panic on any input): run [`check`].
+pub fn load(path: &Path) -> Result<Gold, GoldError> {
+    let data = std::fs::read(path).map_err(|source| GoldError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(path, &data)
+}
+
+/// [`load`] on bytes already read (`path` only names the file in errors).
+pub fn parse(path: &Path, data: &[u8]) -> Result<Gold, GoldError> {
+    let value: serde_json::Value =
+        serde_json::from_slice(data).map_err(|e| GoldError::json(path, &e))?;
+    let found = |key: &str| {
+        value
+            .get(key)
+            .map_or_else(|| "missing".to_string(), |v| v.to_string())
+    };
+    if value.get("schema").and_then(|v| v.as_str()) != Some(SCHEMA_TAG) {
+        return Err(GoldError::Schema {
+            path: path.to_path_buf(),
+            found: found("schema"),
+        });
+    }
+    if value.get("version").and_then(|v| v.as_u64()) != Some(u64::from(SCHEMA_VERSION)) {
+        return Err(GoldError::Version {
+            path: path.to_path_buf(),
+            found: found("version"),
+            ours: env!("CARGO_PKG_VERSION"),
+        });
+    }
+    serde_json::from_slice(data).map_err(|e| GoldError::json(path, &e))
+}
+
+/// One way a page differs from the page a gold standard was made on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Difference {
+    /// The SHA-256 of the raw bytes differs (gold, page).
+    Hash(String, String),
+    /// The encoding differs (gold, page): the same bytes decoded differently give other offsets.
+    Encoding(String, String),
+    /// The decoded text length in bytes differs (gold, page); `gold` is `None` when the file
+    /// does not record it and its ranges reach past the page's text.
+    Length(Option<usize>, usize),
+    /// The file name differs (gold, page); informational only (pages may be renamed).
+    Name(String, String),
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Difference::Hash(g, p) => write!(f, "SHA-256 {g} in the gold file, {p} for the page"),
+            Difference::Encoding(g, p) => write!(f, "encoding {g} in the gold file, {p} now"),
+            Difference::Length(Some(g), p) => {
+                write!(f, "decoded text {g} bytes in the gold file, {p} bytes now")
+            }
+            Difference::Length(None, p) => {
+                write!(f, "ranges reach past the page's decoded text ({p} bytes)")
+            }
+            Difference::Name(g, p) => write!(f, "made for {g}, page is named {p}"),
+        }
+    }
+}
+
+/// Whether a page is the one a gold standard was made on ([`verify`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verification {
+    /// True when the SHA-256 of the page's raw bytes equals the gold's: the ranges apply.
+    pub matches: bool,
+    /// Everything that differs (may list a [`Difference::Name`] even when `matches`; an encoding
+    /// difference with equal hashes means the page was decoded with another override).
+    pub differences: Vec<Difference>,
+}
+
+impl Verification {
+    /// True when the gold can be edited on this page: hashes and encodings agree.
+    pub fn editable(&self) -> bool {
+        self.matches
+            && !self
+                .differences
+                .iter()
+                .any(|d| matches!(d, Difference::Encoding(..) | Difference::Length(..)))
+    }
+
+    /// A one-line warning for the UI when the gold is not [`Verification::editable`], e.g.
+    /// `"the page differs from the one this gold standard was made on (SHA-256 …; encoding …):
+    /// opened read-only"`.
+    pub fn warning(&self) -> Option<String> {
+        if self.editable() {
+            return None;
+        }
+        let what: Vec<String> = self
+            .differences
+            .iter()
+            .filter(|d| !matches!(d, Difference::Name(..)))
+            .map(|d| d.to_string())
+            .collect();
+        Some(format!(
+            "the page differs from the one this gold standard was made on ({}): opened read-only",
+            what.join("; ")
+        ))
+    }
+}
+
+/// Compares a gold standard with a page: hash, encoding, decoded length, file name. O(page
+/// bytes) for the hash on first use (cached by the page).
+pub fn verify(gold: &Gold, page: &Page) -> Verification {
+    let mut differences = Vec::new();
+    let page_hash = page.sha256_hex();
+    let matches = gold.sha256.eq_ignore_ascii_case(&page_hash);
+    if !matches {
+        differences.push(Difference::Hash(gold.sha256.clone(), page_hash));
+    }
+    let enc = page.encoding().name();
+    if !same_encoding(&gold.encoding, enc) {
+        differences.push(Difference::Encoding(gold.encoding.clone(), enc.to_string()));
+    }
+    let len = page.text().len();
+    match gold.text_length {
+        Some(g) if g != len => differences.push(Difference::Length(Some(g), len)),
+        None if max_end(gold) > len => differences.push(Difference::Length(None, len)),
+        _ => {}
+    }
+    if gold.page != page.name() {
+        differences.push(Difference::Name(gold.page.clone(), page.name().to_string()));
+    }
+    Verification {
+        matches,
+        differences,
+    }
+}
+
+fn same_encoding(label: &str, name: &str) -> bool {
+    encoding_rs::Encoding::for_label(label.trim().as_bytes())
+        .map_or(label.eq_ignore_ascii_case(name), |e| e.name() == name)
+}
+
+fn max_end(gold: &Gold) -> usize {
+    let main = gold.main_content.ranges.iter().map(|r| r[0].max(r[1]));
+    let head = gold.headline.iter().map(|h| h.range[0].max(h.range[1]));
+    main.chain(head).max().unwrap_or(0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Check
+// ---------------------------------------------------------------------------------------------
+
+/// The kind of a [`Problem`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProblemKind {
+    /// Schema tag or version.
+    Schema,
+    /// Malformed field value (hash not hex, unknown encoding label, bad timestamp).
+    Field,
+    /// The page's hash differs.
+    Hash,
+    /// The page's encoding differs.
+    Encoding,
+    /// The page's decoded length differs.
+    Length,
+    /// A main-content range is empty, reversed, unsorted or overlapping.
+    RangeOrder,
+    /// A range reaches past the end of the decoded text.
+    RangeBounds,
+    /// A range boundary falls inside a UTF-8 character.
+    CharBoundary,
+    /// `main_content.text` is not the rendering of the ranges.
+    Text,
+    /// The headline's range or text is wrong.
+    Headline,
+}
+
+/// One problem found by [`check`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// What kind of problem.
+    pub kind: ProblemKind,
+    /// A one-line description naming the offending values (byte offsets).
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Checks a gold standard, against its page when given: schema tag and version; field formats
+/// (64-hex hash, known encoding label, RFC 3339 timestamps); main-content ranges non-empty,
+/// sorted, non-overlapping, within the decoded text (the page's, or `text_length` without a
+/// page) and on UTF-8 character boundaries; the headline range likewise; with the page: hash,
+/// encoding and length ([`verify`]), and — when the page matches and the ranges are valid — the
+/// text fields equal the rendering of the ranges. Returns every problem found (empty = valid).
+/// O(ranges + rendered bytes).
+pub fn check(gold: &Gold, page: Option<&Page>) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut p = |kind, message: String| out.push(Problem { kind, message });
+    if gold.schema != SCHEMA_TAG {
+        p(
+            ProblemKind::Schema,
+            format!("schema tag {:?}, expected {SCHEMA_TAG:?}", gold.schema),
+        );
+    }
+    if gold.version != SCHEMA_VERSION {
+        p(
+            ProblemKind::Schema,
+            format!("version {}, expected {SCHEMA_VERSION}", gold.version),
+        );
+    }
+    if gold.sha256.len() != 64 || !gold.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+        p(
+            ProblemKind::Field,
+            format!("sha256 {:?} is not 64 hex digits", gold.sha256),
+        );
+    }
+    if encoding_rs::Encoding::for_label(gold.encoding.trim().as_bytes()).is_none() {
+        p(
+            ProblemKind::Field,
+            format!(
+                "encoding {:?} is not a WHATWG encoding label",
+                gold.encoding
+            ),
+        );
+    }
+    for (name, value) in [("created", &gold.created), ("modified", &gold.modified)] {
+        if time::OffsetDateTime::parse(value, &time::format_description::well_known::Rfc3339)
+            .is_err()
+        {
+            p(
+                ProblemKind::Field,
+                format!("{name} {value:?} is not an RFC 3339 timestamp"),
+            );
+        }
+    }
+
+    let mut page_ok = true;
+    if let Some(page) = page {
+        for d in verify(gold, page).differences {
+            let kind = match d {
+                Difference::Hash(..) => ProblemKind::Hash,
+                Difference::Encoding(..) => ProblemKind::Encoding,
+                Difference::Length(..) => ProblemKind::Length,
+                Difference::Name(..) => continue,
+            };
+            page_ok = false;
+            p(kind, format!("page differs: {d}"));
+        }
+    }
+    let text = page.map(|pg| pg.text());
+    let limit = text.map(str::len).or(gold.text_length);
+
+    // Main-content ranges.
+    let mut ranges_ok = true;
+    let mut prev_end: Option<usize> = None;
+    for (i, &[s, e]) in gold.main_content.ranges.iter().enumerate() {
+        if s >= e {
+            ranges_ok = false;
+            p(
+                ProblemKind::RangeOrder,
+                format!("main_content range {i} [{s}, {e}] is empty or reversed"),
+            );
+        }
+        if let Some(pe) = prev_end {
+            if s < pe {
+                ranges_ok = false;
+                p(
+                    ProblemKind::RangeOrder,
+                    format!(
+                        "main_content range {i} [{s}, {e}] starts before the previous range ends ({pe}): ranges must be sorted and non-overlapping"
+                    ),
+                );
+            }
+        }
+        prev_end = Some(prev_end.map_or(e, |pe| pe.max(e)));
+        ranges_ok &= check_bounds(
+            &mut p,
+            &format!("main_content range {i}"),
+            s,
+            e,
+            limit,
+            text,
+        );
+    }
+    if let Some(h) = &gold.headline {
+        let [s, e] = h.range;
+        let mut ok = true;
+        if s >= e {
+            ok = false;
+            p(
+                ProblemKind::Headline,
+                format!("headline range [{s}, {e}] is empty or reversed"),
+            );
+        }
+        ok &= check_bounds(&mut p, "headline range", s, e, limit, text);
+        if let (Some(page), true, true) = (page, ok, page_ok) {
+            let rendered = page.render(&Selection::from_ranges(std::iter::once(s..e)));
+            if rendered != h.text {
+                p(
+                    ProblemKind::Headline,
+                    format!(
+                        "headline text {:?} is not the rendering of its range [{s}, {e}] ({:?})",
+                        clip(&h.text),
+                        clip(&rendered)
+                    ),
+                );
+            }
+        }
+    }
+    if let (Some(page), true, true) = (page, ranges_ok, page_ok) {
+        let rendered = page.render(&gold.main_selection());
+        if rendered != gold.main_content.text {
+            let at = first_difference(&rendered, &gold.main_content.text);
+            p(
+                ProblemKind::Text,
+                format!(
+                    "main_content.text is not the rendering of its ranges: they differ from character {at} ({:?} in the file, {:?} rendered)",
+                    clip(gold.main_content.text.get(char_byte(&gold.main_content.text, at)..).unwrap_or("")),
+                    clip(rendered.get(char_byte(&rendered, at)..).unwrap_or(""))
+                ),
+            );
+        }
+    }
+    out
+}
+
+fn check_bounds(
+    p: &mut impl FnMut(ProblemKind, String),
+    what: &str,
+    s: usize,
+    e: usize,
+    limit: Option<usize>,
+    text: Option<&str>,
+) -> bool {
+    if let Some(len) = limit {
+        if s.max(e) > len {
+            p(
+                ProblemKind::RangeBounds,
+                format!("{what} [{s}, {e}] reaches past the end of the decoded text ({len} bytes)"),
+            );
+            return false;
+        }
+    }
+    if let Some(t) = text {
+        for x in [s, e] {
+            if !t.is_char_boundary(x) {
+                p(
+                    ProblemKind::CharBoundary,
+                    format!("{what} [{s}, {e}]: byte {x} is inside a UTF-8 character"),
+                );
+                return false;
+            }
+        }
+    }
+    true
+}
+
+fn first_difference(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+fn char_byte(s: &str, chars: usize) -> usize {
+    s.char_indices().nth(chars).map_or(s.len(), |(i, _)| i)
+}
+
+fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(40).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agreement, export, locating files
+// ---------------------------------------------------------------------------------------------
+
+/// Agreement between two annotations of the same page ([`agree`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Agreement {
+    /// Word-sequence LCS F1 between the two main-content texts (symmetric; 1.0 when both are
+    /// empty), as [`crate::eval::metrics::word_prf`].
+    pub f1: f64,
+    /// Whether the headlines are equal after normalisation (same word tokens, i.e. case, white
+    /// space and punctuation ignored); `None` when either has no headline.
+    pub headline_match: Option<bool>,
+}
+
+/// Inter-annotator agreement of two gold standards ([`Agreement`]). O(words²/64).
+pub fn agree(a: &Gold, b: &Gold) -> Agreement {
+    let f1 = word_prf(&a.main_content.text, &b.main_content.text).f1;
+    let headline_match = match (&a.headline, &b.headline) {
+        (Some(x), Some(y)) => Some(words(&x.text) == words(&y.text)),
+        _ => None,
+    };
+    Agreement { f1, headline_match }
+}
+
+/// The gold standards in the common Scrapinghub format: a JSON object
+/// `id → {"articleBody": main_content.text, "headline"?: text, "url"?: url}` with `id` =
+/// [`Gold::page_id`]. A later gold with the same id replaces an earlier one.
+pub fn export_scrapinghub<'a>(golds: impl IntoIterator<Item = &'a Gold>) -> serde_json::Value {
+    let mut map = serde_json::Map::new();
+    for g in golds {
+        let mut entry = serde_json::Map::new();
+        entry.insert(
+            "articleBody".into(),
+            serde_json::Value::String(g.main_content.text.clone()),
+        );
+        if let Some(h) = &g.headline {
+            entry.insert("headline".into(), serde_json::Value::String(h.text.clone()));
+        }
+        if let Some(u) = &g.url {
+            entry.insert("url".into(), serde_json::Value::String(u.clone()));
+        }
+        map.insert(g.page_id().to_string(), serde_json::Value::Object(entry));
+    }
+    serde_json::Value::Object(map)
+}
+
+/// The main content as CleanEval-style plain text: a `URL: …` line when the URL is known, then
+/// one block per line of `main_content.text`, each introduced by `<p>` — or by `<h>` for the
+/// line that is the headline (when the headline lies inside the main content) — separated by
+/// blank lines. A headline outside the main content comes first as an `<h>` block.
+pub fn export_text(gold: &Gold) -> String {
+    let mut out = String::new();
+    if let Some(u) = &gold.url {
+        out.push_str("URL: ");
+        out.push_str(u);
+        out.push_str("\n\n");
+    }
+    let head = gold.headline.as_ref().filter(|h| !h.text.is_empty());
+    let inside = head.is_some_and(|h| {
+        let [s, e] = h.range;
+        gold.main_selection().intersects(s..e)
+    });
+    let mut head_done = false;
+    if let (Some(h), false) = (head, inside) {
+        out.push_str("<h>");
+        out.push_str(&h.text);
+        out.push_str("\n\n");
+        head_done = true;
+    }
+    for line in gold.main_content.text.lines() {
+        let is_head = !head_done && head.is_some_and(|h| h.text == line);
+        head_done |= is_head;
+        out.push_str(if is_head { "<h>" } else { "<p>" });
+        out.push_str(line);
+        out.push_str("\n\n");
+    }
+    out.truncate(out.trim_end_matches('\n').len());
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// Where the gold file of a page lives: `<gold_dir>/<page id>.json`, the page id being the
+/// file name without `.gz`, `.html`, `.htm` (`x.html.gz` → `x.json`).
+///
+/// Without `gold_dir`: the `gold/` folder beside the page's folder when it exists (e.g.
+/// `sample-pages/x.html` → `gold/x.json`, `corpus/html/x.html` → `corpus/gold/x.json`), else a
+/// `gold/` folder inside the page's folder (`pages/x.html` → `pages/gold/x.json`; [`save`]
+/// creates it). Purely lexical apart from that one existence test.
+pub fn gold_path_for(page_path: &Path, gold_dir: Option<&Path>) -> PathBuf {
+    let name = page_path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "page".to_string());
+    let file = format!("{}.json", page_stem(&name));
+    if let Some(d) = gold_dir {
+        return d.join(file);
+    }
+    let page_dir = match page_path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let sibling = match page_dir.parent() {
+        Some(parent) if page_dir != Path::new(".") && page_dir.file_name().is_some() => {
+            parent.join("gold")
+        }
+        _ => page_dir.join("..").join("gold"),
+    };
+    if sibling.is_dir() {
+        sibling.join(file)
+    } else {
+        page_dir.join("gold").join(file)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::single_range_in_vec_init)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_stems() {
+        assert_eq!(page_stem("x.html.gz"), "x");
+        assert_eq!(page_stem("x.HTM"), "x");
+        assert_eq!(page_stem("x.php"), "x.php");
+        assert_eq!(page_stem(".html"), ".html");
+    }
+
+    #[test]
+    fn gold_paths() {
+        let dir = tempfile::tempdir().unwrap();
+        let pages = dir.path().join("sample-pages");
+        std::fs::create_dir(&pages).unwrap();
+        assert_eq!(
+            gold_path_for(&pages.join("a.html"), None),
+            pages.join("gold/a.json")
+        );
+        std::fs::create_dir(dir.path().join("gold")).unwrap();
+        assert_eq!(
+            gold_path_for(&pages.join("a.html.gz"), None),
+            dir.path().join("gold/a.json")
+        );
+        assert_eq!(
+            gold_path_for(Path::new("p/b.htm"), Some(Path::new("g"))),
+            Path::new("g/b.json")
+        );
+        assert_eq!(
+            gold_path_for(Path::new("c.html"), None),
+            Path::new("./gold/c.json")
+        );
+    }
+
+    #[test]
+    fn json_layout() {
+        let page = Page::from_text("t.html", "<p>a b c d</p>");
+        let mut g = Gold::new(&page, "a");
+        let empty = g.to_json();
+        assert!(empty.contains("\"ranges\": [],") && empty.contains("\"headline\": null,"));
+        g.set_main_content(&page, Selection::from_ranges([3..4, 5..6, 9..10]));
+        g.set_headline(&page, Some(3..6));
+        let json = g.to_json();
+        assert!(json.contains("\"ranges\": [\n      [3, 4],\n      [5, 6],\n      [9, 10]\n    ],"));
+        assert!(json.contains("\"range\": [3, 6],"));
+        let a: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(a, serde_json::to_value(&g).unwrap());
+        assert_eq!(
+            json,
+            serde_json::to_string_pretty(&g)
+                .unwrap()
+                .replace("[\n        3,\n        4\n      ]", "[3, 4]")
+                .replace("[\n        5,\n        6\n      ]", "[5, 6]")
+                .replace("[\n        9,\n        10\n      ]", "[9, 10]")
+                .replace("[\n      3,\n      6\n    ]", "[3, 6]")
+                + "\n"
+        );
+    }
+
+    #[test]
+    fn timestamps_are_rfc3339_seconds() {
+        let t = now_rfc3339();
+        assert!(t.ends_with('Z') && t.len() == 20, "{t}");
+    }
+
+    #[test]
+    fn export_text_marks_the_headline() {
+        let page = Page::from_text("t.html", "<h1>Big news</h1><p>Body text.</p>");
+        let mut g = Gold::new(&page, "a");
+        g.set_main_content(&page, Selection::from_ranges([0..page.text().len()]));
+        g.set_headline(&page, Some(4..12));
+        assert_eq!(export_text(&g), "<h>Big news\n\n<p>Body text.\n");
+        g.url = Some("http://x.example/".into());
+        g.set_main_content(&page, Selection::from_ranges([17..page.text().len()]));
+        assert_eq!(
+            export_text(&g),
+            "URL: http://x.example/\n\n<h>Big news\n\n<p>Body text.\n"
+        );
+    }
+}

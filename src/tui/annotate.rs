@@ -1,0 +1,440 @@
+//! Annotating gold standards in the inspector.
+//!
+//! Every page opened in the inspector has an [`Annotation`]: the gold file found beside it
+//! ([`gold::gold_path_for`]) when there is one, else a draft made from the corpus' plain-text
+//! gold (aligned to the page by [`gold::import_scrapinghub`]), else an empty draft. The annotator
+//! selects virtual lines (visual mode, `v`) or characters (mouse drag), adds them to or removes
+//! them from the main content, marks the headline, can start from an algorithm's selection, and
+//! undoes / redoes. Work is never lost: every change is written at once to the recovery file
+//! beside the gold file ([`gold::save_recovery`], atomic); saving writes the gold file
+//! atomically, keeping a `.bak` of a file that existed before; a gold file whose page hash
+//! differs opens read-only with a warning; a recovery file newer than the gold file is offered
+//! for restoring (`R`); quitting or leaving the page with unsaved changes asks first.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use crate::corpus::GoldText;
+use crate::gold::{self, Gold, SaveMode};
+use crate::page::{ByteClass, Page};
+use crate::selection::Selection;
+
+use super::app::App;
+use super::keymap::Action;
+
+/// The state of one main content + headline, for undo / redo.
+#[derive(Debug, Clone, PartialEq)]
+struct Snapshot {
+    main: Selection,
+    headline: Option<Range<usize>>,
+}
+
+/// The gold standard being annotated for the open page.
+#[derive(Debug, Clone)]
+pub struct Annotation {
+    /// The working copy.
+    pub gold: Gold,
+    /// Where it is saved.
+    pub path: PathBuf,
+    /// A gold file existed when the page was opened (the first save keeps a backup of it).
+    pub existed: bool,
+    /// Changed since the last save.
+    pub dirty: bool,
+    /// Why the gold standard cannot be edited (its page hash differs), if so.
+    pub read_only: Option<String>,
+    /// A recovery file newer than the gold file exists and has not been restored or dismissed.
+    pub recovery_offered: bool,
+    /// Visual mode: the display line where the selection started.
+    pub visual: Option<usize>,
+    /// A character range selected with the mouse (byte offsets).
+    pub char_sel: Option<Range<usize>>,
+    /// Where a mouse drag started (byte offset).
+    pub drag_anchor: Option<usize>,
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
+}
+
+impl Annotation {
+    /// Opens the annotation of `page` (read from `page_path`): the gold file when it exists, else
+    /// a draft from `corpus_gold`, else an empty draft. Returns the annotation and a message for
+    /// the status bar (errors reading the gold file, read-only warnings, recovery offers).
+    pub fn open(
+        page: &Page,
+        page_path: &Path,
+        gold_dir: Option<&Path>,
+        corpus_gold: Option<&GoldText>,
+        annotator: &str,
+    ) -> (Annotation, Option<(String, bool)>) {
+        let path = gold::gold_path_for(page_path, gold_dir);
+        let mut msg = None;
+        let mut existed = false;
+        let mut read_only = None;
+        let g = if path.is_file() {
+            existed = true;
+            match gold::load(&path) {
+                Ok(g) => {
+                    let v = gold::verify(&g, page);
+                    if let Some(w) = v.warning() {
+                        read_only = Some(w.clone());
+                        msg = Some((w, true));
+                    }
+                    g
+                }
+                Err(e) => {
+                    // Malformed gold JSON: left untouched on disk, shown read-only as empty.
+                    read_only = Some(format!("{e}"));
+                    msg = Some((format!("{e} — the file is left untouched"), true));
+                    Gold::new(page, annotator)
+                }
+            }
+        } else if let Some(gt) = corpus_gold {
+            gold::import_scrapinghub(gt, page, page.name(), annotator).0
+        } else {
+            Gold::new(page, annotator)
+        };
+        let recovery_offered = read_only.is_none() && gold::recovery_is_newer(&path);
+        if recovery_offered {
+            msg = Some((
+                "a recovery file is newer than the gold file: press R to restore it".into(),
+                false,
+            ));
+        }
+        (
+            Annotation {
+                gold: g,
+                path,
+                existed,
+                dirty: false,
+                read_only,
+                recovery_offered,
+                visual: None,
+                char_sel: None,
+                drag_anchor: None,
+                undo: Vec::new(),
+                redo: Vec::new(),
+            },
+            msg,
+        )
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            main: self.gold.main_selection(),
+            headline: self.gold.headline_range(),
+        }
+    }
+
+    fn restore(&mut self, page: &Page, s: Snapshot) {
+        self.gold.set_main_content(page, s.main);
+        self.gold.set_headline(page, s.headline);
+    }
+
+    /// True when the annotation has a main content or a headline.
+    pub fn has_content(&self) -> bool {
+        !self.gold.main_content.ranges.is_empty() || self.gold.headline.is_some()
+    }
+}
+
+/// The byte range from the first to the last content-text byte inside `r` (a headline is tight
+/// around its words).
+fn tight_text_range(page: &Page, r: Range<usize>) -> Option<Range<usize>> {
+    let text = page.text();
+    let mut start = None;
+    let mut end = 0;
+    for s in &page.lexed().spans {
+        if s.class != ByteClass::Text || (s.end as usize) <= r.start || (s.start as usize) >= r.end
+        {
+            continue;
+        }
+        let a = (s.start as usize).max(r.start);
+        let b = (s.end as usize).min(r.end);
+        let piece = &text[a..b];
+        let lead = piece.len() - piece.trim_start().len();
+        let trail = piece.len() - piece.trim_end().len();
+        if a + lead < b - trail {
+            start.get_or_insert(a + lead);
+            end = b - trail;
+        }
+    }
+    start.map(|s| s..end)
+}
+
+impl App {
+    /// The byte range the annotation commands act on: the visual selection, else the mouse
+    /// selection, else the cursor line.
+    pub fn annotation_target(&self) -> Option<Range<usize>> {
+        let ann = self.ann.as_ref()?;
+        if let Some(anchor) = ann.visual {
+            let (a, b) = (anchor.min(self.cursor), anchor.max(self.cursor));
+            let s = self.line_range(a)?.start;
+            let e = self.line_range(b)?.end;
+            return Some(s..e);
+        }
+        if let Some(r) = &ann.char_sel {
+            return Some(r.clone());
+        }
+        self.line_range(self.cursor)
+    }
+
+    /// Re-derives the gold overlay, its text and every algorithm's P / R / F1 after the
+    /// annotation changed.
+    pub(crate) fn gold_changed(&mut self) {
+        let (Some(doc), Some(ann)) = (self.doc.as_mut(), self.ann.as_ref()) else {
+            return;
+        };
+        if ann.has_content() {
+            doc.gold = Some(ann.gold.main_selection());
+            if !doc.gold_from_corpus {
+                doc.gold_text = Some(ann.gold.main_content.text.clone());
+            }
+        } else if !doc.gold_from_corpus {
+            doc.gold = None;
+            doc.gold_text = None;
+        }
+        self.refresh_prf();
+    }
+
+    fn edit(&mut self, f: impl FnOnce(&Page, &mut Gold, Option<Range<usize>>) -> bool) {
+        let target = self.annotation_target();
+        let Some(doc) = self.doc.as_ref() else {
+            return;
+        };
+        let page = doc.page.clone();
+        let Some(ann) = self.ann.as_mut() else {
+            return;
+        };
+        if let Some(why) = &ann.read_only {
+            self.status = Some((format!("read-only: {why}"), true));
+            return;
+        }
+        let before = ann.snapshot();
+        if !f(&page, &mut ann.gold, target) {
+            return;
+        }
+        if ann.snapshot() == before {
+            return;
+        }
+        ann.undo.push(before);
+        ann.redo.clear();
+        ann.dirty = true;
+        ann.visual = None;
+        ann.char_sel = None;
+        self.autosave();
+        self.gold_overlay = true;
+        self.gold_changed();
+    }
+
+    /// Writes the recovery file of a changed annotation (every change; atomic).
+    fn autosave(&mut self) {
+        if let Some(ann) = &self.ann {
+            if ann.dirty {
+                if let Err(e) = gold::save_recovery(&ann.path, &ann.gold) {
+                    self.status = Some((format!("autosave failed: {e}"), true));
+                }
+            }
+        }
+    }
+
+    /// Saves the gold file: a new file is created; an existing one is first kept as a backup
+    /// (the first save of the session) and then replaced. The recovery file is removed.
+    pub fn save_gold(&mut self) {
+        let Some(ann) = self.ann.as_mut() else {
+            return;
+        };
+        if let Some(why) = &ann.read_only {
+            self.status = Some((format!("not saved — read-only: {why}"), true));
+            return;
+        }
+        let mode = if ann.existed {
+            SaveMode::Backup
+        } else {
+            SaveMode::New
+        };
+        ann.gold.draft = false;
+        ann.gold.touch();
+        match gold::save(&ann.path, &ann.gold, mode) {
+            Ok(out) => {
+                let _ = gold::discard_recovery(&ann.path);
+                ann.dirty = false;
+                ann.recovery_offered = false;
+                // Later saves replace our own file: the original is in the backup already.
+                ann.existed = false;
+                let mut msg = format!("saved {}", out.path.display());
+                if let Some(b) = out.backup {
+                    msg.push_str(&format!(" (previous file kept as {})", b.display()));
+                }
+                self.status = Some((msg, false));
+                if let Some(c) = self.corpus.as_mut() {
+                    if let Some(e) = c.entries.get_mut(c.current) {
+                        e.gold_file = true;
+                    }
+                }
+            }
+            Err(gold::GoldError::Exists { .. }) => {
+                // The file appeared since the page was opened: keep it as a backup.
+                ann.existed = true;
+                self.save_gold();
+            }
+            Err(e) => self.status = Some((format!("not saved: {e}"), true)),
+        }
+    }
+
+    /// Handles the annotation actions. Returns false for other actions.
+    pub(crate) fn apply_annotation(&mut self, a: Action) -> bool {
+        match a {
+            Action::Visual => {
+                if let Some(ann) = self.ann.as_mut() {
+                    ann.char_sel = None;
+                    ann.visual = match ann.visual {
+                        Some(_) => None,
+                        None => Some(self.cursor),
+                    };
+                }
+            }
+            Action::Include => self.edit(|page, g, t| {
+                let Some(t) = t else { return false };
+                let sel = g.main_selection().union(&Selection::from_ranges([t]));
+                g.set_main_content(page, sel);
+                true
+            }),
+            Action::Exclude => self.edit(|page, g, t| {
+                let Some(t) = t else { return false };
+                let sel = g.main_selection().difference(&Selection::from_ranges([t]));
+                g.set_main_content(page, sel);
+                true
+            }),
+            Action::MarkHeadline => self.edit(|page, g, t| {
+                let Some(r) = t.and_then(|t| tight_text_range(page, t)) else {
+                    return false;
+                };
+                g.set_headline(page, Some(r));
+                true
+            }),
+            Action::TakeDraft => {
+                let sel = self
+                    .active_algo()
+                    .result
+                    .as_ref()
+                    .map(|x| x.selection.clone());
+                let name = self.active_algo().extractor.name();
+                match sel {
+                    Some(sel) => {
+                        self.edit(|page, g, _| {
+                            g.set_main_content(page, sel);
+                            true
+                        });
+                        if self.ann.as_ref().is_some_and(|a| a.dirty) {
+                            self.status = Some((
+                                format!("main content taken from {name}: now fix it"),
+                                false,
+                            ));
+                        }
+                    }
+                    None => self.status = Some((format!("{name} has no result yet"), false)),
+                }
+            }
+            Action::Undo | Action::Redo => {
+                let Some(page) = self.doc.as_ref().map(|d| d.page.clone()) else {
+                    return true;
+                };
+                let Some(ann) = self.ann.as_mut() else {
+                    return true;
+                };
+                let (from, to) = if a == Action::Undo {
+                    (&mut ann.undo, &mut ann.redo)
+                } else {
+                    (&mut ann.redo, &mut ann.undo)
+                };
+                match from.pop() {
+                    Some(s) => {
+                        to.push(Snapshot {
+                            main: ann.gold.main_selection(),
+                            headline: ann.gold.headline_range(),
+                        });
+                        ann.restore(&page, s);
+                        ann.dirty = true;
+                        self.autosave();
+                        self.gold_changed();
+                    }
+                    None => {
+                        self.status = Some((
+                            if a == Action::Undo {
+                                "nothing to undo"
+                            } else {
+                                "nothing to redo"
+                            }
+                            .into(),
+                            false,
+                        ))
+                    }
+                }
+            }
+            Action::Save => self.save_gold(),
+            Action::Recover => {
+                let Some(ann) = self.ann.as_mut() else {
+                    return true;
+                };
+                match gold::load_recovery(&ann.path) {
+                    Ok(Some(g)) => {
+                        ann.undo.push(ann.snapshot());
+                        ann.gold = g;
+                        ann.dirty = true;
+                        ann.recovery_offered = false;
+                        self.status =
+                            Some(("recovery file restored (not saved yet)".into(), false));
+                        self.gold_overlay = true;
+                        self.gold_changed();
+                    }
+                    Ok(None) => self.status = Some(("no recovery file".into(), false)),
+                    Err(e) => {
+                        self.status = Some((format!("cannot read the recovery file: {e}"), true))
+                    }
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// True when leaving the page (or quitting) would drop unsaved changes; then the first
+    /// request only warns and a second identical request goes ahead (the changes stay in the
+    /// recovery file either way).
+    pub(crate) fn confirm_leave(&mut self, a: Action) -> bool {
+        let dirty = self.ann.as_ref().is_some_and(|x| x.dirty);
+        if !dirty || self.pending_confirm == Some(a) {
+            self.pending_confirm = None;
+            return true;
+        }
+        self.pending_confirm = Some(a);
+        self.status = Some((
+            format!(
+                "unsaved changes: {} saves; press {} again to leave anyway (kept in the recovery file)",
+                self.opts.keymap.keys_label(Action::Save),
+                self.opts.keymap.keys_label(a)
+            ),
+            true,
+        ));
+        false
+    }
+}
+
+/// Opens the annotation for the app's current page (called when a page is opened).
+pub(crate) fn attach(app: &mut App, page_path: &Path, corpus_gold: Option<&GoldText>) {
+    let Some(doc) = app.doc.as_ref() else {
+        app.ann = None;
+        return;
+    };
+    let (ann, msg) = Annotation::open(
+        &doc.page,
+        page_path,
+        app.opts.gold_dir.as_deref(),
+        corpus_gold,
+        &app.opts.annotator,
+    );
+    app.ann = Some(ann);
+    if msg.is_some() {
+        app.status = msg;
+    }
+    app.gold_changed();
+    app.gold_overlay = app.doc.as_ref().is_some_and(|d| d.gold.is_some());
+}

@@ -1,0 +1,1162 @@
+//! The inspector's state and its event handling.
+//!
+//! [`App`] holds everything the screen shows; [`App::handle_key`] and [`App::handle_mouse`] are
+//! the only ways it changes in response to the user, and the real terminal loop
+//! ([`crate::tui::run`]) and the snapshot tests drive the same functions. Drawing is in
+//! [`crate::tui::ui`].
+//!
+//! A parameter change re-runs only the extractor (never re-decodes, re-lexes or re-highlights).
+//! Line-based extractors on pages up to 8 MB run inline (they take well under a millisecond per
+//! MB); other runs go to a worker thread, with a busy indicator, and a result that arrives after
+//! a newer request for the same algorithm is dropped (generation counter).
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
+use ratatui::style::Color;
+
+use super::annotate::Annotation;
+use super::highlight::Highlighter;
+use super::keymap::{Action, Keymap};
+use crate::algorithms::{self, Extraction, Extractor, Params};
+use crate::corpus::{self, GoldText};
+use crate::error::Result;
+use crate::eval::metrics::{word_prf, Prf};
+use crate::page::{decode, DecodeOptions, Page};
+use crate::selection::Selection;
+
+/// Colours of the algorithm overlays, in registry order (cycled).
+pub const OVERLAY_COLORS: [Color; 6] = [
+    Color::Cyan,
+    Color::Magenta,
+    Color::Yellow,
+    Color::Green,
+    Color::LightBlue,
+    Color::LightRed,
+];
+/// Colour of the gold-standard overlay.
+pub const GOLD_COLOR: Color = Color::LightGreen;
+
+/// Largest page (bytes of text) on which line-based extractors run on the UI thread.
+const INLINE_LIMIT: usize = 8 << 20;
+
+/// How the inspector is set up.
+#[derive(Debug, Clone)]
+pub struct AppOptions {
+    /// The active keymap.
+    pub keymap: Keymap,
+    /// Run the syntect highlighting layer (off in snapshot tests, which must be deterministic).
+    pub syntax: bool,
+    /// Decoding options for every page opened.
+    pub decode: DecodeOptions,
+    /// Run every extraction on the UI thread (tests).
+    pub inline_jobs: bool,
+    /// The algorithm active at start.
+    pub algo: String,
+    /// Where gold files are read and written (default: see [`crate::gold::gold_path_for`]).
+    pub gold_dir: Option<PathBuf>,
+    /// The annotator's name written into gold files.
+    pub annotator: String,
+}
+
+impl Default for AppOptions {
+    fn default() -> Self {
+        AppOptions {
+            keymap: Keymap::builtin("default").expect("the default keymap is built in"),
+            syntax: true,
+            decode: DecodeOptions::default(),
+            inline_jobs: false,
+            algo: "danag".into(),
+            gold_dir: None,
+            annotator: default_annotator(),
+        }
+    }
+}
+
+/// The `annotator` of the user's config file (`<config dir>/cescope/config.toml`, e.g.
+/// `~/.config/cescope/config.toml` on Linux), when set.
+pub fn configured_annotator() -> Option<String> {
+    let path = dirs::config_dir()?.join("cescope").join("config.toml");
+    let text = std::fs::read_to_string(path).ok()?;
+    let v: toml::Table = text.parse().ok()?;
+    v.get("annotator")?.as_str().map(str::to_string)
+}
+
+/// The annotator name when none is configured: `$USER` (or `$USERNAME`), else "anonymous".
+pub fn default_annotator() -> String {
+    std::env::var("USER")
+        .or_else(|_| std::env::var("USERNAME"))
+        .unwrap_or_else(|_| "anonymous".into())
+}
+
+/// One page of the corpus list.
+#[derive(Debug, Clone)]
+pub struct PageEntry {
+    /// Page id (file stem or ground-truth id).
+    pub id: String,
+    /// The page file.
+    pub path: PathBuf,
+    /// File size in bytes (as stored, maybe compressed).
+    pub bytes: u64,
+    /// The encoding, once the background scan has decoded the page.
+    pub encoding: Option<String>,
+    /// The gold standard from the corpus, if any.
+    pub gold: Option<GoldText>,
+    /// A cescope gold file exists for the page.
+    pub gold_file: bool,
+}
+
+impl PageEntry {
+    /// True when the page has a gold standard (a gold file or the corpus' own).
+    pub fn annotated(&self) -> bool {
+        self.gold_file || self.gold.is_some()
+    }
+}
+
+/// The corpus being browsed.
+#[derive(Debug, Clone)]
+pub struct CorpusState {
+    /// Display name.
+    pub name: String,
+    /// All pages.
+    pub entries: Vec<PageEntry>,
+    /// Index of the open page in `entries`.
+    pub current: usize,
+    /// Name filter (substring, case-insensitive).
+    pub filter: String,
+    /// Is the list panel shown?
+    pub list_open: bool,
+}
+
+impl CorpusState {
+    /// Indices of the entries that pass the filter.
+    pub fn visible(&self) -> Vec<usize> {
+        let f = self.filter.to_lowercase();
+        (0..self.entries.len())
+            .filter(|&i| f.is_empty() || self.entries[i].id.to_lowercase().contains(&f))
+            .collect()
+    }
+}
+
+/// One registered algorithm in the inspector.
+pub struct AlgoState {
+    /// The extractor.
+    pub extractor: Box<dyn Extractor>,
+    /// Current parameters.
+    pub params: Params,
+    /// Is its overlay shown?
+    pub overlay: bool,
+    /// Overlay colour.
+    pub color: Color,
+    /// The last result for the open page.
+    pub result: Option<Arc<Extraction>>,
+    /// Precision / recall / F1 of the result against the page's gold standard (word-sequence
+    /// LCS, Gottron 2009 section 3), when the page has one.
+    pub prf: Option<Prf>,
+    /// A worker is computing a newer result.
+    pub busy: bool,
+    /// Generation of the latest request.
+    pub generation: u64,
+}
+
+/// The open page with its display lines and highlighters.
+pub struct Doc {
+    /// The page.
+    pub page: Arc<Page>,
+    /// Where it came from.
+    pub path: PathBuf,
+    /// Virtual lines as byte ranges.
+    pub vlines: Arc<Vec<Range<usize>>>,
+    /// Raw (physical) lines as byte ranges.
+    pub rlines: Arc<Vec<Range<usize>>>,
+    /// For each raw line, the range of virtual lines whose start lies in it.
+    pub raw_to_virtual: Vec<Range<usize>>,
+    /// syntect layers for virtual and raw lines (when enabled).
+    pub hl: [Option<Highlighter>; 2],
+    /// The gold standard's main content, when one exists.
+    pub gold: Option<Selection>,
+    /// The gold standard's text (what extracts are evaluated against).
+    pub gold_text: Option<String>,
+    /// The gold text is the corpus' own (ground-truth.json) rather than a gold file's.
+    pub gold_from_corpus: bool,
+}
+
+impl Doc {
+    fn open(path: &Path, page: Page, syntax: bool, gold_text: Option<&GoldText>) -> Doc {
+        let page = Arc::new(page);
+        let vlines: Vec<Range<usize>> = page.lines().lines.iter().map(|l| l.range()).collect();
+        let text = page.text();
+        let mut rlines = Vec::new();
+        let mut start = 0;
+        for i in memchr::memchr_iter(b'\n', text.as_bytes()) {
+            rlines.push(start..i + 1);
+            start = i + 1;
+        }
+        if start < text.len() || rlines.is_empty() {
+            rlines.push(start..text.len());
+        }
+        let mut raw_to_virtual = Vec::with_capacity(rlines.len());
+        let mut v = 0;
+        for r in &rlines {
+            let s = v;
+            while v < vlines.len() && vlines[v].start < r.end {
+                v += 1;
+            }
+            raw_to_virtual.push(s..v);
+        }
+        let vlines = Arc::new(vlines);
+        let rlines = Arc::new(rlines);
+        let hl = if syntax {
+            let t: Arc<str> = Arc::from(page.text());
+            [
+                Some(Highlighter::new(t.clone(), vlines.clone())),
+                Some(Highlighter::new(t, rlines.clone())),
+            ]
+        } else {
+            [None, None]
+        };
+        let gold_from_corpus = gold_text.is_some();
+        let gold_text = gold_text.map(|g| g.article_body.clone());
+        Doc {
+            page,
+            path: path.to_path_buf(),
+            vlines,
+            rlines,
+            raw_to_virtual,
+            hl,
+            gold: None,
+            gold_text,
+            gold_from_corpus,
+        }
+    }
+}
+
+/// Screen areas of the last frame, for mouse hit-tests.
+#[derive(Debug, Clone, Default)]
+pub struct Rects {
+    /// The source view (text rows).
+    pub source: Rect,
+    /// The histogram (rows aligned with the source).
+    pub histogram: Rect,
+    /// The whole-page overview column.
+    pub overview: Rect,
+    /// One rectangle per slider / choice of the active algorithm.
+    pub params: Vec<Rect>,
+    /// The corpus list rows.
+    pub corpus: Rect,
+    /// Screen column where the source text starts (after gutter and line numbers).
+    pub source_text_x: u16,
+}
+
+/// A display line compared with the gold standard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineClass {
+    /// Selected by the algorithm and in the gold.
+    TruePositive,
+    /// Selected, not in the gold.
+    FalsePositive,
+    /// In the gold, not selected.
+    FalseNegative,
+    /// Neither.
+    TrueNegative,
+}
+
+/// Keyboard focus of text input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// Keys are actions.
+    Normal,
+    /// Keys edit the corpus name filter.
+    Filter,
+}
+
+struct JobResult {
+    algo: usize,
+    generation: u64,
+    doc_id: u64,
+    result: Extraction,
+}
+
+/// The inspector.
+pub struct App {
+    /// Options.
+    pub opts: AppOptions,
+    /// The corpus, when a directory was opened.
+    pub corpus: Option<CorpusState>,
+    /// The open page.
+    pub doc: Option<Doc>,
+    doc_id: u64,
+    /// All algorithms.
+    pub algos: Vec<AlgoState>,
+    /// Index of the active algorithm (drives histogram, sliders, explain).
+    pub active: usize,
+    /// Show raw source lines instead of virtual lines.
+    pub raw_lines: bool,
+    /// Histogram shows the smoothed diff instead of T1 / T2.
+    pub diff_view: bool,
+    /// Explain panel shown.
+    pub explain: bool,
+    /// Help overlay shown.
+    pub help: bool,
+    /// First row of the help overlay shown (it scrolls on small screens).
+    pub help_scroll: usize,
+    /// Gold overlay shown.
+    pub gold_overlay: bool,
+    /// Compare overlay: lines and text coloured as true positive / false positive / false
+    /// negative of the active algorithm against the gold standard.
+    pub compare: bool,
+    /// First display line on screen.
+    pub top: usize,
+    /// The cursor's display line.
+    pub cursor: usize,
+    /// Horizontal scroll in characters.
+    pub hscroll: usize,
+    /// Focused parameter of the active algorithm.
+    pub focus_param: usize,
+    /// Step mode: the phase shown, if on.
+    pub step: Option<usize>,
+    /// Message for the status bar: (text, is_error).
+    pub status: Option<(String, bool)>,
+    /// Set when the app should exit.
+    pub quit: bool,
+    /// Input mode.
+    pub mode: Mode,
+    /// Areas of the last frame.
+    pub rects: Rects,
+    /// Text rows of the source view in the last frame.
+    pub view_height: usize,
+    /// The gold standard being annotated for the open page.
+    pub ann: Option<Annotation>,
+    /// An action waiting for confirmation (leaving with unsaved changes).
+    pub pending_confirm: Option<Action>,
+    jobs_tx: Sender<JobResult>,
+    jobs_rx: Receiver<JobResult>,
+    info_rx: Option<Receiver<(usize, String)>>,
+    panic_key: Option<char>,
+}
+
+impl App {
+    fn empty(opts: AppOptions) -> App {
+        let (jobs_tx, jobs_rx) = channel();
+        let algos: Vec<AlgoState> = algorithms::registry()
+            .into_iter()
+            .enumerate()
+            .map(|(i, e)| AlgoState {
+                params: Params::defaults(e.params()),
+                extractor: e,
+                overlay: false,
+                color: OVERLAY_COLORS[i % OVERLAY_COLORS.len()],
+                result: None,
+                prf: None,
+                busy: false,
+                generation: 0,
+            })
+            .collect();
+        let active = algos
+            .iter()
+            .position(|a| a.extractor.name().eq_ignore_ascii_case(&opts.algo))
+            .unwrap_or(0);
+        let mut app = App {
+            opts,
+            corpus: None,
+            doc: None,
+            doc_id: 0,
+            algos,
+            active,
+            raw_lines: false,
+            diff_view: false,
+            explain: true,
+            help: false,
+            help_scroll: 0,
+            gold_overlay: false,
+            compare: false,
+            top: 0,
+            cursor: 0,
+            hscroll: 0,
+            focus_param: 0,
+            step: None,
+            status: None,
+            quit: false,
+            mode: Mode::Normal,
+            rects: Rects::default(),
+            view_height: 20,
+            ann: None,
+            pending_confirm: None,
+            jobs_tx,
+            jobs_rx,
+            info_rx: None,
+            panic_key: std::env::var("CESCOPE_PANIC_KEY")
+                .ok()
+                .and_then(|s| s.chars().next()),
+        };
+        app.algos[active].overlay = true;
+        app
+    }
+
+    /// Opens a page file, a directory of pages, or a `ground-truth.json` corpus. Errors are
+    /// input errors (unreadable file, binary input, empty corpus, …).
+    pub fn open(path: &Path, opts: AppOptions) -> Result<App> {
+        let mut app = App::empty(opts);
+        if path.is_dir() || path.extension().is_some_and(|e| e == "json") {
+            let c = corpus::open(path)?;
+            let entries: Vec<PageEntry> = c
+                .pages
+                .iter()
+                .map(|p| PageEntry {
+                    id: p.id.clone(),
+                    path: p.path.clone(),
+                    bytes: std::fs::metadata(&p.path).map(|m| m.len()).unwrap_or(0),
+                    encoding: None,
+                    gold: p.gold.clone(),
+                    gold_file: crate::gold::gold_path_for(&p.path, app.opts.gold_dir.as_deref())
+                        .is_file(),
+                })
+                .collect();
+            app.start_encoding_scan(&entries);
+            app.corpus = Some(CorpusState {
+                name: c.name,
+                entries,
+                current: 0,
+                filter: String::new(),
+                list_open: true,
+            });
+            app.open_entry(0);
+        } else {
+            let page = Page::load(path, &app.opts.decode)?;
+            app.set_doc(path, page, None);
+        }
+        Ok(app)
+    }
+
+    fn start_encoding_scan(&mut self, entries: &[PageEntry]) {
+        let (tx, rx) = channel();
+        let paths: Vec<PathBuf> = entries.iter().map(|e| e.path.clone()).collect();
+        let opts = self.opts.decode.clone();
+        std::thread::spawn(move || {
+            for (i, p) in paths.iter().enumerate() {
+                let enc = match decode::read_input(p).and_then(|b| decode::decode(&b, &opts)) {
+                    Ok(d) => d.encoding.name().to_string(),
+                    Err(_) => "error".to_string(),
+                };
+                if tx.send((i, enc)).is_err() {
+                    return;
+                }
+            }
+        });
+        self.info_rx = Some(rx);
+    }
+
+    fn set_doc(&mut self, path: &Path, page: Page, gold: Option<&GoldText>) {
+        self.doc = Some(Doc::open(path, page, self.opts.syntax, gold));
+        self.doc_id += 1;
+        self.pending_confirm = None;
+        self.top = 0;
+        self.cursor = 0;
+        self.hscroll = 0;
+        self.gold_overlay = self.doc.as_ref().is_some_and(|d| d.gold.is_some());
+        for a in &mut self.algos {
+            a.result = None;
+            a.prf = None;
+            a.busy = false;
+        }
+        if self.doc.as_ref().is_none_or(|d| d.gold.is_none()) {
+            self.compare = false;
+        }
+        for i in 0..self.algos.len() {
+            if self.algos[i].overlay || i == self.active {
+                self.run_algo(i);
+            }
+        }
+        super::annotate::attach(self, path, gold);
+    }
+
+    /// Recomputes P / R / F1 of every algorithm's result against the page's gold text.
+    pub(crate) fn refresh_prf(&mut self) {
+        let Some(doc) = self.doc.as_ref() else {
+            return;
+        };
+        for a in &mut self.algos {
+            a.prf = match (&a.result, &doc.gold_text) {
+                (Some(x), Some(g)) => Some(word_prf(&doc.page.render(&x.selection), g)),
+                _ => None,
+            };
+        }
+    }
+
+    /// Opens corpus entry `i` (index into `entries`).
+    pub fn open_entry(&mut self, i: usize) {
+        let Some(c) = self.corpus.as_mut() else {
+            return;
+        };
+        if i >= c.entries.len() {
+            return;
+        }
+        c.current = i;
+        let e = c.entries[i].clone();
+        match Page::load(&e.path, &self.opts.decode) {
+            Ok(page) => {
+                if let Some(c) = self.corpus.as_mut() {
+                    c.entries[i].encoding = Some(page.encoding().name().to_string());
+                }
+                self.set_doc(&e.path, page, e.gold.as_ref());
+                self.status = None;
+            }
+            Err(err) => {
+                self.doc = None;
+                self.ann = None;
+                self.status = Some((format!("{}: {err}", e.id), true));
+            }
+        }
+    }
+
+    /// Number of display lines in the current mode.
+    pub fn line_count(&self) -> usize {
+        self.doc.as_ref().map_or(0, |d| {
+            if self.raw_lines {
+                d.rlines.len()
+            } else {
+                d.vlines.len()
+            }
+        })
+    }
+
+    /// Byte range of display line `i`.
+    pub fn line_range(&self, i: usize) -> Option<Range<usize>> {
+        let d = self.doc.as_ref()?;
+        let v = if self.raw_lines { &d.rlines } else { &d.vlines };
+        v.get(i).cloned()
+    }
+
+    /// The virtual line shown at display line `i` (itself in virtual mode; the first virtual
+    /// line starting in the raw line otherwise).
+    pub fn virtual_of(&self, i: usize) -> usize {
+        match (&self.doc, self.raw_lines) {
+            (Some(d), true) => d
+                .raw_to_virtual
+                .get(i)
+                .map(|r| r.start.min(d.vlines.len().saturating_sub(1)))
+                .unwrap_or(0),
+            _ => i,
+        }
+    }
+
+    /// Runs (or schedules) the extractor `i` on the open page with its current parameters.
+    pub fn run_algo(&mut self, i: usize) {
+        let Some(doc) = self.doc.as_ref() else {
+            return;
+        };
+        let a = &mut self.algos[i];
+        a.generation += 1;
+        let inline = self.opts.inline_jobs
+            || (!a.extractor.needs_dom() && doc.page.text().len() <= INLINE_LIMIT);
+        if inline {
+            let x = Arc::new(a.extractor.run(&doc.page, &a.params));
+            a.prf = doc
+                .gold_text
+                .as_ref()
+                .map(|g| word_prf(&doc.page.render(&x.selection), g));
+            a.result = Some(x);
+            a.busy = false;
+            return;
+        }
+        a.busy = true;
+        let page = doc.page.clone();
+        let params = a.params.clone();
+        let name = a.extractor.name();
+        let generation = a.generation;
+        let doc_id = self.doc_id;
+        let tx = self.jobs_tx.clone();
+        std::thread::spawn(move || {
+            if let Ok(e) = algorithms::find(name) {
+                let result = e.run(&page, &params);
+                let _ = tx.send(JobResult {
+                    algo: i,
+                    generation,
+                    doc_id,
+                    result,
+                });
+            }
+        });
+    }
+
+    /// Collects finished background work (extractions, corpus scan, highlighting). Returns
+    /// true if the screen should be redrawn.
+    pub fn poll_background(&mut self) -> bool {
+        let mut changed = false;
+        while let Ok(j) = self.jobs_rx.try_recv() {
+            if j.doc_id == self.doc_id && self.algos[j.algo].generation == j.generation {
+                self.algos[j.algo].prf = self.doc.as_ref().and_then(|d| {
+                    d.gold_text
+                        .as_ref()
+                        .map(|g| word_prf(&d.page.render(&j.result.selection), g))
+                });
+                self.algos[j.algo].result = Some(Arc::new(j.result));
+                self.algos[j.algo].busy = false;
+                changed = true;
+            }
+        }
+        if let (Some(rx), Some(c)) = (self.info_rx.as_ref(), self.corpus.as_mut()) {
+            while let Ok((i, enc)) = rx.try_recv() {
+                if let Some(e) = c.entries.get_mut(i) {
+                    e.encoding.get_or_insert(enc);
+                    changed = true;
+                }
+            }
+        }
+        if let Some(d) = &self.doc {
+            let k = self.raw_lines as usize;
+            if let Some(h) = &d.hl[k] {
+                changed |= h.take_updates();
+            }
+        }
+        changed
+    }
+
+    /// Asks the highlighter for the visible lines (plus a margin).
+    pub fn request_highlight(&self) {
+        if let Some(d) = &self.doc {
+            let k = self.raw_lines as usize;
+            if let Some(h) = &d.hl[k] {
+                let n = self.line_count();
+                let s = self.top.saturating_sub(20);
+                let e = (self.top + self.view_height + 20).min(n);
+                h.request(s..e);
+            }
+        }
+    }
+
+    /// The active algorithm.
+    pub fn active_algo(&self) -> &AlgoState {
+        &self.algos[self.active]
+    }
+
+    fn ensure_visible(&mut self) {
+        let n = self.line_count();
+        if n == 0 {
+            self.cursor = 0;
+            self.top = 0;
+            return;
+        }
+        self.cursor = self.cursor.min(n - 1);
+        let h = self.view_height.max(1);
+        if self.cursor < self.top {
+            self.top = self.cursor;
+        } else if self.cursor >= self.top + h {
+            self.top = self.cursor + 1 - h;
+        }
+        self.top = self.top.min(n.saturating_sub(1));
+    }
+
+    fn move_cursor(&mut self, delta: isize) {
+        let n = self.line_count() as isize;
+        self.cursor = (self.cursor as isize + delta).clamp(0, (n - 1).max(0)) as usize;
+        self.ensure_visible();
+    }
+
+    /// Handles one key event.
+    pub fn handle_key(&mut self, ev: KeyEvent) {
+        if ev.kind != KeyEventKind::Press {
+            return;
+        }
+        if self.mode == Mode::Filter {
+            self.filter_key(ev);
+            return;
+        }
+        if let (Some(k), KeyCode::Char(c)) = (self.panic_key, ev.code) {
+            if k == c {
+                panic!("injected panic (CESCOPE_PANIC_KEY={k}) to test terminal restore");
+            }
+        }
+        if let Some(a) = self.opts.keymap.action(&ev) {
+            if self.help {
+                // While help is shown, movement scrolls it; everything else closes it first.
+                match a {
+                    Action::CursorDown => self.help_scroll += 1,
+                    Action::CursorUp => self.help_scroll = self.help_scroll.saturating_sub(1),
+                    Action::PageDown => self.help_scroll += 10,
+                    Action::PageUp => self.help_scroll = self.help_scroll.saturating_sub(10),
+                    Action::Quit => self.quit = true,
+                    _ => self.help = false,
+                }
+                return;
+            }
+            self.apply(a);
+        }
+    }
+
+    fn filter_key(&mut self, ev: KeyEvent) {
+        let Some(c) = self.corpus.as_mut() else {
+            self.mode = Mode::Normal;
+            return;
+        };
+        match ev.code {
+            KeyCode::Esc => {
+                c.filter.clear();
+                self.mode = Mode::Normal;
+            }
+            KeyCode::Enter => {
+                self.mode = Mode::Normal;
+                let vis = c.visible();
+                if !vis.contains(&c.current) {
+                    if let Some(&first) = vis.first() {
+                        self.open_entry(first);
+                    }
+                }
+            }
+            KeyCode::Backspace => {
+                c.filter.pop();
+            }
+            KeyCode::Char(ch) => c.filter.push(ch),
+            _ => {}
+        }
+    }
+
+    /// Applies one action (the keymap's vocabulary).
+    pub fn apply(&mut self, a: Action) {
+        if self.pending_confirm.is_some_and(|p| p != a) {
+            self.pending_confirm = None;
+        }
+        if self.apply_annotation(a) {
+            return;
+        }
+        let h = self.view_height.max(1) as isize;
+        match a {
+            Action::Quit => {
+                if self.confirm_leave(a) {
+                    self.quit = true;
+                }
+            }
+            Action::Help => {
+                self.help = !self.help;
+                self.help_scroll = 0;
+            }
+            Action::Cancel => {
+                if let Some(ann) = self
+                    .ann
+                    .as_mut()
+                    .filter(|x| x.visual.is_some() || x.char_sel.is_some())
+                {
+                    ann.visual = None;
+                    ann.char_sel = None;
+                } else if self.help {
+                    self.help = false;
+                } else if self.step.is_some() {
+                    self.step = None;
+                } else if let Some(c) = self.corpus.as_mut() {
+                    c.list_open = false;
+                }
+            }
+            Action::CursorDown => self.move_cursor(1),
+            Action::CursorUp => self.move_cursor(-1),
+            Action::PageDown => {
+                self.top = (self.top + h as usize).min(self.line_count().saturating_sub(1));
+                self.move_cursor(h);
+            }
+            Action::PageUp => {
+                self.top = self.top.saturating_sub(h as usize);
+                self.move_cursor(-h);
+            }
+            Action::Top => {
+                self.cursor = 0;
+                self.ensure_visible();
+            }
+            Action::Bottom => {
+                self.cursor = self.line_count().saturating_sub(1);
+                self.ensure_visible();
+            }
+            Action::ScrollLeft => self.hscroll = self.hscroll.saturating_sub(8),
+            Action::ScrollRight => self.hscroll += 8,
+            Action::NextRegion => self.jump_region(true),
+            Action::PrevRegion => self.jump_region(false),
+            Action::ToggleRawLines => self.toggle_raw(),
+            Action::ToggleDiffView => self.diff_view = !self.diff_view,
+            Action::ToggleExplain => self.explain = !self.explain,
+            Action::ToggleCorpus => match self.corpus.as_mut() {
+                Some(c) => c.list_open = !c.list_open,
+                None => {
+                    self.status = Some((
+                        "not a corpus: open a directory to browse pages".into(),
+                        false,
+                    ))
+                }
+            },
+            Action::NextAlgorithm => self.set_active((self.active + 1) % self.algos.len()),
+            Action::PrevAlgorithm => {
+                self.set_active((self.active + self.algos.len() - 1) % self.algos.len())
+            }
+            Action::ToggleOverlay => {
+                let i = self.active;
+                self.algos[i].overlay = !self.algos[i].overlay;
+                if self.algos[i].result.is_none() {
+                    self.run_algo(i);
+                }
+            }
+            Action::ToggleGold => {
+                if self.doc.as_ref().is_some_and(|d| d.gold.is_some()) {
+                    self.gold_overlay = !self.gold_overlay;
+                } else {
+                    self.status = Some(("no gold standard for this page".into(), false));
+                }
+            }
+            Action::ToggleCompare => {
+                if self.doc.as_ref().is_some_and(|d| d.gold.is_some()) {
+                    self.compare = !self.compare;
+                } else {
+                    self.status = Some((
+                        "no gold standard for this page: nothing to compare".into(),
+                        false,
+                    ));
+                }
+            }
+            Action::NextFalsePositive => self.jump_compare(LineClass::FalsePositive),
+            Action::NextFalseNegative => self.jump_compare(LineClass::FalseNegative),
+            Action::NextParam | Action::PrevParam => {
+                let n = self.active_algo().extractor.params().len();
+                if n > 0 {
+                    self.focus_param = if a == Action::NextParam {
+                        (self.focus_param + 1) % n
+                    } else {
+                        (self.focus_param + n - 1) % n
+                    };
+                }
+            }
+            Action::ParamInc => self.step_param(1),
+            Action::ParamDec => self.step_param(-1),
+            Action::ParamIncBig => self.step_param(10),
+            Action::ParamDecBig => self.step_param(-10),
+            Action::ParamReset => {
+                let i = self.active;
+                let specs = self.algos[i].extractor.params().to_vec();
+                if let Some(spec) = specs.get(self.focus_param) {
+                    self.algos[i].params.set(spec.name, spec.default.clone());
+                    self.run_algo(i);
+                }
+            }
+            Action::StepMode => {
+                self.step = match self.step {
+                    Some(_) => None,
+                    None => Some(0),
+                };
+                if self.step.is_some() {
+                    self.explain = true;
+                }
+            }
+            Action::StepNext | Action::StepPrev => {
+                let n = self.active_algo().extractor.phases().len();
+                let cur = self.step.unwrap_or(0);
+                self.step = Some(if a == Action::StepNext {
+                    (cur + 1).min(n - 1)
+                } else {
+                    cur.saturating_sub(1)
+                });
+                self.explain = true;
+            }
+            Action::NextPage | Action::PrevPage => {
+                if self.corpus.is_some() && self.confirm_leave(a) {
+                    self.page_step(a == Action::NextPage)
+                } else if self.corpus.is_none() {
+                    self.page_step(true)
+                }
+            }
+            Action::NextUnannotated => {
+                if self.corpus.is_some() && self.confirm_leave(a) {
+                    self.next_unannotated();
+                } else if self.corpus.is_none() {
+                    self.status = Some(("not a corpus".into(), false));
+                }
+            }
+            Action::Visual
+            | Action::Include
+            | Action::Exclude
+            | Action::MarkHeadline
+            | Action::TakeDraft
+            | Action::Undo
+            | Action::Redo
+            | Action::Save
+            | Action::Recover => {}
+            Action::Filter => {
+                if let Some(c) = self.corpus.as_mut() {
+                    c.list_open = true;
+                    self.mode = Mode::Filter;
+                } else {
+                    self.status = Some(("not a corpus: nothing to filter".into(), false));
+                }
+            }
+        }
+    }
+
+    fn set_active(&mut self, i: usize) {
+        self.active = i;
+        self.focus_param = 0;
+        self.algos[i].overlay = true;
+        if self.algos[i].result.is_none() {
+            self.run_algo(i);
+        }
+    }
+
+    fn step_param(&mut self, steps: i32) {
+        let i = self.active;
+        let specs = self.algos[i].extractor.params().to_vec();
+        let Some(spec) = specs.get(self.focus_param) else {
+            return;
+        };
+        let mut v = self.algos[i]
+            .params
+            .get(spec.name)
+            .cloned()
+            .unwrap_or_else(|| spec.default.clone());
+        let dir = steps.signum();
+        let count = if matches!(
+            spec.kind,
+            algorithms::ParamKind::Choice { .. } | algorithms::ParamKind::Bool
+        ) {
+            1
+        } else {
+            steps.unsigned_abs()
+        };
+        for _ in 0..count {
+            v = spec.step(&v, dir);
+        }
+        self.algos[i].params.set(spec.name, v);
+        self.run_algo(i);
+    }
+
+    /// Sets the focused parameter from a fraction `0.0..=1.0` of its range (mouse on a slider).
+    pub fn set_param_fraction(&mut self, param: usize, frac: f64) {
+        let i = self.active;
+        let specs = self.algos[i].extractor.params().to_vec();
+        let Some(spec) = specs.get(param) else {
+            return;
+        };
+        self.focus_param = param;
+        let frac = frac.clamp(0.0, 1.0);
+        let v = match &spec.kind {
+            algorithms::ParamKind::Int { min, max, .. } => {
+                algorithms::ParamValue::Int(min + ((max - min) as f64 * frac).round() as i64)
+            }
+            algorithms::ParamKind::Float { min, max, .. } => {
+                algorithms::ParamValue::Float(min + (max - min) * frac)
+            }
+            _ => {
+                let cur = self.algos[i]
+                    .params
+                    .get(spec.name)
+                    .cloned()
+                    .unwrap_or(spec.default.clone());
+                spec.step(&cur, 1)
+            }
+        };
+        self.algos[i].params.set(spec.name, v);
+        self.run_algo(i);
+    }
+
+    fn toggle_raw(&mut self) {
+        let byte = self.line_range(self.cursor).map_or(0, |r| r.start);
+        let top_byte = self.line_range(self.top).map_or(0, |r| r.start);
+        self.raw_lines = !self.raw_lines;
+        self.cursor = self.line_at_byte(byte);
+        self.top = self.line_at_byte(top_byte);
+        self.ensure_visible();
+    }
+
+    /// The byte under display column `col` (0 = first text column) of display line `line`,
+    /// as drawn (same trimming and horizontal scroll as the source view).
+    pub fn byte_at(&self, line: usize, col: usize) -> Option<usize> {
+        let d = self.doc.as_ref()?;
+        let range = self.line_range(line)?;
+        let text = d.page.text();
+        let t = text[range.clone()].trim_end();
+        let shown = range.start..range.start + t.len();
+        let mut c = 0usize;
+        let mut last = shown.start;
+        for (b, _, w) in super::ui::display_chars(text, shown.clone(), !self.raw_lines) {
+            if c + w > self.hscroll + col {
+                return Some(b);
+            }
+            c += w;
+            last = b;
+        }
+        Some(last.min(shown.end))
+    }
+
+    /// The display line containing byte `b`.
+    pub fn line_at_byte(&self, b: usize) -> usize {
+        let Some(d) = &self.doc else {
+            return 0;
+        };
+        let v = if self.raw_lines { &d.rlines } else { &d.vlines };
+        v.partition_point(|r| r.end <= b)
+            .min(v.len().saturating_sub(1))
+    }
+
+    fn jump_region(&mut self, forward: bool) {
+        let Some(x) = self.active_algo().result.clone() else {
+            return;
+        };
+        let Some(d) = &self.doc else {
+            return;
+        };
+        // Starts of the selected regions, as display lines.
+        let starts: Vec<usize> = match x.trace.marks("selected") {
+            Some(m) => m
+                .spans
+                .iter()
+                .filter_map(|r| d.vlines.get(r.start).map(|l| l.start))
+                .collect(),
+            None => x.selection.ranges().iter().map(|r| r.start).collect(),
+        };
+        let lines: Vec<usize> = starts.iter().map(|&b| self.line_at_byte(b)).collect();
+        let target = if forward {
+            lines.iter().find(|&&l| l > self.cursor).copied()
+        } else {
+            lines.iter().rev().find(|&&l| l < self.cursor).copied()
+        };
+        match target {
+            Some(t) => {
+                self.cursor = t;
+                self.top = t.saturating_sub(2);
+                self.ensure_visible();
+            }
+            None => self.status = Some(("no further selected region".into(), false)),
+        }
+    }
+
+    /// How display line `i` compares with the gold standard (None without gold or result).
+    pub fn line_class(&self, i: usize) -> Option<LineClass> {
+        let d = self.doc.as_ref()?;
+        let gold = d.gold.as_ref()?;
+        let x = self.active_algo().result.as_ref()?;
+        let r = self.line_range(i)?;
+        Some(
+            match (x.selection.intersects(r.clone()), gold.intersects(r)) {
+                (true, true) => LineClass::TruePositive,
+                (true, false) => LineClass::FalsePositive,
+                (false, true) => LineClass::FalseNegative,
+                (false, false) => LineClass::TrueNegative,
+            },
+        )
+    }
+
+    fn jump_compare(&mut self, want: LineClass) {
+        if self.doc.as_ref().is_none_or(|d| d.gold.is_none()) {
+            self.status = Some(("no gold standard for this page".into(), false));
+            return;
+        }
+        self.compare = true;
+        let n = self.line_count();
+        let mut prev = self.line_class(self.cursor);
+        for i in self.cursor + 1..n {
+            let c = self.line_class(i);
+            if c == Some(want) && prev != Some(want) {
+                self.cursor = i;
+                self.top = i.saturating_sub(2);
+                self.ensure_visible();
+                return;
+            }
+            prev = c;
+        }
+        let what = match want {
+            LineClass::FalsePositive => "false-positive",
+            _ => "false-negative",
+        };
+        self.status = Some((format!("no further {what} region"), false));
+    }
+
+    fn next_unannotated(&mut self) {
+        let Some(c) = &self.corpus else {
+            return;
+        };
+        let vis = c.visible();
+        let pos = vis.iter().position(|&i| i == c.current).unwrap_or(0);
+        let next = vis
+            .iter()
+            .cycle()
+            .skip(pos + 1)
+            .take(vis.len())
+            .copied()
+            .find(|&i| !c.entries[i].annotated());
+        match next {
+            Some(i) if i != c.current => self.open_entry(i),
+            _ => self.status = Some(("every page has a gold standard".into(), false)),
+        }
+    }
+
+    fn page_step(&mut self, forward: bool) {
+        let Some(c) = &self.corpus else {
+            self.status = Some(("not a corpus: no next page".into(), false));
+            return;
+        };
+        let vis = c.visible();
+        if vis.is_empty() {
+            return;
+        }
+        let pos = vis.iter().position(|&i| i == c.current);
+        let next = match (pos, forward) {
+            (Some(p), true) => vis[(p + 1).min(vis.len() - 1)],
+            (Some(p), false) => vis[p.saturating_sub(1)],
+            (None, _) => vis[0],
+        };
+        if next != c.current {
+            self.open_entry(next);
+        }
+    }
+
+    /// Handles one mouse event (wheel scrolls; clicks on the histogram, overview, sliders and
+    /// corpus list).
+    pub fn handle_mouse(&mut self, ev: MouseEvent) {
+        let p = Position::new(ev.column, ev.row);
+        match ev.kind {
+            MouseEventKind::ScrollDown => {
+                let n = self.line_count();
+                self.top = (self.top + 3).min(n.saturating_sub(1));
+                if self.cursor < self.top {
+                    self.cursor = self.top;
+                }
+            }
+            MouseEventKind::ScrollUp => {
+                self.top = self.top.saturating_sub(3);
+                if self.cursor >= self.top + self.view_height {
+                    self.cursor = self.top + self.view_height.saturating_sub(1);
+                }
+            }
+            MouseEventKind::Down(MouseButton::Left) | MouseEventKind::Drag(MouseButton::Left) => {
+                let r = self.rects.clone();
+                if r.overview.contains(p) && r.overview.height > 0 {
+                    let frac = (p.y - r.overview.y) as f64 / r.overview.height as f64;
+                    self.cursor = (frac * self.line_count() as f64) as usize;
+                    self.top = self.cursor.saturating_sub(self.view_height / 2);
+                    self.ensure_visible();
+                } else if r.histogram.contains(p) || r.source.contains(p) {
+                    let area = if r.histogram.contains(p) {
+                        r.histogram
+                    } else {
+                        r.source
+                    };
+                    self.cursor = self.top + (p.y - area.y) as usize;
+                    self.ensure_visible();
+                } else if let Some(k) = r.params.iter().position(|rc| rc.contains(p)) {
+                    let rc = r.params[k];
+                    let frac = (p.x - rc.x) as f64 / (rc.width.max(2) - 1) as f64;
+                    self.set_param_fraction(k, frac);
+                } else if r.corpus.contains(p) {
+                    if let Some(c) = &self.corpus {
+                        let row = (p.y - r.corpus.y) as usize;
+                        let vis = c.visible();
+                        let pos = vis.iter().position(|&i| i == c.current).unwrap_or(0);
+                        let first = pos.saturating_sub(r.corpus.height as usize / 2);
+                        if let Some(&i) = vis.get(first + row) {
+                            self.open_entry(i);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,984 @@
+//! Drawing the inspector: source view, histogram, overview, sliders, explain panel, status bar,
+//! corpus list and help overlay. Everything here reads [`App`] and writes the frame (plus the
+//! hit-test rectangles in [`App::rects`]); no state changes otherwise.
+
+use std::ops::Range;
+
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+use ratatui::Frame;
+use unicode_width::UnicodeWidthChar;
+
+use super::app::{App, LineClass, Mode, GOLD_COLOR};
+use crate::algorithms::{Extraction, ParamKind, ParamValue, Unit};
+use crate::page::ByteClass;
+use crate::selection::Selection;
+
+/// Smallest usable terminal.
+pub const MIN_SIZE: (u16, u16) = (80, 24);
+
+/// Base colour of a byte class (before syntect refines it).
+pub fn class_style(c: ByteClass) -> Style {
+    match c {
+        ByteClass::Text => Style::default().fg(Color::White),
+        ByteClass::Tag => Style::default().fg(Color::Blue),
+        ByteClass::Script => Style::default()
+            .fg(Color::Yellow)
+            .add_modifier(Modifier::DIM),
+        ByteClass::Style => Style::default()
+            .fg(Color::Magenta)
+            .add_modifier(Modifier::DIM),
+        ByteClass::Comment => Style::default().fg(Color::DarkGray),
+        ByteClass::Declaration => Style::default().fg(Color::Cyan),
+        ByteClass::Cdata => Style::default().fg(Color::Gray),
+    }
+}
+
+/// Draws the whole screen.
+pub fn draw(f: &mut Frame, app: &mut App) {
+    let area = f.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        let msg = format!(
+            "cescope needs a terminal of at least {}x{} (this one is {}x{}).\nEnlarge the window, or press q to quit.",
+            MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
+        );
+        f.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
+        app.rects = Default::default();
+        return;
+    }
+    let explain_h = if app.explain { 5 } else { 0 };
+    let rows = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([
+            Constraint::Min(8),
+            Constraint::Length(1),
+            Constraint::Length(explain_h),
+            Constraint::Length(1),
+        ])
+        .split(area);
+    let main = rows[0];
+    let corpus_w = if app.corpus.as_ref().is_some_and(|c| c.list_open) {
+        30
+    } else {
+        0
+    };
+    let hist_w = (main.width.saturating_sub(corpus_w) * 32 / 100).max(22);
+    let cols = Layout::default()
+        .direction(Direction::Horizontal)
+        .constraints([
+            Constraint::Length(corpus_w),
+            Constraint::Min(30),
+            Constraint::Length(hist_w),
+        ])
+        .split(main);
+    if corpus_w > 0 {
+        draw_corpus(f, app, cols[0]);
+    } else {
+        app.rects.corpus = Rect::default();
+    }
+    draw_source_and_histogram(f, app, cols[1], cols[2]);
+    draw_params(f, app, rows[1]);
+    if app.explain {
+        draw_explain(f, app, rows[2]);
+    }
+    draw_status(f, app, rows[3]);
+    if app.help {
+        draw_help(f, app, area);
+    }
+}
+
+fn title_block(title: String) -> Block<'static> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(Style::default().fg(Color::DarkGray))
+        .title(Span::styled(
+            title,
+            Style::default().add_modifier(Modifier::BOLD),
+        ))
+}
+
+/// Is display line `i` selected by the extraction? Uses the trace's `selected` marks in virtual
+/// mode (the algorithm's own decision, also for lines with markup only), the selection
+/// otherwise.
+fn line_selected(app: &App, x: &Extraction, i: usize, range: &Range<usize>) -> bool {
+    if !app.raw_lines {
+        if let Some(m) = x.trace.marks("selected") {
+            if m.unit == Unit::VirtualLine {
+                return m.spans.iter().any(|r| r.contains(&i));
+            }
+        }
+    }
+    x.selection.intersects(range.clone())
+}
+
+fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_area: Rect) {
+    let name = app
+        .doc
+        .as_ref()
+        .map(|d| d.page.name().to_string())
+        .unwrap_or_else(|| "(no page)".into());
+    let mode = if app.raw_lines {
+        "raw lines"
+    } else {
+        "virtual lines"
+    };
+    let sblock = title_block(format!(" {name} — {mode} "));
+    let inner = sblock.inner(src_area);
+    f.render_widget(sblock, src_area);
+    let hist_title = if app.step.is_some() {
+        " histogram — step mode ".to_string()
+    } else if app.diff_view {
+        " diff (smoothed) ".to_string()
+    } else {
+        " T2 ◀ │ ▶ T1 ".to_string()
+    };
+    let hblock = title_block(hist_title);
+    let hinner = hblock.inner(hist_area);
+    f.render_widget(hblock, hist_area);
+
+    app.view_height = inner.height as usize;
+    app.rects.source = inner;
+    let n = app.line_count();
+    if app.cursor >= n {
+        app.cursor = n.saturating_sub(1);
+    }
+    if app.top > app.cursor || app.cursor >= app.top + app.view_height {
+        app.top = app
+            .cursor
+            .saturating_sub(app.view_height.saturating_sub(1).min(app.cursor));
+    }
+    app.request_highlight();
+    let Some(doc) = app.doc.as_ref() else {
+        f.render_widget(
+            Paragraph::new("No page open. See the status bar for the reason."),
+            inner,
+        );
+        return;
+    };
+    let page = &doc.page;
+    let text = page.text();
+    let spans = &page.lexed().spans;
+    let overlays: Vec<(usize, &std::sync::Arc<Extraction>)> = app
+        .algos
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.overlay)
+        // In step mode the active algorithm's decision shows from the gap-expansion phase on.
+        .filter(|(i, _)| *i != app.active || app.step.is_none_or(|s| s >= 5))
+        .filter_map(|(i, a)| a.result.as_ref().map(|r| (i, r)))
+        .collect();
+    let gold = doc.gold.as_ref().filter(|_| app.gold_overlay);
+    let active = &app.algos[app.active];
+    // Background layers of the source text, first match wins.
+    let compare_sel: Option<[Selection; 3]> = match (app.compare, &doc.gold, &active.result) {
+        (true, Some(g), Some(x)) => Some([
+            x.selection.intersection(g),
+            x.selection.difference(g),
+            g.difference(&x.selection),
+        ]),
+        _ => None,
+    };
+    let mut layers: Vec<(&[Range<usize>], Color)> = Vec::new();
+    let ann = app.ann.as_ref();
+    let char_sel: Vec<Range<usize>> = ann.and_then(|a| a.char_sel.clone()).into_iter().collect();
+    let headline: Vec<Range<usize>> = ann
+        .and_then(|a| a.gold.headline_range())
+        .into_iter()
+        .collect();
+    if !char_sel.is_empty() {
+        layers.push((&char_sel, SELECT_BG));
+    }
+    if !headline.is_empty() && app.gold_overlay {
+        layers.push((&headline, HEADLINE_BG));
+    }
+    if let Some(c) = &compare_sel {
+        layers.push((c[0].ranges(), TP_BG));
+        layers.push((c[1].ranges(), FP_BG));
+        layers.push((c[2].ranges(), FN_BG));
+    } else if active.overlay && app.step.is_none_or(|s| s >= 6) {
+        if let Some(r) = &active.result {
+            layers.push((r.selection.ranges(), shade_bg(active.color)));
+        }
+    }
+    let num_w = digits(n.max(1)) + 1;
+    let hl = doc.hl[app.raw_lines as usize].as_ref();
+    let mut app_text_x = inner.x;
+    for row in 0..inner.height as usize {
+        let i = app.top + row;
+        let y = inner.y + row as u16;
+        if i >= n {
+            break;
+        }
+        let range = app.line_range(i).unwrap_or(0..0);
+        let shown_range = {
+            let t = text[range.clone()].trim_end();
+            range.start..range.start + t.len()
+        };
+        let mut line_spans: Vec<Span> = Vec::new();
+        for (ai, x) in &overlays {
+            let sel = line_selected(app, x, i, &range);
+            let c = app.algos[*ai].color;
+            line_spans.push(if sel {
+                Span::styled("▌", Style::default().fg(c))
+            } else {
+                Span::raw(" ")
+            });
+        }
+        if let Some(g) = gold {
+            line_spans.push(if g.intersects(range.clone()) {
+                Span::styled("▌", Style::default().fg(GOLD_COLOR))
+            } else {
+                Span::raw(" ")
+            });
+        }
+        let in_visual = ann
+            .and_then(|a| a.visual)
+            .is_some_and(|v| v.min(app.cursor) <= i && i <= v.max(app.cursor));
+        let num_style = if i == app.cursor {
+            Style::default().fg(Color::Black).bg(Color::Gray)
+        } else if in_visual {
+            Style::default().fg(Color::White).bg(SELECT_BG)
+        } else if app.compare {
+            match app.line_class(i) {
+                Some(LineClass::TruePositive) => Style::default().fg(Color::Black).bg(Color::Green),
+                Some(LineClass::FalsePositive) => Style::default().fg(Color::Black).bg(Color::Red),
+                Some(LineClass::FalseNegative) => {
+                    Style::default().fg(Color::Black).bg(Color::Yellow)
+                }
+                _ => Style::default().fg(Color::DarkGray),
+            }
+        } else {
+            Style::default().fg(Color::DarkGray)
+        };
+        line_spans.push(Span::styled(
+            format!("{:>w$} ", i + 1, w = num_w),
+            num_style,
+        ));
+        let used: usize = line_spans.iter().map(|s| s.width()).sum();
+        if row == 0 {
+            app_text_x = inner.x + used as u16;
+        }
+        let width = (inner.width as usize).saturating_sub(used);
+        let hl_spans = hl.and_then(|h| h.get(i));
+        line_spans.extend(styled_text(
+            text,
+            spans,
+            shown_range,
+            app.hscroll,
+            width,
+            !app.raw_lines,
+            &layers,
+            hl_spans.as_deref().map(|v| v.as_slice()),
+        ));
+        f.render_widget(
+            Paragraph::new(Line::from(line_spans)),
+            Rect::new(inner.x, y, inner.width, 1),
+        );
+    }
+    app.rects.source_text_x = app_text_x;
+    draw_histogram(f, app, hinner);
+}
+
+fn digits(n: usize) -> usize {
+    n.to_string().len()
+}
+
+/// The characters of `range` as the source view shows them: `(byte offset, shown char,
+/// display width)`. Newlines show as `↵` (the white space after a newline collapses into it),
+/// tabs as spaces, control characters as `·`; with `trim_leading`, white space at the start is
+/// skipped.
+pub fn display_chars(
+    text: &str,
+    range: Range<usize>,
+    trim_leading: bool,
+) -> impl Iterator<Item = (usize, char, usize)> + '_ {
+    let start = range.start;
+    let mut after_newline = trim_leading;
+    text[range].char_indices().filter_map(move |(off, ch)| {
+        let shown = if ch == '\n' {
+            if after_newline {
+                return None;
+            }
+            after_newline = true;
+            '↵'
+        } else if ch.is_whitespace() && after_newline {
+            return None;
+        } else {
+            after_newline = false;
+            if ch == '\t' {
+                ' '
+            } else if ch.is_control() {
+                '·'
+            } else {
+                ch
+            }
+        };
+        let w = UnicodeWidthChar::width(shown).unwrap_or(1).max(1);
+        Some((start + off, shown, w))
+    })
+}
+
+/// The visible part of one display line as styled spans: class colours, syntect refinement,
+/// selection shading; newlines shown as `↵` (a run of white space after a newline collapses
+/// into it), tabs as spaces, control characters as `·`.
+#[allow(clippy::too_many_arguments)]
+fn styled_text<'a>(
+    text: &'a str,
+    lex: &[crate::page::Span],
+    range: Range<usize>,
+    hscroll: usize,
+    width: usize,
+    trim_leading: bool,
+    layers: &[(&[Range<usize>], Color)],
+    hl: Option<&[(Range<usize>, Style)]>,
+) -> Vec<Span<'a>> {
+    let mut out: Vec<Span> = Vec::new();
+    let mut si = lex.partition_point(|s| (s.end as usize) <= range.start);
+    let mut hi = 0usize;
+    let mut ris: Vec<usize> = layers
+        .iter()
+        .map(|(rs, _)| rs.partition_point(|r| r.end <= range.start))
+        .collect();
+    let mut col = 0usize; // display columns consumed, including the scrolled-off ones
+    let mut cur_style: Option<Style> = None;
+    let mut buf = String::new();
+    let limit = hscroll + width;
+    for (b, shown, w) in display_chars(text, range.clone(), trim_leading) {
+        if col >= limit {
+            break;
+        }
+        if col < hscroll {
+            col += w;
+            continue;
+        }
+        if col + w > limit {
+            break;
+        }
+        col += w;
+        while si < lex.len() && (lex[si].end as usize) <= b {
+            si += 1;
+        }
+        let class = lex.get(si).map_or(ByteClass::Text, |s| s.class);
+        let mut st = class_style(class);
+        if let Some(h) = hl {
+            while hi < h.len() && h[hi].0.end <= b {
+                hi += 1;
+            }
+            if let Some((r, s)) = h.get(hi) {
+                if r.start <= b {
+                    st = st.patch(*s);
+                }
+            }
+        }
+        if shown == '↵' || shown == '·' {
+            st = Style::default().fg(Color::DarkGray);
+        }
+        for (k, (rs, bg)) in layers.iter().enumerate() {
+            while ris[k] < rs.len() && rs[ris[k]].end <= b {
+                ris[k] += 1;
+            }
+            if rs.get(ris[k]).is_some_and(|r| r.start <= b) {
+                st = st.bg(*bg);
+                break;
+            }
+        }
+        if cur_style != Some(st) {
+            if let Some(s) = cur_style.take() {
+                out.push(Span::styled(std::mem::take(&mut buf), s));
+            }
+            cur_style = Some(st);
+        }
+        buf.push(shown);
+    }
+    if let Some(s) = cur_style {
+        out.push(Span::styled(buf, s));
+    }
+    out
+}
+
+/// Background of characters selected with the mouse for annotation.
+pub const SELECT_BG: Color = Color::Rgb(40, 40, 130);
+/// Background of the annotated headline.
+pub const HEADLINE_BG: Color = Color::Rgb(90, 40, 110);
+/// Background of true-positive text in the compare overlay.
+pub const TP_BG: Color = Color::Rgb(0, 70, 0);
+/// Background of false-positive text in the compare overlay.
+pub const FP_BG: Color = Color::Rgb(90, 0, 0);
+/// Background of false-negative text in the compare overlay.
+pub const FN_BG: Color = Color::Rgb(80, 70, 0);
+
+/// A dark background tint for a selection shaded in overlay colour `c`.
+fn shade_bg(c: Color) -> Color {
+    match c {
+        Color::Cyan => Color::Rgb(0, 60, 70),
+        Color::Magenta => Color::Rgb(70, 0, 70),
+        Color::Yellow => Color::Rgb(70, 60, 0),
+        Color::Green => Color::Rgb(0, 70, 0),
+        Color::LightBlue => Color::Rgb(0, 30, 90),
+        Color::LightRed => Color::Rgb(90, 20, 20),
+        _ => Color::Rgb(50, 50, 50),
+    }
+}
+
+/// Per-display-line values of a per-virtual-line series (raw lines sum the virtual lines that
+/// start in them — the panel aggregates, the algorithms never know about raw lines).
+fn line_value(app: &App, series: &[f64], i: usize) -> f64 {
+    match (&app.doc, app.raw_lines) {
+        (Some(d), true) => d
+            .raw_to_virtual
+            .get(i)
+            .map(|r| series.get(r.clone()).map_or(0.0, |s| s.iter().sum()))
+            .unwrap_or(0.0),
+        _ => series.get(i).copied().unwrap_or(0.0),
+    }
+}
+
+fn percentile_abs(v: &[f64], p: f64) -> f64 {
+    let mut a: Vec<f64> = v.iter().map(|x| x.abs()).filter(|x| *x > 0.0).collect();
+    if a.is_empty() {
+        return 1.0;
+    }
+    a.sort_by(|x, y| x.total_cmp(y));
+    a[((a.len() - 1) as f64 * p) as usize].max(1.0)
+}
+
+/// Marks of one virtual line: (in a region, in the seed, selected, within gap reach).
+fn marks_at(x: &Extraction, v: usize) -> (bool, bool, bool, bool) {
+    let has = |name: &str| {
+        x.trace
+            .marks(name)
+            .is_some_and(|m| m.spans.iter().any(|r| r.contains(&v)))
+    };
+    let sel = x.trace.marks("selected");
+    let gap = x.trace.scalar("gap").unwrap_or(0.0) as usize;
+    let reach = sel.is_some_and(|m| {
+        let (Some(first), Some(last)) = (m.spans.first(), m.spans.last()) else {
+            return false;
+        };
+        (v < first.start && first.start - v < gap) || (v >= last.end && v + 1 - last.end < gap)
+    });
+    (has("regions"), has("seed"), has("selected"), reach)
+}
+
+fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
+    if area.width < 6 {
+        return;
+    }
+    let overview = Rect::new(area.x + area.width - 1, area.y, 1, area.height);
+    let bars = Rect::new(area.x, area.y, area.width - 2, area.height);
+    app.rects.histogram = bars;
+    app.rects.overview = overview;
+    let Some(x) = app.active_algo().result.clone() else {
+        f.render_widget(Paragraph::new("running…"), bars);
+        return;
+    };
+    let step = app.step;
+    let phase = step.unwrap_or(usize::MAX);
+    let diff_mode = match step {
+        Some(s) => s >= 2,
+        None => app.diff_view,
+    };
+    let t1 = x
+        .trace
+        .series("T1")
+        .map(|s| s.values.as_slice())
+        .unwrap_or(&[]);
+    let t2 = x
+        .trace
+        .series("T2")
+        .map(|s| s.values.as_slice())
+        .unwrap_or(&[]);
+    let diff = x
+        .trace
+        .series("diff")
+        .map(|s| s.values.as_slice())
+        .unwrap_or(&[]);
+    let scale = if diff_mode {
+        percentile_abs(diff, 0.98)
+    } else {
+        percentile_abs(t1, 0.98).max(percentile_abs(t2, 0.98))
+    };
+    let axis = bars.width / 2;
+    let half = axis.saturating_sub(1) as f64;
+    let n = app.line_count();
+    let buf = f.buffer_mut();
+    for row in 0..bars.height {
+        let i = app.top + row as usize;
+        if i >= n {
+            break;
+        }
+        let v = app.virtual_of(i);
+        let (left, right) = if phase == 0 {
+            (0.0, line_value(app, t1, i) + line_value(app, t2, i))
+        } else if diff_mode {
+            let d = line_value(app, diff, i);
+            if d > 0.0 {
+                (0.0, d)
+            } else {
+                (-d, 0.0)
+            }
+        } else {
+            (line_value(app, t2, i), line_value(app, t1, i))
+        };
+        let y = bars.y + row;
+        let lc = ((left / scale).min(1.0) * half * 2.0).round() as u16; // half-cells
+        let rc = ((right / scale).min(1.0) * half * 8.0).round() as u16; // eighths
+        let (lcol, rcol) = if phase == 0 {
+            (Color::Gray, Color::Gray)
+        } else {
+            (Color::Red, Color::Green)
+        };
+        // Left bar grows leftwards from the axis in half cells.
+        for k in 0..(lc / 2) {
+            let cx = bars.x + axis - 1 - k;
+            buf[(cx, y)].set_symbol("█").set_fg(lcol);
+        }
+        if lc % 2 == 1 && lc / 2 < axis {
+            let cx = bars.x + axis - 1 - lc / 2;
+            buf[(cx, y)].set_symbol("▐").set_fg(lcol);
+        }
+        // Right bar grows rightwards in eighths.
+        let full = rc / 8;
+        for k in 0..full.min(bars.width - axis - 1) {
+            buf[(bars.x + axis + 1 + k, y)].set_symbol("█").set_fg(rcol);
+        }
+        let rem = rc % 8;
+        if rem > 0 && full < bars.width - axis - 1 {
+            let sym = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"][rem as usize];
+            buf[(bars.x + axis + 1 + full, y)]
+                .set_symbol(sym)
+                .set_fg(rcol);
+        }
+        // The axis column carries the region marks.
+        let (in_region, in_seed, selected, reach) = if app.raw_lines {
+            (false, false, false, false)
+        } else {
+            marks_at(&x, v)
+        };
+        let (sym, col) = if phase >= 4 && in_seed {
+            ("┃", Color::Yellow)
+        } else if phase >= 5 && selected {
+            ("┃", Color::Green)
+        } else if phase >= 3 && in_region {
+            ("┃", Color::Blue)
+        } else if phase >= 5 && reach {
+            ("┆", Color::Green)
+        } else {
+            ("│", Color::DarkGray)
+        };
+        let cell = &mut buf[(bars.x + axis, y)];
+        cell.set_symbol(sym).set_fg(col);
+        if i == app.cursor {
+            cell.set_bg(Color::Gray);
+        }
+    }
+    // Overview of the whole page: selected lines of the active algorithm, viewport marked.
+    let h = overview.height as usize;
+    if n > 0 && h > 0 {
+        let sel: Vec<Range<usize>> = x
+            .trace
+            .marks("selected")
+            .map(|m| m.spans.clone())
+            .unwrap_or_default();
+        for r in 0..h {
+            let a = r * n / h;
+            let b = ((r + 1) * n / h).max(a + 1);
+            let a_v = app.virtual_of(a);
+            let b_v = app.virtual_of(b.min(n) - 1) + 1;
+            let hit = sel.iter().any(|s| s.start < b_v && a_v < s.end);
+            let in_view = a < app.top + app.view_height && app.top < b;
+            let cell = &mut buf[(overview.x, overview.y + r as u16)];
+            cell.set_symbol(if hit { "▐" } else { "│" });
+            cell.set_fg(if hit {
+                app.algos[app.active].color
+            } else {
+                Color::DarkGray
+            });
+            if in_view {
+                cell.set_bg(Color::DarkGray);
+            }
+        }
+    }
+}
+
+fn value_text(v: Option<&ParamValue>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+fn draw_params(f: &mut Frame, app: &mut App, area: Rect) {
+    let a = &app.algos[app.active];
+    let mut spans = vec![Span::styled(
+        format!(" {} ", a.extractor.name()),
+        Style::default().fg(Color::Black).bg(a.color),
+    )];
+    let mut x = area.x + spans[0].width() as u16;
+    let mut rects = Vec::new();
+    for (k, spec) in a.extractor.params().iter().enumerate() {
+        let focused = k == app.focus_param;
+        let name_style = if focused {
+            Style::default().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+        } else {
+            Style::default().fg(Color::Gray)
+        };
+        let label = format!("  {} ", spec.name);
+        x += label.chars().count() as u16;
+        spans.push(Span::styled(label, name_style));
+        let v = a.params.get(spec.name);
+        match &spec.kind {
+            ParamKind::Int { .. } | ParamKind::Float { .. } => {
+                let (lo, hi, cur) = match (&spec.kind, v) {
+                    (ParamKind::Int { min, max, .. }, Some(ParamValue::Int(c))) => {
+                        (*min as f64, *max as f64, *c as f64)
+                    }
+                    (ParamKind::Float { min, max, .. }, Some(ParamValue::Float(c))) => {
+                        (*min, *max, *c)
+                    }
+                    _ => (0.0, 1.0, 0.0),
+                };
+                let w = 16u16;
+                let frac = ((cur - lo) / (hi - lo).max(1e-9)).clamp(0.0, 1.0);
+                let pos = (frac * (w - 1) as f64).round() as u16;
+                let track: String = (0..w)
+                    .map(|i| {
+                        if i == pos {
+                            '●'
+                        } else if i < pos {
+                            '━'
+                        } else {
+                            '─'
+                        }
+                    })
+                    .collect();
+                rects.push(Rect::new(x, area.y, w, 1));
+                x += w;
+                spans.push(Span::styled(track, Style::default().fg(a.color)));
+                let vt = format!(" {}", value_text(v));
+                x += vt.chars().count() as u16;
+                spans.push(Span::styled(
+                    vt,
+                    Style::default().add_modifier(Modifier::BOLD),
+                ));
+            }
+            _ => {
+                let vt = format!("‹{}›", value_text(v));
+                let w = vt.chars().count() as u16;
+                rects.push(Rect::new(x, area.y, w, 1));
+                x += w;
+                spans.push(Span::styled(vt, Style::default().fg(a.color)));
+            }
+        }
+    }
+    app.rects.params = rects;
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn draw_explain(f: &mut Frame, app: &App, area: Rect) {
+    let a = app.active_algo();
+    let block = title_block(" explain ".into());
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let mut lines: Vec<Line> = Vec::new();
+    if let Some(s) = app.step {
+        let phases = a.extractor.phases();
+        if let Some((name, what)) = phases.get(s) {
+            lines.push(Line::from(vec![
+                Span::styled(
+                    format!("step {}/{} — {name}: ", s + 1, phases.len()),
+                    Style::default()
+                        .fg(Color::Yellow)
+                        .add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(*what),
+            ]));
+        }
+    }
+    if let Some(x) = &a.result {
+        let v = app.virtual_of(app.cursor);
+        let mut ex = a.extractor.explain(x, v);
+        if app.raw_lines {
+            if let Some(first) = ex.first_mut() {
+                *first = format!(
+                    "raw line {} (virtual line {}) — {first}",
+                    app.cursor + 1,
+                    v + 1
+                );
+            }
+        }
+        let text = ex.join("; ");
+        lines.push(Line::from(text));
+    } else if a.busy {
+        lines.push(Line::from("running…"));
+    }
+    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
+
+fn draw_status(f: &mut Frame, app: &App, area: Rect) {
+    let mut parts: Vec<Span> = Vec::new();
+    let dim = Style::default().fg(Color::Gray);
+    if let Some(d) = &app.doc {
+        let p = &d.page;
+        parts.push(Span::styled(
+            format!(" {} ", p.name()),
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+        if let Some(a) = &app.ann {
+            let (txt, st) = if a.read_only.is_some() {
+                (
+                    "│ gold read-only ".to_string(),
+                    Style::default().fg(Color::Red),
+                )
+            } else if a.dirty {
+                (
+                    "│ gold [+] unsaved ".to_string(),
+                    Style::default()
+                        .fg(Color::Yellow)
+                        .add_modifier(Modifier::BOLD),
+                )
+            } else if a.visual.is_some() || a.char_sel.is_some() {
+                (
+                    "│ selecting ".to_string(),
+                    Style::default().fg(Color::LightBlue),
+                )
+            } else if a.existed || a.has_content() {
+                ("│ gold ".to_string(), dim)
+            } else {
+                (String::new(), dim)
+            };
+            if !txt.is_empty() {
+                parts.push(Span::styled(txt, st));
+            }
+        }
+        let enc = if p.had_errors() {
+            format!("{} (bytes replaced)", p.encoding().name())
+        } else {
+            p.encoding().name().to_string()
+        };
+        parts.push(Span::styled(format!("│ {enc} "), dim));
+        parts.push(Span::styled(
+            format!("│ {} virtual lines ", d.vlines.len()),
+            dim,
+        ));
+        let a = app.active_algo();
+        if let Some(prf) = &a.prf {
+            parts.push(Span::styled(
+                format!(
+                    "│ P {:.3} R {:.3} F1 {:.3} ",
+                    prf.precision, prf.recall, prf.f1
+                ),
+                Style::default()
+                    .fg(Color::LightGreen)
+                    .add_modifier(Modifier::BOLD),
+            ));
+        }
+        parts.push(Span::styled(
+            format!("│ {} {} ", a.extractor.name(), a.params),
+            Style::default().fg(a.color),
+        ));
+        if let Some(x) = &a.result {
+            let chars: usize = x
+                .selection
+                .ranges()
+                .iter()
+                .map(|r| p.text()[r.clone()].chars().count())
+                .sum();
+            parts.push(Span::styled(format!("│ {chars} chars selected "), dim));
+        }
+        if app.compare {
+            parts.push(Span::styled("│ compare: ", dim));
+            parts.push(Span::styled("TP ", Style::default().bg(TP_BG)));
+            parts.push(Span::styled("FP ", Style::default().bg(FP_BG)));
+            parts.push(Span::styled("FN ", Style::default().bg(FN_BG)));
+        }
+        if app.algos.iter().any(|a| a.busy) {
+            parts.push(Span::styled(
+                "│ ⟳ running ",
+                Style::default().fg(Color::Yellow),
+            ));
+        }
+    }
+    if let Some(c) = &app.corpus {
+        let vis = c.visible();
+        let pos = vis
+            .iter()
+            .position(|&i| i == c.current)
+            .map_or(0, |p| p + 1);
+        parts.push(Span::styled(format!("│ page {pos}/{} ", vis.len()), dim));
+    }
+    if let Some((msg, err)) = &app.status {
+        let st = if *err {
+            Style::default().fg(Color::White).bg(Color::Red)
+        } else {
+            Style::default().fg(Color::Yellow)
+        };
+        parts.push(Span::styled(format!("│ {msg} "), st));
+    } else {
+        parts.push(Span::styled(
+            "│ ? help  q quit",
+            Style::default().fg(Color::DarkGray),
+        ));
+    }
+    f.render_widget(Paragraph::new(Line::from(parts)), area);
+}
+
+fn draw_corpus(f: &mut Frame, app: &mut App, area: Rect) {
+    let Some(c) = &app.corpus else {
+        return;
+    };
+    let vis = c.visible();
+    let annotated = c.entries.iter().filter(|e| e.annotated()).count();
+    let block = title_block(format!(
+        " {} — {annotated}/{} annotated ",
+        c.name,
+        c.entries.len()
+    ));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let filter_line = if app.mode == Mode::Filter || !c.filter.is_empty() {
+        1
+    } else {
+        0
+    };
+    if filter_line == 1 {
+        let cursor = if app.mode == Mode::Filter { "▏" } else { "" };
+        f.render_widget(
+            Paragraph::new(format!("/{}{cursor}", c.filter))
+                .style(Style::default().fg(Color::Yellow)),
+            Rect::new(inner.x, inner.y, inner.width, 1),
+        );
+    }
+    let list = Rect::new(
+        inner.x,
+        inner.y + filter_line,
+        inner.width,
+        inner.height.saturating_sub(filter_line),
+    );
+    app.rects.corpus = list;
+    let pos = vis.iter().position(|&i| i == c.current).unwrap_or(0);
+    let first = pos.saturating_sub(list.height as usize / 2);
+    for (row, &i) in vis
+        .iter()
+        .skip(first)
+        .take(list.height as usize)
+        .enumerate()
+    {
+        let e = &c.entries[i];
+        let gold = if e.annotated() { "✓" } else { " " };
+        let size = human_size(e.bytes);
+        let enc = e.encoding.as_deref().unwrap_or("…");
+        let idw = (inner.width as usize).saturating_sub(2 + 7 + 1 + 6);
+        let id: String = e.id.chars().take(idw).collect();
+        let line = format!("{gold} {id:<idw$} {size:>6} {:.6}", enc);
+        let st = if i == c.current {
+            Style::default().add_modifier(Modifier::REVERSED)
+        } else {
+            Style::default()
+        };
+        f.render_widget(
+            Paragraph::new(line).style(st),
+            Rect::new(list.x, list.y + row as u16, list.width, 1),
+        );
+    }
+}
+
+fn human_size(b: u64) -> String {
+    if b >= 1 << 20 {
+        format!("{:.1}M", b as f64 / (1u64 << 20) as f64)
+    } else if b >= 1 << 10 {
+        format!("{:.0}K", b as f64 / 1024.0)
+    } else {
+        format!("{b}B")
+    }
+}
+
+fn draw_help(f: &mut Frame, app: &mut App, area: Rect) {
+    let rows = app.opts.keymap.help_rows();
+    let mut lines: Vec<Line> = Vec::new();
+    let mut group = "";
+    for r in &rows {
+        if r.group != group {
+            group = r.group;
+            lines.push(Line::styled(
+                group.to_string(),
+                Style::default()
+                    .fg(Color::Yellow)
+                    .add_modifier(Modifier::BOLD),
+            ));
+        }
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("  {:<14}", r.keys),
+                Style::default().fg(Color::Cyan),
+            ),
+            Span::raw(r.description),
+        ]));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::styled(
+        "mouse: wheel scrolls; click the histogram or overview to go there; click a slider to set it",
+        Style::default().fg(Color::Gray),
+    ));
+    let mut legend = vec![Span::styled("overlays: ", Style::default().fg(Color::Gray))];
+    for a in &app.algos {
+        legend.push(Span::styled(
+            format!("▌{} ", a.extractor.name()),
+            Style::default().fg(a.color),
+        ));
+    }
+    legend.push(Span::styled("▌gold", Style::default().fg(GOLD_COLOR)));
+    lines.push(Line::from(legend));
+    lines.push(Line::styled(
+        "histogram axis: ┃ blue region, ┃ yellow seed region, ┃ green selected, ┆ within the gap",
+        Style::default().fg(Color::Gray),
+    ));
+    // Two columns when the screen is wide enough; scrolling (up/down) when it is not tall enough.
+    let two = area.width >= 130;
+    let w = if two {
+        124
+    } else {
+        78.min(area.width.saturating_sub(2))
+    };
+    let per_col_needed = if two {
+        lines.len().div_ceil(2)
+    } else {
+        lines.len()
+    };
+    let h = (per_col_needed as u16 + 2).min(area.height.saturating_sub(2));
+    let popup = Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    );
+    Clear.render(popup, f.buffer_mut());
+    let inner_h = h.saturating_sub(2) as usize;
+    let max_scroll = per_col_needed.saturating_sub(inner_h);
+    app.help_scroll = app.help_scroll.min(max_scroll);
+    let more = if max_scroll > 0 {
+        format!(" ↑↓ {}/{} ", app.help_scroll, max_scroll)
+    } else {
+        String::new()
+    };
+    let block = title_block(format!(" help — keymap {} {more}", app.opts.keymap.name()));
+    let inner = block.inner(popup);
+    f.render_widget(block, popup);
+    if two {
+        let half = per_col_needed;
+        let right: Vec<Line> = lines.split_off(half);
+        let cw = inner.width / 2;
+        f.render_widget(
+            Paragraph::new(lines).scroll((app.help_scroll as u16, 0)),
+            Rect::new(inner.x, inner.y, cw, inner.height),
+        );
+        f.render_widget(
+            Paragraph::new(right).scroll((app.help_scroll as u16, 0)),
+            Rect::new(inner.x + cw, inner.y, inner.width - cw, inner.height),
+        );
+    } else {
+        f.render_widget(
+            Paragraph::new(lines).scroll((app.help_scroll as u16, 0)),
+            inner,
+        );
+    }
+}
