@@ -287,6 +287,7 @@ fn inspect(
             ..Default::default()
         },
         inline_jobs: false,
+        inline_limit: cescope::tui::AppOptions::default().inline_limit,
         algo: algo.to_string(),
         gold_dir,
         annotator: annotator
@@ -425,7 +426,7 @@ fn eval_cmd(
         }
         None => (names.len() >= 2).then_some((0, 1)),
     };
-    let (pages, notes) = run::gather(corpora)?;
+    let (pages, notes) = run::gather_with(corpora, &run::CorpusOrGoldFiles)?;
     for n in &notes {
         eprintln!("cescope: note: {n}");
     }

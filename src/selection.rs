@@ -20,6 +20,11 @@ impl Selection {
         Self::default()
     }
 
+    /// A selection of one range (empty when `r` is empty).
+    pub fn from_range(r: Range<usize>) -> Self {
+        Self::from_ranges(std::iter::once(r))
+    }
+
     /// Builds a selection from ranges in any order; empty ranges are dropped, overlapping and
     /// adjacent ones merged. O(k log k) for k ranges.
     pub fn from_ranges(ranges: impl IntoIterator<Item = Range<usize>>) -> Self {

@@ -514,3 +514,38 @@ fn danag_on_scrapinghub_dev() {
     assert!(s.f1 >= 0.85, "DANAg F1 {}", s.f1);
     assert!(rep.pages.iter().all(|p| p.error.is_none()));
 }
+
+/// A plain directory of pages whose gold standards are cescope gold files in a sibling `gold/`.
+#[test]
+fn directory_with_cescope_gold_files() {
+    let root = tempfile::tempdir().unwrap();
+    let pages = root.path().join("pages");
+    std::fs::create_dir(&pages).unwrap();
+    std::fs::create_dir(root.path().join("gold")).unwrap();
+    let nav: String = (0..20)
+        .map(|i| format!("<li><a href=\"/s/{i}/index.html\">Section {i}</a></li>\n"))
+        .collect();
+    let html = format!(
+        "<html><body><ul>{nav}</ul><div><p>The museum reopened its east wing on Saturday after a two-year renovation of the roof and galleries.</p><p>Visitors queued along the river before the doors opened at nine.</p></div><ul>{nav}</ul></body></html>"
+    );
+    let path = pages.join("museum.html");
+    std::fs::write(&path, &html).unwrap();
+    let page = cescope::page::Page::load(&path, &Default::default()).unwrap();
+    // Gold: the two paragraphs, as byte ranges.
+    let a = html.find("The museum").unwrap();
+    let b = html.find("nine.").unwrap() + "nine.".len();
+    let mut g = cescope::gold::Gold::new(&page, "t");
+    g.set_main_content(&page, cescope::selection::Selection::from_range(a..b));
+    let gold_path = cescope::gold::gold_path_for(&path, None);
+    assert_eq!(gold_path, root.path().join("gold/museum.json"));
+    cescope::gold::save(&gold_path, &g, cescope::gold::SaveMode::New).unwrap();
+    let o = ok(eval(&["--algo", "danag", "--format", "json"], &[&pages]));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let text = v.to_string();
+    assert!(text.contains("museum"), "{text}");
+    let table = stdout(&ok(eval(&["--algo", "danag"], &[&pages])));
+    assert!(
+        table.contains("1.000 (0)"),
+        "DANAg finds exactly the gold: {table}"
+    );
+}

@@ -414,3 +414,36 @@ fn recovery_is_offered_and_hash_mismatch_is_read_only() {
         "{\n  \"schema\": \"cescope-gold\",\n  oops\n}\n"
     );
 }
+
+#[test]
+fn slow_runs_go_to_a_worker_and_stale_results_are_dropped() {
+    let o = AppOptions {
+        inline_jobs: false,
+        inline_limit: 0, // every run goes to the worker thread
+        ..opts()
+    };
+    let mut app = App::open(&sample("news-article.html"), o).unwrap();
+    // Three quick changes: gap 21, 22, 23; only the last result may land.
+    keys(&mut app, "+++");
+    assert!(app.active_algo().busy);
+    let s = screen(&mut app, 110, 32);
+    assert!(s.contains("running"), "busy indicator: {s}");
+    let t = Instant::now();
+    while app.active_algo().busy && t.elapsed() < Duration::from_secs(10) {
+        app.poll_background();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(!app.active_algo().busy);
+    let x = app.active_algo().result.clone().unwrap();
+    assert_eq!(x.trace.scalar("gap"), Some(23.0), "the newest request wins");
+}
+
+#[test]
+fn works_at_80_by_24() {
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    keys(&mut app, "}");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("danag"), "{s}");
+    assert!(s.contains("explain"), "{s}");
+    insta::assert_snapshot!("size_80x24", s);
+}

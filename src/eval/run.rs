@@ -136,6 +136,28 @@ pub trait GoldSource {
     fn gold(&self, corpus: &Corpus, page: &CorpusPage) -> Option<GoldText>;
 }
 
+/// The corpus' own gold when it has one (`ground-truth.json`), else the page's cescope gold
+/// file ([`crate::gold::gold_path_for`], e.g. `gold/x.json` beside `sample-pages/x.html`), read as
+/// plain text: its main content text, headline text and url. Unreadable gold files are skipped
+/// like missing ones.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CorpusOrGoldFiles;
+
+impl GoldSource for CorpusOrGoldFiles {
+    fn gold(&self, corpus: &Corpus, page: &CorpusPage) -> Option<GoldText> {
+        if let Some(g) = CorpusGold.gold(corpus, page) {
+            return Some(g);
+        }
+        let path = crate::gold::gold_path_for(&page.path, None);
+        let g = crate::gold::load(&path).ok()?;
+        Some(GoldText {
+            article_body: g.main_content.text.clone(),
+            headline: g.headline.as_ref().map(|h| h.text.clone()),
+            url: g.url.clone(),
+        })
+    }
+}
+
 /// The gold of the corpus' own `ground-truth.json` (none for a plain directory of pages).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CorpusGold;

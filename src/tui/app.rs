@@ -57,6 +57,9 @@ pub struct AppOptions {
     pub decode: DecodeOptions,
     /// Run every extraction on the UI thread (tests).
     pub inline_jobs: bool,
+    /// Largest page (bytes of decoded text) on which line-based extractors run on the UI
+    /// thread; larger pages, and extractors that need the DOM, run on a worker thread.
+    pub inline_limit: usize,
     /// The algorithm active at start.
     pub algo: String,
     /// Where gold files are read and written (default: see [`crate::gold::gold_path_for`]).
@@ -72,6 +75,7 @@ impl Default for AppOptions {
             syntax: true,
             decode: DecodeOptions::default(),
             inline_jobs: false,
+            inline_limit: INLINE_LIMIT,
             algo: "danag".into(),
             gold_dir: None,
             annotator: default_annotator(),
@@ -554,7 +558,7 @@ impl App {
         let a = &mut self.algos[i];
         a.generation += 1;
         let inline = self.opts.inline_jobs
-            || (!a.extractor.needs_dom() && doc.page.text().len() <= INLINE_LIMIT);
+            || (!a.extractor.needs_dom() && doc.page.text().len() <= self.opts.inline_limit);
         if inline {
             let x = Arc::new(a.extractor.run(&doc.page, &a.params));
             a.prf = doc
