@@ -261,3 +261,38 @@ fn layout_invariance_pretty_printed_minified_page() {
     assert!(pretty.text().lines().count() > 100);
     same_extraction(&mini, &pretty, "minified-news.html");
 }
+
+/// Every sample page has a gold file made with cescope (`gold mark`, reviewed and saved in the
+/// inspector); each is consistent with its page, and AdDANAg scores what the README reports.
+#[test]
+fn gold_files_of_the_sample_pages() {
+    let names = [
+        "news-article",
+        "wiki-article",
+        "slashdot-story",
+        "farsi-news",
+        "arabic-news",
+        "legacy-windows-1256",
+        "legacy-iso-8859-1",
+        "minified-news",
+        "no-main-content",
+    ];
+    let gold_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("gold");
+    for name in names {
+        let page_path = sample(&format!("{name}.html"));
+        let gold_path = cescope::gold::gold_path_for(&page_path, None);
+        assert_eq!(gold_path, gold_dir.join(format!("{name}.json")));
+        let g = cescope::gold::load(&gold_path).unwrap();
+        let page = load(&format!("{name}.html"));
+        let problems = cescope::gold::check(&g, Some(&page));
+        assert!(problems.is_empty(), "{name}: {problems:?}");
+        assert!(!g.draft, "{name} is still a draft");
+        let f1 = word_prf(&extract(&page, "addanag"), &g.main_content.text).f1;
+        if name == "no-main-content" {
+            assert!(g.main_content.ranges.is_empty());
+        } else {
+            assert!(g.headline.is_some(), "{name} has a headline");
+            assert!(f1 > 0.85, "{name}: AdDANAg F1 {f1:.3}");
+        }
+    }
+}

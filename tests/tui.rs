@@ -19,11 +19,15 @@ fn sample(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Deterministic options: no syntect, inline runs, and a gold directory that does not exist
+/// (so the project's own `gold/` files do not change the screens; annotation tests pass their
+/// own temporary gold directory).
 fn opts() -> AppOptions {
     AppOptions {
         keymap: Keymap::builtin("default").unwrap(),
         syntax: false,
         inline_jobs: true,
+        gold_dir: Some(std::env::temp_dir().join("cescope-tests-no-gold-here")),
         ..AppOptions::default()
     }
 }

@@ -19,6 +19,7 @@
 
 mod align;
 mod import;
+pub mod mark;
 mod save;
 
 use std::fmt;
