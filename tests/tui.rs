@@ -451,3 +451,81 @@ fn works_at_80_by_24() {
     assert!(s.contains("explain"), "{s}");
     insta::assert_snapshot!("size_80x24", s);
 }
+
+#[test]
+fn mouse_wheel_histogram_click_and_slider_click() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mouse = |kind, column, row| MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    let _ = screen(&mut app, 110, 32);
+    // The wheel scrolls three lines.
+    let r = app.rects.clone();
+    app.handle_mouse(mouse(
+        MouseEventKind::ScrollDown,
+        r.source.x + 5,
+        r.source.y + 2,
+    ));
+    assert_eq!(app.top, 3);
+    // A click on the histogram moves the cursor to that row.
+    app.handle_mouse(mouse(
+        MouseEventKind::Down(MouseButton::Left),
+        r.histogram.x + 2,
+        r.histogram.y + 4,
+    ));
+    assert_eq!(app.cursor, app.top + 4);
+    // A click on the overview jumps through the page.
+    app.handle_mouse(mouse(
+        MouseEventKind::Down(MouseButton::Left),
+        r.overview.x,
+        r.overview.y + r.overview.height - 1,
+    ));
+    assert!(
+        app.cursor > app.line_count() * 8 / 10,
+        "cursor {}",
+        app.cursor
+    );
+    // A click at the right end of the gap slider sets the largest gap; at the left end, 0.
+    let _ = screen(&mut app, 110, 32);
+    let s = app.rects.params[0];
+    app.handle_mouse(mouse(
+        MouseEventKind::Down(MouseButton::Left),
+        s.x + s.width - 1,
+        s.y,
+    ));
+    assert_eq!(app.active_algo().params.int("gap", -1), 200);
+    app.handle_mouse(mouse(MouseEventKind::Down(MouseButton::Left), s.x, s.y));
+    assert_eq!(app.active_algo().params.int("gap", -1), 0);
+    // A click on a choice cycles it.
+    let c = app.rects.params[1];
+    app.handle_mouse(mouse(MouseEventKind::Down(MouseButton::Left), c.x + 1, c.y));
+    assert_eq!(app.active_algo().params.choice("smoothing", ""), "none");
+    // Dragging over the source selects characters for annotation.
+    let _ = screen(&mut app, 110, 32);
+    let r = app.rects.clone();
+    app.handle_mouse(mouse(
+        MouseEventKind::Down(MouseButton::Left),
+        r.source_text_x,
+        r.source.y + 1,
+    ));
+    app.handle_mouse(mouse(
+        MouseEventKind::Drag(MouseButton::Left),
+        r.source_text_x + 5,
+        r.source.y + 1,
+    ));
+    let sel = app
+        .ann
+        .as_ref()
+        .unwrap()
+        .char_sel
+        .clone()
+        .expect("a character range");
+    assert!(
+        sel.end > sel.start && sel.end - sel.start <= 6 * 4,
+        "{sel:?}"
+    );
+}

@@ -208,10 +208,14 @@ impl App {
             return;
         }
         let before = ann.snapshot();
-        if !f(&page, &mut ann.gold, target) {
-            return;
-        }
-        if ann.snapshot() == before {
+        let applied = f(&page, &mut ann.gold, target);
+        ann.visual = None;
+        ann.char_sel = None;
+        if !applied || ann.snapshot() == before {
+            self.status = Some((
+                "no change: the selection holds no main content to change".into(),
+                false,
+            ));
             return;
         }
         ann.undo.push(before);

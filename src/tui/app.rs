@@ -678,6 +678,10 @@ impl App {
             }
         }
         if let Some(a) = self.opts.keymap.action(&ev) {
+            // A message lasts until the next command (persistent states have their own marks).
+            if self.pending_confirm.is_none() {
+                self.status = None;
+            }
             if self.help {
                 // While help is shown, movement scrolls it; everything else closes it first.
                 match a {
@@ -1136,13 +1140,27 @@ impl App {
                     self.cursor = (frac * self.line_count() as f64) as usize;
                     self.top = self.cursor.saturating_sub(self.view_height / 2);
                     self.ensure_visible();
-                } else if r.histogram.contains(p) || r.source.contains(p) {
-                    let area = if r.histogram.contains(p) {
-                        r.histogram
-                    } else {
-                        r.source
-                    };
-                    self.cursor = self.top + (p.y - area.y) as usize;
+                } else if r.source.contains(p) {
+                    let line = self.top + (p.y - r.source.y) as usize;
+                    let col = p.x.saturating_sub(r.source_text_x) as usize;
+                    let byte = self.byte_at(line, col);
+                    let dragging = matches!(ev.kind, MouseEventKind::Drag(_));
+                    if let (Some(ann), Some(b)) = (self.ann.as_mut(), byte) {
+                        if dragging {
+                            if let Some(a) = ann.drag_anchor {
+                                ann.visual = None;
+                                let (lo, hi) = (a.min(b), a.max(b));
+                                ann.char_sel = Some(lo..hi.max(lo + 1));
+                            }
+                        } else {
+                            ann.drag_anchor = Some(b);
+                            ann.char_sel = None;
+                        }
+                    }
+                    self.cursor = line;
+                    self.ensure_visible();
+                } else if r.histogram.contains(p) {
+                    self.cursor = self.top + (p.y - r.histogram.y) as usize;
                     self.ensure_visible();
                 } else if let Some(k) = r.params.iter().position(|rc| rc.contains(p)) {
                     let rc = r.params[k];

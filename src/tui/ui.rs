@@ -12,6 +12,7 @@ use ratatui::Frame;
 use unicode_width::UnicodeWidthChar;
 
 use super::app::{App, LineClass, Mode, GOLD_COLOR};
+use super::keymap::Action;
 use crate::algorithms::{Extraction, ParamKind, ParamValue, Unit};
 use crate::page::ByteClass;
 use crate::selection::Selection;
@@ -724,7 +725,15 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
             Style::default().add_modifier(Modifier::BOLD),
         ));
         if let Some(a) = &app.ann {
-            let (txt, st) = if a.read_only.is_some() {
+            let (txt, st) = if a.recovery_offered {
+                (
+                    format!(
+                        "│ recovery file newer: {} restores ",
+                        app.opts.keymap.keys_label(Action::Recover)
+                    ),
+                    Style::default().fg(Color::Yellow),
+                )
+            } else if a.read_only.is_some() {
                 (
                     "│ gold read-only ".to_string(),
                     Style::default().fg(Color::Red),
@@ -806,13 +815,14 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
             .map_or(0, |p| p + 1);
         parts.push(Span::styled(format!("│ page {pos}/{} ", vis.len()), dim));
     }
+    // A message (error, question, confirmation) comes first, so narrow terminals show it.
     if let Some((msg, err)) = &app.status {
         let st = if *err {
             Style::default().fg(Color::White).bg(Color::Red)
         } else {
-            Style::default().fg(Color::Yellow)
+            Style::default().fg(Color::Black).bg(Color::Yellow)
         };
-        parts.push(Span::styled(format!("│ {msg} "), st));
+        parts.insert(0, Span::styled(format!(" {msg} "), st));
     } else {
         parts.push(Span::styled(
             "│ ? help  q quit",
