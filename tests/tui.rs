@@ -529,3 +529,48 @@ fn mouse_wheel_histogram_click_and_slider_click() {
         "{sel:?}"
     );
 }
+
+/// Every action, in turn and repeated, on awkward pages (empty, only a comment, NUL bytes, an
+/// unclosed script, one huge line) never panics and always draws.
+#[test]
+fn every_action_on_awkward_pages() {
+    use cescope::tui::keymap::Action;
+    let dir = tempfile::tempdir().unwrap();
+    let gold_dir = tempfile::tempdir().unwrap();
+    let pages: Vec<(&str, Vec<u8>)> = vec![
+        ("empty.html", vec![]),
+        ("comment.html", b"<!-- only a comment".to_vec()),
+        ("nul.html", b"<p>a\0b</p>\0<p>text with \0 nul</p>".to_vec()),
+        ("script.html", b"<p>x</p><script>var a = '</div>';".to_vec()),
+        (
+            "long.html",
+            "<span>word </span>".repeat(20_000).into_bytes(),
+        ),
+    ];
+    for (name, bytes) in pages {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let mut app = App::open(&path, annotate_opts(gold_dir.path())).unwrap();
+        for round in 0..2 {
+            for &a in Action::ALL {
+                if matches!(a, Action::Quit | Action::Filter) {
+                    continue;
+                }
+                app.apply(a);
+                if round == 1 {
+                    app.apply(a);
+                }
+                let _ = screen(&mut app, 100, 30);
+            }
+        }
+        let _ = screen(&mut app, 80, 24);
+    }
+    // A binary file is refused before any terminal work, with a clear error.
+    let png = dir.path().join("x.png");
+    std::fs::write(&png, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01").unwrap();
+    let err = App::open(&png, opts())
+        .err()
+        .expect("a PNG is not a page")
+        .to_string();
+    assert!(err.contains("PNG"), "{err}");
+}
