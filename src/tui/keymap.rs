@@ -123,14 +123,14 @@ actions! {
     StepNext => "step_next", "teaching", "step mode: next phase";
     StepPrev => "step_prev", "teaching", "step mode: previous phase";
 
-    Visual => "visual", "annotate", "visual mode: select lines from here (or drag with the mouse for characters)";
+    Visual => "visual", "annotate", "visual mode: select lines (drag the mouse to select characters)";
     Include => "include", "annotate", "add the selection (or the cursor line) to the main content";
     Exclude => "exclude", "annotate", "remove the selection (or the cursor line) from the main content";
     MarkHeadline => "mark_headline", "annotate", "mark the selection (or the cursor line) as the headline";
-    TakeDraft => "take_draft", "annotate", "take the active algorithm's selection as the main content (a draft)";
+    TakeDraft => "take_draft", "annotate", "take the active algorithm's selection as a draft main content";
     Undo => "undo", "annotate", "undo the last annotation change";
     Redo => "redo", "annotate", "redo";
-    Save => "save", "annotate", "save the gold standard (atomic; the first save keeps a .bak of an older file)";
+    Save => "save", "annotate", "save the gold standard (an older file is kept as .bak)";
     Recover => "recover", "annotate", "restore the autosaved recovery file";
 
     NextPage => "next_page", "corpus", "next corpus page";

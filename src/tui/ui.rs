@@ -943,11 +943,12 @@ fn draw_help(f: &mut Frame, app: &mut App, area: Rect) {
         Style::default().fg(Color::Gray),
     ));
     // Two columns when the screen is wide enough; scrolling (up/down) when it is not tall enough.
-    let two = area.width >= 130;
+    let two = area.width >= 170;
+    // Keys column 16 + the longest description (about 90 characters) + borders.
     let w = if two {
-        124
+        area.width.saturating_sub(4).min(220)
     } else {
-        78.min(area.width.saturating_sub(2))
+        area.width.saturating_sub(2).min(112)
     };
     let per_col_needed = if two {
         lines.len().div_ceil(2)
