@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use cescope::algorithms::{registry, Params};
 use cescope::corpus;
-use cescope::eval::metrics::{mean, word_prf};
+use cescope::eval::run::{self, GroupBy, Metric};
 use cescope::page::{DecodeOptions, Page};
 
 fn corpus_dir(name: &str) -> PathBuf {
@@ -13,35 +13,18 @@ fn corpus_dir(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Mean word-LCS F1 of every algorithm over a corpus, with the number of empty extracts.
+/// Mean word-LCS F1 of every algorithm over a corpus, with the number of empty extracts, from
+/// the evaluation library (the numbers `cescope eval` prints).
 fn scores(name: &str) -> Vec<(String, f64, usize)> {
-    let c = corpus::open(&corpus_dir(name)).expect("corpus opens");
-    let pages: Vec<(Page, String)> = c
-        .pages
+    let (pages, _) = run::gather(&[corpus_dir(name)]).expect("corpus opens");
+    let algos = run::configure(registry(), &[]).unwrap();
+    let report = run::evaluate(&pages, &algos, Metric::Word, false);
+    let groups = report.summarize(GroupBy::Corpus);
+    assert_eq!(groups.len(), 1);
+    algos
         .iter()
-        .map(|p| {
-            let page = Page::load(&p.path, &DecodeOptions::default())
-                .unwrap_or_else(|e| panic!("{}: {e}", p.id));
-            (page, p.gold.clone().unwrap_or_default().article_body)
-        })
-        .collect();
-    registry()
-        .iter()
-        .map(|e| {
-            let params = Params::defaults(e.params());
-            let mut empty = 0;
-            let f1s: Vec<f64> = pages
-                .iter()
-                .map(|(page, gold)| {
-                    let text = page.render(&e.run(page, &params).selection);
-                    if text.trim().is_empty() {
-                        empty += 1;
-                    }
-                    word_prf(&text, gold).f1
-                })
-                .collect();
-            (e.name().to_string(), mean(f1s), empty)
-        })
+        .zip(&groups[0].summaries)
+        .map(|((e, _), s)| (e.name().to_string(), s.f1, s.empty))
         .collect()
 }
 

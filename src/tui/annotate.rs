@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::corpus::GoldText;
 use crate::gold::{self, Gold, SaveMode};
-use crate::page::{ByteClass, Page};
+use crate::page::Page;
 use crate::selection::Selection;
 
 use super::app::App;
@@ -133,30 +133,6 @@ impl Annotation {
     pub fn has_content(&self) -> bool {
         !self.gold.main_content.ranges.is_empty() || self.gold.headline.is_some()
     }
-}
-
-/// The byte range from the first to the last content-text byte inside `r` (a headline is tight
-/// around its words).
-fn tight_text_range(page: &Page, r: Range<usize>) -> Option<Range<usize>> {
-    let text = page.text();
-    let mut start = None;
-    let mut end = 0;
-    for s in &page.lexed().spans {
-        if s.class != ByteClass::Text || (s.end as usize) <= r.start || (s.start as usize) >= r.end
-        {
-            continue;
-        }
-        let a = (s.start as usize).max(r.start);
-        let b = (s.end as usize).min(r.end);
-        let piece = &text[a..b];
-        let lead = piece.len() - piece.trim_start().len();
-        let trail = piece.len() - piece.trim_end().len();
-        if a + lead < b - trail {
-            start.get_or_insert(a + lead);
-            end = b - trail;
-        }
-    }
-    start.map(|s| s..end)
 }
 
 impl App {
@@ -308,7 +284,7 @@ impl App {
                 true
             }),
             Action::MarkHeadline => self.edit(|page, g, t| {
-                let Some(r) = t.and_then(|t| tight_text_range(page, t)) else {
+                let Some(r) = t.and_then(|t| gold::mark::tighten_to_text(page, t)) else {
                     return false;
                 };
                 g.set_headline(page, Some(r));

@@ -163,10 +163,30 @@ pub struct AlgoState {
     /// Precision / recall / F1 of the result against the page's gold standard (word-sequence
     /// LCS, Gottron 2009 section 3), when the page has one.
     pub prf: Option<Prf>,
+    /// Characters (Unicode scalar values) the result selects, for the status bar.
+    pub selected_chars: usize,
     /// A worker is computing a newer result.
     pub busy: bool,
     /// Generation of the latest request.
     pub generation: u64,
+}
+
+impl AlgoState {
+    /// Stores a finished result with what is derived from it once (P / R / F1 against the
+    /// gold, selected characters), so frames never recompute them.
+    fn set_result(&mut self, doc: &Doc, x: Extraction) {
+        self.prf = doc.prf(&x.selection);
+        let text = doc.page.text();
+        self.selected_chars = x
+            .selection
+            .ranges()
+            .iter()
+            .filter_map(|r| text.get(r.clone()))
+            .map(|t| t.chars().count())
+            .sum();
+        self.result = Some(Arc::new(x));
+        self.busy = false;
+    }
 }
 
 /// The open page with its display lines and highlighters.
@@ -192,6 +212,13 @@ pub struct Doc {
 }
 
 impl Doc {
+    /// P / R / F1 of `sel` against the page's gold text, when there is one (word-sequence LCS).
+    fn prf(&self, sel: &Selection) -> Option<Prf> {
+        self.gold_text
+            .as_ref()
+            .map(|g| word_prf(&self.page.render(sel), g))
+    }
+
     fn open(path: &Path, page: Page, syntax: bool, gold_text: Option<&GoldText>) -> Doc {
         let page = Arc::new(page);
         let vlines: Vec<Range<usize>> = page.lines().lines.iter().map(|l| l.range()).collect();
@@ -358,6 +385,7 @@ impl App {
                 color: OVERLAY_COLORS[i % OVERLAY_COLORS.len()],
                 result: None,
                 prf: None,
+                selected_chars: 0,
                 busy: false,
                 generation: 0,
             })
@@ -486,10 +514,7 @@ impl App {
             return;
         };
         for a in &mut self.algos {
-            a.prf = match (&a.result, &doc.gold_text) {
-                (Some(x), Some(g)) => Some(word_prf(&doc.page.render(&x.selection), g)),
-                _ => None,
-            };
+            a.prf = a.result.as_ref().and_then(|x| doc.prf(&x.selection));
         }
     }
 
@@ -560,13 +585,8 @@ impl App {
         let inline = self.opts.inline_jobs
             || (!a.extractor.needs_dom() && doc.page.text().len() <= self.opts.inline_limit);
         if inline {
-            let x = Arc::new(a.extractor.run(&doc.page, &a.params));
-            a.prf = doc
-                .gold_text
-                .as_ref()
-                .map(|g| word_prf(&doc.page.render(&x.selection), g));
-            a.result = Some(x);
-            a.busy = false;
+            let x = a.extractor.run(&doc.page, &a.params);
+            a.set_result(doc, x);
             return;
         }
         a.busy = true;
@@ -595,14 +615,10 @@ impl App {
         let mut changed = false;
         while let Ok(j) = self.jobs_rx.try_recv() {
             if j.doc_id == self.doc_id && self.algos[j.algo].generation == j.generation {
-                self.algos[j.algo].prf = self.doc.as_ref().and_then(|d| {
-                    d.gold_text
-                        .as_ref()
-                        .map(|g| word_prf(&d.page.render(&j.result.selection), g))
-                });
-                self.algos[j.algo].result = Some(Arc::new(j.result));
-                self.algos[j.algo].busy = false;
-                changed = true;
+                if let Some(d) = self.doc.as_ref() {
+                    self.algos[j.algo].set_result(d, j.result);
+                    changed = true;
+                }
             }
         }
         if let (Some(rx), Some(c)) = (self.info_rx.as_ref(), self.corpus.as_mut()) {

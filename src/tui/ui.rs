@@ -785,14 +785,11 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
             format!("│ {} {} ", a.extractor.name(), a.params),
             Style::default().fg(a.color),
         ));
-        if let Some(x) = &a.result {
-            let chars: usize = x
-                .selection
-                .ranges()
-                .iter()
-                .map(|r| p.text()[r.clone()].chars().count())
-                .sum();
-            parts.push(Span::styled(format!("│ {chars} chars selected "), dim));
+        if a.result.is_some() {
+            parts.push(Span::styled(
+                format!("│ {} chars selected ", a.selected_chars),
+                dim,
+            ));
         }
         if app.compare {
             parts.push(Span::styled("│ compare: ", dim));
