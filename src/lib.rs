@@ -12,6 +12,7 @@ pub mod bench;
 pub mod corpus;
 pub mod error;
 pub mod eval;
+pub mod fsio;
 pub mod gold;
 pub mod page;
 pub mod selection;

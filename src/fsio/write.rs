@@ -1,0 +1,1 @@
+//! Atomic writes inside a chosen folder (filled in by the hardening work).
