@@ -157,7 +157,11 @@ impl Selection {
 
     /// Weighted voting over selections (the basis of CombinE's voting filter sets, Weissig &
     /// Gottron): a byte is selected when the summed weights of the selections that contain it are
-    /// at least `threshold`. O(K log K) for K ranges in total.
+    /// at least `threshold` and above zero (a byte no selection contains is never selected, even
+    /// with a threshold of 0). Weights are compared with a tolerance of 1e-9, so 0.1 + 0.2 meets
+    /// a threshold of 0.3. Selections should be in the page's normal form
+    /// ([`crate::page::Page::normalize`]) so that voters compare like with like.
+    /// O(K log K) for K ranges in total.
     pub fn vote(selections: &[(&Selection, f64)], threshold: f64) -> Selection {
         let mut events: Vec<(usize, f64)> = Vec::new();
         for (s, w) in selections {
@@ -241,6 +245,28 @@ mod tests {
             let mut p = Selection::new();
             for r in sa.ranges().iter().rev() { p.push(r.clone()); }
             prop_assert_eq!(p, sa);
+        }
+
+        /// Weighted voting with unequal weights and any threshold agrees with a per-byte sum of
+        /// the weights of the selections that contain the byte (Weissig & Gottron, voting sets).
+        #[test]
+        fn weighted_vote_matches_per_byte_sums(
+            sels in proptest::collection::vec(
+                (proptest::collection::vec((0usize..60, 0usize..12), 0..6), 1u32..10), 1..5),
+            threshold_tenths in 0u32..40,
+        ) {
+            let sels: Vec<(Selection, f64)> = sels
+                .iter()
+                .map(|(rs, w)| (Selection::from_ranges(rs.iter().map(|&(s, l)| s..s + l)), *w as f64 / 4.0))
+                .collect();
+            let threshold = threshold_tenths as f64 / 10.0;
+            let refs: Vec<(&Selection, f64)> = sels.iter().map(|(s, w)| (s, *w)).collect();
+            let v = Selection::vote(&refs, threshold);
+            for k in 0..80 {
+                let sum: f64 = sels.iter().filter(|(s, _)| s.contains(k)).map(|(_, w)| w).sum();
+                let expect = sum > 0.0 && sum >= threshold;
+                prop_assert_eq!(v.contains(k), expect, "byte {} sum {} threshold {}", k, sum, threshold);
+            }
         }
     }
 }

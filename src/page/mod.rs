@@ -8,6 +8,7 @@
 pub mod decode;
 pub mod lex;
 pub mod lines;
+pub mod mask;
 pub mod text;
 
 use std::path::Path;
@@ -85,6 +86,23 @@ impl Page {
             encoding_source: EncodingSource::Utf8,
             had_errors: false,
             warnings: Vec::new(),
+            lexed: OnceLock::new(),
+            lines: OnceLock::new(),
+            sha256: OnceLock::new(),
+        }
+    }
+
+    /// A page with the same name, raw bytes and encoding as `self` but another decoded `text`
+    /// (the masked pages of [`mask`]); lazy parts are rebuilt on first use.
+    fn with_text(&self, text: String) -> Page {
+        Page {
+            name: self.name.clone(),
+            raw: self.raw.clone(),
+            text,
+            encoding: self.encoding,
+            encoding_source: self.encoding_source,
+            had_errors: self.had_errors,
+            warnings: self.warnings.clone(),
             lexed: OnceLock::new(),
             lines: OnceLock::new(),
             sha256: OnceLock::new(),
