@@ -10,6 +10,7 @@ pub mod lex;
 pub mod lines;
 pub mod mask;
 pub mod text;
+pub mod tokens;
 
 use std::path::Path;
 use std::sync::OnceLock;
