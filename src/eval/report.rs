@@ -316,6 +316,14 @@ pub fn csv(report: &Report) -> String {
     out
 }
 
+/// Writes `data` to `path` atomically ([`crate::fsio::write`]: temporary file and rename,
+/// never through a symbolic link), replacing an earlier file.
+fn write_file(path: &Path, data: &[u8]) -> Result<()> {
+    let opts = crate::fsio::write::WriteOptions::default();
+    crate::fsio::write::write_bytes(path, &opts, data)?;
+    Ok(())
+}
+
 fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::io(path, std::io::Error::other(e.to_string()))
 }
@@ -336,75 +344,78 @@ pub fn f1_bins(values: &[f64]) -> [usize; 10] {
 /// page-count scale, captioned with the algorithm's name, mean F1 and number of pages.
 pub fn plot_histograms(report: &Report, path: &Path) -> Result<()> {
     let n = report.algos.len().max(1);
-    let root = SVGBackend::new(path, (860, 240 * n as u32)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-    let bins: Vec<[usize; 10]> = (0..report.algos.len())
-        .map(|a| f1_bins(&report.f1s(a)))
-        .collect();
-    let ymax = bins
-        .iter()
-        .flat_map(|b| b.iter().copied())
-        .max()
-        .unwrap_or(0)
-        .max(1) as u32;
-    for (a, panel) in root.split_evenly((n, 1)).iter().enumerate() {
-        let Some(algo) = report.algos.get(a) else {
-            break;
-        };
-        let color = Palette99::pick(a).to_rgba();
-        let mut chart = ChartBuilder::on(panel)
-            .caption(
-                format!(
-                    "{}: per-page F1 ({}), mean {:.3}, {} pages",
-                    algo.name,
-                    report.metric.name(),
-                    report.overall(a).f1,
-                    report.pages.len()
-                ),
-                ("sans-serif", 18),
-            )
-            .margin(8)
-            .x_label_area_size(34)
-            .y_label_area_size(44)
-            .build_cartesian_2d(0f64..1f64, 0u32..ymax + ymax / 6 + 2)
-            .map_err(|e| plot_err(path, e))?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(11)
-            .x_label_formatter(&|x| format!("{x:.1}"))
-            .x_desc("F1")
-            .y_desc("pages")
-            .draw()
-            .map_err(|e| plot_err(path, e))?;
-        chart
-            .draw_series(bins[a].iter().enumerate().map(|(i, &c)| {
-                let mut r = Rectangle::new(
-                    [(i as f64 / 10.0, 0), ((i + 1) as f64 / 10.0, c as u32)],
-                    color.filled(),
-                );
-                r.set_margin(0, 0, 2, 2);
-                r
-            }))
-            .map_err(|e| plot_err(path, e))?;
-        chart
-            .draw_series(
-                bins[a]
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &c)| c > 0)
-                    .map(|(i, &c)| {
-                        Text::new(
-                            c.to_string(),
-                            ((i as f64 + 0.45) / 10.0, c as u32 + ymax / 9 + 1),
-                            ("sans-serif", 12),
-                        )
-                    }),
-            )
-            .map_err(|e| plot_err(path, e))?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 240 * n as u32)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+        let bins: Vec<[usize; 10]> = (0..report.algos.len())
+            .map(|a| f1_bins(&report.f1s(a)))
+            .collect();
+        let ymax = bins
+            .iter()
+            .flat_map(|b| b.iter().copied())
+            .max()
+            .unwrap_or(0)
+            .max(1) as u32;
+        for (a, panel) in root.split_evenly((n, 1)).iter().enumerate() {
+            let Some(algo) = report.algos.get(a) else {
+                break;
+            };
+            let color = Palette99::pick(a).to_rgba();
+            let mut chart = ChartBuilder::on(panel)
+                .caption(
+                    format!(
+                        "{}: per-page F1 ({}), mean {:.3}, {} pages",
+                        algo.name,
+                        report.metric.name(),
+                        report.overall(a).f1,
+                        report.pages.len()
+                    ),
+                    ("sans-serif", 18),
+                )
+                .margin(8)
+                .x_label_area_size(34)
+                .y_label_area_size(44)
+                .build_cartesian_2d(0f64..1f64, 0u32..ymax + ymax / 6 + 2)
+                .map_err(|e| plot_err(path, e))?;
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .x_labels(11)
+                .x_label_formatter(&|x| format!("{x:.1}"))
+                .x_desc("F1")
+                .y_desc("pages")
+                .draw()
+                .map_err(|e| plot_err(path, e))?;
+            chart
+                .draw_series(bins[a].iter().enumerate().map(|(i, &c)| {
+                    let mut r = Rectangle::new(
+                        [(i as f64 / 10.0, 0), ((i + 1) as f64 / 10.0, c as u32)],
+                        color.filled(),
+                    );
+                    r.set_margin(0, 0, 2, 2);
+                    r
+                }))
+                .map_err(|e| plot_err(path, e))?;
+            chart
+                .draw_series(
+                    bins[a]
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &c)| c > 0)
+                        .map(|(i, &c)| {
+                            Text::new(
+                                c.to_string(),
+                                ((i as f64 + 0.45) / 10.0, c as u32 + ymax / 9 + 1),
+                                ("sans-serif", 12),
+                            )
+                        }),
+                )
+                .map_err(|e| plot_err(path, e))?;
+        }
+        root.present().map_err(|e| plot_err(path, e))?;
     }
-    root.present().map_err(|e| plot_err(path, e))?;
-    Ok(())
+    write_file(path, svg.as_bytes())
 }
 
 /// Wins of `x` over `y` per page: `(x better, y better, ties)`, ties within 1e-9.
@@ -429,9 +440,11 @@ pub fn plot_scatter(report: &Report, x: usize, y: usize, path: &Path) -> Result<
     let (fx, fy) = (report.f1s(x), report.f1s(y));
     let (nx, ny) = (&report.algos[x].name, &report.algos[y].name);
     let (wx, wy, ties) = wins(&fx, &fy);
-    let root = SVGBackend::new(path, (760, 760)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-    let mut chart = ChartBuilder::on(&root)
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (760, 760)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+        let mut chart = ChartBuilder::on(&root)
         .caption(
             format!(
                 "per-page F1 ({}): x = {nx}, y = {ny}; {nx} better on {wx}, {ny} better on {wy}, tie {ties}",
@@ -444,33 +457,35 @@ pub fn plot_scatter(report: &Report, x: usize, y: usize, path: &Path) -> Result<
         .y_label_area_size(48)
         .build_cartesian_2d(-0.02f64..1.02f64, -0.02f64..1.02f64)
         .map_err(|e| plot_err(path, e))?;
-    chart
-        .configure_mesh()
-        .x_labels(11)
-        .y_labels(11)
-        .x_label_formatter(&|v| format!("{v:.1}"))
-        .y_label_formatter(&|v| format!("{v:.1}"))
-        .x_desc(format!("{nx} F1"))
-        .y_desc(format!("{ny} F1"))
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
-    chart
-        .draw_series(LineSeries::new([(0.0, 0.0), (1.0, 1.0)], BLACK.mix(0.5)))
-        .map_err(|e| plot_err(path, e))?;
-    chart
-        .draw_series(
-            fx.iter()
-                .zip(&fy)
-                .map(|(&a, &b)| Circle::new((a, b), 3, BLUE.mix(0.55).filled())),
-        )
-        .map_err(|e| plot_err(path, e))?;
-    root.present().map_err(|e| plot_err(path, e))?;
-    Ok(())
+        chart
+            .configure_mesh()
+            .x_labels(11)
+            .y_labels(11)
+            .x_label_formatter(&|v| format!("{v:.1}"))
+            .y_label_formatter(&|v| format!("{v:.1}"))
+            .x_desc(format!("{nx} F1"))
+            .y_desc(format!("{ny} F1"))
+            .draw()
+            .map_err(|e| plot_err(path, e))?;
+        chart
+            .draw_series(LineSeries::new([(0.0, 0.0), (1.0, 1.0)], BLACK.mix(0.5)))
+            .map_err(|e| plot_err(path, e))?;
+        chart
+            .draw_series(
+                fx.iter()
+                    .zip(&fy)
+                    .map(|(&a, &b)| Circle::new((a, b), 3, BLUE.mix(0.55).filled())),
+            )
+            .map_err(|e| plot_err(path, e))?;
+        root.present().map_err(|e| plot_err(path, e))?;
+    }
+    write_file(path, svg.as_bytes())
 }
 
 /// Writes `report.json` ([`to_json`]), `f1-histogram.svg` ([`plot_histograms`]) and, when
 /// `scatter` names two algorithms, `f1-scatter.svg` ([`plot_scatter`]) into `dir` (created if
-/// missing). Returns the paths written. Errors: [`Error::Io`].
+/// missing), each atomically (temporary file and rename; a symbolic link in the way is
+/// refused). Returns the paths written. Errors: [`Error::Io`], [`Error::Write`].
 pub fn write_dir(
     report: &Report,
     dir: &Path,
@@ -481,7 +496,7 @@ pub fn write_dir(
     let json_path = dir.join("report.json");
     let text =
         serde_json::to_string_pretty(&to_json(report)).map_err(|e| plot_err(&json_path, e))?;
-    std::fs::write(&json_path, text + "\n").map_err(|e| Error::io(&json_path, e))?;
+    write_file(&json_path, (text + "\n").as_bytes())?;
     written.push(json_path);
     let hist = dir.join("f1-histogram.svg");
     plot_histograms(report, &hist)?;
