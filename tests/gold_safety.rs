@@ -391,3 +391,32 @@ fn inspector_sessions_keep_one_backup() {
         "the second session's first save replaced the backup"
     );
 }
+
+/// `eval --report DIR` writes report.json and the SVGs atomically and never through a link.
+#[test]
+fn eval_report_never_writes_through_a_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    std::fs::create_dir_all(d.join("corpus/html")).unwrap();
+    std::fs::write(d.join("corpus/html/story.html"), STORY).unwrap();
+    let gt = serde_json::json!({"story": {"articleBody": "The council approved the new bridge on Tuesday."}});
+    std::fs::write(d.join("corpus/ground-truth.json"), gt.to_string()).unwrap();
+    std::fs::create_dir(d.join("rep")).unwrap();
+    let victim = d.join("victim.json");
+    std::fs::write(&victim, "precious").unwrap();
+    std::os::unix::fs::symlink(&victim, d.join("rep/report.json")).unwrap();
+    let o = run(d, &["eval", "corpus", "--algo", "danag", "--report", "rep"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    // Without the link, the report is written, and again over itself.
+    std::fs::remove_file(d.join("rep/report.json")).unwrap();
+    for _ in 0..2 {
+        let o = run(d, &["eval", "corpus", "--algo", "danag", "--report", "rep"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    assert_eq!(
+        files_in(&d.join("rep")),
+        ["f1-histogram.svg", "report.json"]
+    );
+}
