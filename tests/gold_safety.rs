@@ -420,3 +420,22 @@ fn eval_report_never_writes_through_a_link() {
         ["f1-histogram.svg", "report.json"]
     );
 }
+
+#[test]
+fn agree_refuses_two_gold_files_for_one_page() {
+    let tmp = site();
+    let d = tmp.path().join("work");
+    std::fs::create_dir(d.join("b")).unwrap();
+    std::fs::copy(d.join("gold/story.json"), d.join("b/story.json")).unwrap();
+    let o = run(&d, &["gold", "agree", "gold", "b"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("F1 1.000"), "{}", stdout(&o));
+    std::fs::copy(d.join("b/story.json"), d.join("b/again.json")).unwrap();
+    let o = run(&d, &["gold", "agree", "gold", "b"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("b/story.json") && err.contains("b/again.json") && err.contains("\"story\""),
+        "{err}"
+    );
+}

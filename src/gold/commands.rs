@@ -56,6 +56,16 @@ pub enum CommandError {
     /// Two inputs map to one output.
     #[error(transparent)]
     Duplicate(#[from] DuplicateOutput),
+    /// Two gold files of one set are for the same page.
+    #[error("{} and {} are both gold files of page id \"{}\"; keep one", printable(.first), printable(.second), printable(.id))]
+    SamePage {
+        /// The first gold file.
+        first: String,
+        /// The second gold file.
+        second: String,
+        /// Their page id ([`Gold::page_id`]).
+        id: String,
+    },
     /// Writing an output failed (the output is unchanged).
     #[error(transparent)]
     Write(#[from] WriteError),
@@ -131,9 +141,10 @@ fn unique_ids(golds: &[(PathBuf, Gold)], dir: &Path) -> Result<(), CommandError>
     let mut ids = Outputs::new();
     for (p, g) in golds {
         ids.claim(&dir.join(g.page_id()), p.display().to_string())
-            .map_err(|mut e| {
-                e.output = PathBuf::from(format!("page id {}", g.page_id()));
-                e
+            .map_err(|e| CommandError::SamePage {
+                first: e.first,
+                second: e.second,
+                id: g.page_id().to_string(),
             })?;
     }
     Ok(())

@@ -9,13 +9,21 @@
 //! * [`Gold`]: the schema-v1 record, built with [`Gold::new`] and edited with
 //!   [`Gold::set_main_content`] / [`Gold::set_headline`] (which recompute the text fields).
 //! * [`load`], [`verify`] (does the page still match?), [`check`] (every consistency rule).
-//! * [`save`] (atomic, never silently overwriting: [`SaveMode`]) and the recovery file of the
-//!   annotation UI ([`recovery_path`], [`save_recovery`], [`load_recovery`],
-//!   [`recovery_is_newer`], [`discard_recovery`]); [`gold_path_for`] finds a page's gold file.
+//! * [`save`] (atomic, never silently overwriting, never through a link: [`SaveMode`]) and the
+//!   recovery file of the annotation UI ([`recovery_path`], [`save_recovery`],
+//!   [`load_recovery`], [`recovery_is_newer`], [`discard_recovery`]); [`gold_path_for`] finds a
+//!   page's gold file.
 //! * Interop with the common Scrapinghub format ([`crate::corpus::GoldText`]):
 //!   [`import_scrapinghub`] (word alignment of the plain-text gold onto the page),
 //!   [`export_scrapinghub`], and CleanEval-style plain text ([`export_text`]).
 //! * [`agree`]: inter-annotator agreement (word-sequence LCS F1 and headline equality).
+//! * [`commands`]: the workflows of `cescope gold mark | import | export | check | agree`, each
+//!   returning a typed report; every name taken from a file is checked as a bare file name and
+//!   every file is written through [`crate::fsio::write`].
+//!
+//! Gold files are read as regular files of at most [`GOLD_FILE_LIMIT`] bytes (a UTF-8 byte
+//! order mark is accepted); [`SaveMode::Backup`] keeps one `.bak`, and a [`SaveSession`] makes
+//! it only on a session's first save over an existing file.
 
 mod align;
 pub mod commands;
