@@ -439,3 +439,54 @@ fn agree_refuses_two_gold_files_for_one_page() {
         "{err}"
     );
 }
+
+/// A FIFO where the ground truth or a gold file is expected is refused at once (no hang).
+#[test]
+fn fifos_are_refused_not_waited_on() {
+    let tmp = site();
+    let d = tmp.path().join("work");
+    let made = Command::new("mkfifo")
+        .arg(d.join("gt.json"))
+        .arg(d.join("gold/fifo.json"))
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        return; // no mkfifo here
+    }
+    for args in [
+        &[
+            "gold",
+            "import",
+            "--from",
+            "scrapinghub",
+            "gt.json",
+            "--pages",
+            "pages",
+            "--out",
+            "g",
+        ][..],
+        &["gold", "check", "gold/fifo.json"][..],
+    ] {
+        let mut child = cescope()
+            .current_dir(&d)
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A guard against a hang, not a timing assertion: give it a minute.
+        let mut waited = 0;
+        while child.try_wait().unwrap().is_none() && waited < 600 {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            waited += 1;
+        }
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+            panic!("{args:?} blocked on a FIFO");
+        }
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let all = format!("{}{}", stdout(&o), stderr(&o));
+        assert!(all.contains("FIFO"), "{args:?}: {all}");
+    }
+}

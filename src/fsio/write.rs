@@ -549,17 +549,38 @@ impl Outputs {
         input: impl Into<String>,
     ) -> Result<(), DuplicateOutput> {
         let input = input.into();
-        match self.claimed.get(output) {
+        match self.claimed.get(&same_file_key(output)) {
             Some(first) => Err(DuplicateOutput {
                 output: output.to_path_buf(),
                 first: first.clone(),
                 second: input,
             }),
             None => {
-                self.claimed.insert(output.to_path_buf(), input);
+                self.claimed.insert(same_file_key(output), input);
                 Ok(())
             }
         }
+    }
+}
+
+/// One spelling per file: the folder resolved ([`Path::canonicalize`]) when it exists, else
+/// the path without `.` components; so `gold/x.json` and `./gold/x.json` are one output.
+fn same_file_key(path: &Path) -> PathBuf {
+    let lexical: PathBuf = path
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect();
+    let (Some(dir), Some(name)) = (lexical.parent(), lexical.file_name()) else {
+        return lexical;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    match dir.canonicalize() {
+        Ok(d) => d.join(name),
+        Err(_) => lexical,
     }
 }
 
@@ -716,12 +737,17 @@ mod tests {
         o.claim(Path::new("out/a.txt"), "g/a.json").unwrap();
         o.claim(Path::new("out/b.txt"), "g/b.json").unwrap();
         let e = o
-            .claim(Path::new("out/a.txt"), "g/a-copy.json")
+            .claim(Path::new("./out/a.txt"), "g/a-copy.json")
             .unwrap_err();
         let m = e.to_string();
         assert!(
             m.contains("g/a.json") && m.contains("g/a-copy.json") && m.contains("out/a.txt"),
             "{m}"
         );
+        // One file, two spellings (the folder exists).
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = Outputs::new();
+        o.claim(&dir.path().join("x.json"), "a").unwrap();
+        assert!(o.claim(&dir.path().join(".").join("x.json"), "b").is_err());
     }
 }

@@ -625,10 +625,10 @@ pub fn find_gold_page(gold_file: &Path, page: &str, pages: Option<&Path>) -> Opt
 /// made with an encoding override is checked against the page decoded as it says.
 /// Errors: [`CommandError::NoGoldFiles`], [`CommandError::ReadDir`].
 pub fn check_files(path: &Path, pages: Option<&Path>) -> Result<CheckReport, CommandError> {
-    let files = if path.is_file() {
-        vec![path.to_path_buf()]
-    } else {
+    let files = if path.is_dir() {
         gold_files(path)?
+    } else {
+        vec![path.to_path_buf()]
     };
     if files.is_empty() {
         return Err(CommandError::NoGoldFiles(path.to_path_buf()));
