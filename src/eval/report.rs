@@ -345,76 +345,75 @@ pub fn f1_bins(values: &[f64]) -> [usize; 10] {
 pub fn plot_histograms(report: &Report, path: &Path) -> Result<()> {
     let n = report.algos.len().max(1);
     let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (860, 240 * n as u32)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-        let bins: Vec<[usize; 10]> = (0..report.algos.len())
-            .map(|a| f1_bins(&report.f1s(a)))
-            .collect();
-        let ymax = bins
-            .iter()
-            .flat_map(|b| b.iter().copied())
-            .max()
-            .unwrap_or(0)
-            .max(1) as u32;
-        for (a, panel) in root.split_evenly((n, 1)).iter().enumerate() {
-            let Some(algo) = report.algos.get(a) else {
-                break;
-            };
-            let color = Palette99::pick(a).to_rgba();
-            let mut chart = ChartBuilder::on(panel)
-                .caption(
-                    format!(
-                        "{}: per-page F1 ({}), mean {:.3}, {} pages",
-                        algo.name,
-                        report.metric.name(),
-                        report.overall(a).f1,
-                        report.pages.len()
-                    ),
-                    ("sans-serif", 18),
-                )
-                .margin(8)
-                .x_label_area_size(34)
-                .y_label_area_size(44)
-                .build_cartesian_2d(0f64..1f64, 0u32..ymax + ymax / 6 + 2)
-                .map_err(|e| plot_err(path, e))?;
-            chart
-                .configure_mesh()
-                .disable_x_mesh()
-                .x_labels(11)
-                .x_label_formatter(&|x| format!("{x:.1}"))
-                .x_desc("F1")
-                .y_desc("pages")
-                .draw()
-                .map_err(|e| plot_err(path, e))?;
-            chart
-                .draw_series(bins[a].iter().enumerate().map(|(i, &c)| {
-                    let mut r = Rectangle::new(
-                        [(i as f64 / 10.0, 0), ((i + 1) as f64 / 10.0, c as u32)],
-                        color.filled(),
-                    );
-                    r.set_margin(0, 0, 2, 2);
-                    r
-                }))
-                .map_err(|e| plot_err(path, e))?;
-            chart
-                .draw_series(
-                    bins[a]
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, &c)| c > 0)
-                        .map(|(i, &c)| {
-                            Text::new(
-                                c.to_string(),
-                                ((i as f64 + 0.45) / 10.0, c as u32 + ymax / 9 + 1),
-                                ("sans-serif", 12),
-                            )
-                        }),
-                )
-                .map_err(|e| plot_err(path, e))?;
-        }
-        root.present().map_err(|e| plot_err(path, e))?;
+    let root = SVGBackend::with_string(&mut svg, (860, 240 * n as u32)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+    let bins: Vec<[usize; 10]> = (0..report.algos.len())
+        .map(|a| f1_bins(&report.f1s(a)))
+        .collect();
+    let ymax = bins
+        .iter()
+        .flat_map(|b| b.iter().copied())
+        .max()
+        .unwrap_or(0)
+        .max(1) as u32;
+    for (a, panel) in root.split_evenly((n, 1)).iter().enumerate() {
+        let Some(algo) = report.algos.get(a) else {
+            break;
+        };
+        let color = Palette99::pick(a).to_rgba();
+        let mut chart = ChartBuilder::on(panel)
+            .caption(
+                format!(
+                    "{}: per-page F1 ({}), mean {:.3}, {} pages",
+                    algo.name,
+                    report.metric.name(),
+                    report.overall(a).f1,
+                    report.pages.len()
+                ),
+                ("sans-serif", 18),
+            )
+            .margin(8)
+            .x_label_area_size(34)
+            .y_label_area_size(44)
+            .build_cartesian_2d(0f64..1f64, 0u32..ymax + ymax / 6 + 2)
+            .map_err(|e| plot_err(path, e))?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(11)
+            .x_label_formatter(&|x| format!("{x:.1}"))
+            .x_desc("F1")
+            .y_desc("pages")
+            .draw()
+            .map_err(|e| plot_err(path, e))?;
+        chart
+            .draw_series(bins[a].iter().enumerate().map(|(i, &c)| {
+                let mut r = Rectangle::new(
+                    [(i as f64 / 10.0, 0), ((i + 1) as f64 / 10.0, c as u32)],
+                    color.filled(),
+                );
+                r.set_margin(0, 0, 2, 2);
+                r
+            }))
+            .map_err(|e| plot_err(path, e))?;
+        chart
+            .draw_series(
+                bins[a]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &c)| c > 0)
+                    .map(|(i, &c)| {
+                        Text::new(
+                            c.to_string(),
+                            ((i as f64 + 0.45) / 10.0, c as u32 + ymax / 9 + 1),
+                            ("sans-serif", 12),
+                        )
+                    }),
+            )
+            .map_err(|e| plot_err(path, e))?;
     }
+    root.present().map_err(|e| plot_err(path, e))?;
+    drop(root);
     write_file(path, svg.as_bytes())
 }
 
@@ -441,10 +440,9 @@ pub fn plot_scatter(report: &Report, x: usize, y: usize, path: &Path) -> Result<
     let (nx, ny) = (&report.algos[x].name, &report.algos[y].name);
     let (wx, wy, ties) = wins(&fx, &fy);
     let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (760, 760)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-        let mut chart = ChartBuilder::on(&root)
+    let root = SVGBackend::with_string(&mut svg, (760, 760)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+    let mut chart = ChartBuilder::on(&root)
         .caption(
             format!(
                 "per-page F1 ({}): x = {nx}, y = {ny}; {nx} better on {wx}, {ny} better on {wy}, tie {ties}",
@@ -457,28 +455,29 @@ pub fn plot_scatter(report: &Report, x: usize, y: usize, path: &Path) -> Result<
         .y_label_area_size(48)
         .build_cartesian_2d(-0.02f64..1.02f64, -0.02f64..1.02f64)
         .map_err(|e| plot_err(path, e))?;
-        chart
-            .configure_mesh()
-            .x_labels(11)
-            .y_labels(11)
-            .x_label_formatter(&|v| format!("{v:.1}"))
-            .y_label_formatter(&|v| format!("{v:.1}"))
-            .x_desc(format!("{nx} F1"))
-            .y_desc(format!("{ny} F1"))
-            .draw()
-            .map_err(|e| plot_err(path, e))?;
-        chart
-            .draw_series(LineSeries::new([(0.0, 0.0), (1.0, 1.0)], BLACK.mix(0.5)))
-            .map_err(|e| plot_err(path, e))?;
-        chart
-            .draw_series(
-                fx.iter()
-                    .zip(&fy)
-                    .map(|(&a, &b)| Circle::new((a, b), 3, BLUE.mix(0.55).filled())),
-            )
-            .map_err(|e| plot_err(path, e))?;
-        root.present().map_err(|e| plot_err(path, e))?;
-    }
+    chart
+        .configure_mesh()
+        .x_labels(11)
+        .y_labels(11)
+        .x_label_formatter(&|v| format!("{v:.1}"))
+        .y_label_formatter(&|v| format!("{v:.1}"))
+        .x_desc(format!("{nx} F1"))
+        .y_desc(format!("{ny} F1"))
+        .draw()
+        .map_err(|e| plot_err(path, e))?;
+    chart
+        .draw_series(LineSeries::new([(0.0, 0.0), (1.0, 1.0)], BLACK.mix(0.5)))
+        .map_err(|e| plot_err(path, e))?;
+    chart
+        .draw_series(
+            fx.iter()
+                .zip(&fy)
+                .map(|(&a, &b)| Circle::new((a, b), 3, BLUE.mix(0.55).filled())),
+        )
+        .map_err(|e| plot_err(path, e))?;
+    root.present().map_err(|e| plot_err(path, e))?;
+    drop(chart);
+    drop(root);
     write_file(path, svg.as_bytes())
 }
 
