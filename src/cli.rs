@@ -599,6 +599,7 @@ pub enum GoldExportFormat {
 }
 
 fn gold_cmd(command: GoldCommand) -> Result<()> {
+    use cescope::gold::commands::{self as gc, ExportFormat};
     match command {
         GoldCommand::Mark {
             paths,
@@ -608,15 +609,15 @@ fn gold_cmd(command: GoldCommand) -> Result<()> {
             gold_dir,
             annotator,
             force,
-        } => gold_mark(
-            &paths,
-            selector.as_deref(),
-            headline.as_deref(),
+        } => gold_mark(&gc::MarkOptions {
+            paths,
+            selector,
+            headline,
             empty,
-            gold_dir.as_deref(),
-            gold_annotator(annotator),
+            gold_dir,
+            annotator: gold_annotator(annotator),
             force,
-        ),
+        }),
         GoldCommand::Import {
             from: GoldImportFormat::Scrapinghub,
             ground_truth,
@@ -624,14 +625,22 @@ fn gold_cmd(command: GoldCommand) -> Result<()> {
             out,
             annotator,
             force,
-        } => gold_import(
-            &ground_truth,
-            pages.as_deref(),
-            &out,
-            &gold_annotator(annotator),
+        } => gold_import(&gc::ImportOptions {
+            ground_truth,
+            pages,
+            out,
+            annotator: gold_annotator(annotator),
             force,
-        ),
-        GoldCommand::Export { to, dir, out } => gold_export(to, &dir, out.as_deref()),
+        }),
+        GoldCommand::Export { to, dir, out } => gold_export(&gc::ExportOptions {
+            format: match to {
+                GoldExportFormat::Scrapinghub => ExportFormat::Scrapinghub,
+                GoldExportFormat::Text => ExportFormat::Text,
+            },
+            dir,
+            out,
+            write: Default::default(),
+        }),
         GoldCommand::Check { dir, pages } => gold_check(&dir, pages.as_deref()),
         GoldCommand::Agree { dir_a, dir_b } => gold_agree(&dir_a, &dir_b),
     }
@@ -643,118 +652,88 @@ fn gold_annotator(given: Option<String>) -> String {
         .unwrap_or_else(cescope::tui::app::default_annotator)
 }
 
-/// Saves `gold` as a new file, or — with `force` — replacing an existing one after a backup.
-/// `Ok(None)` when the file exists and `force` is off.
-fn gold_save(
-    path: &std::path::Path,
-    gold: &cescope::gold::Gold,
-    force: bool,
-) -> Result<Option<cescope::gold::SaveOutcome>> {
-    use cescope::gold::{save, GoldError, SaveMode};
-    let mode = if force {
-        SaveMode::Backup
-    } else {
-        SaveMode::New
-    };
-    match save(path, gold, mode) {
-        Ok(o) => Ok(Some(o)),
-        Err(GoldError::Exists { .. }) => Ok(None),
-        Err(e) => Err(e.into()),
-    }
+/// A path or text from a file, with control characters escaped for the terminal.
+fn shown(p: &std::path::Path) -> String {
+    cescope::fsio::write::printable_path(p)
 }
 
-fn save_status(o: &cescope::gold::SaveOutcome) -> String {
-    match &o.backup {
-        Some(b) => format!("replaced {} (backup {})", o.path.display(), b.display()),
-        None if o.replaced => format!("replaced {}", o.path.display()),
-        None => format!("wrote {}", o.path.display()),
-    }
-}
-
-fn gold_mark(
-    paths: &[PathBuf],
-    selector: Option<&str>,
-    headline: Option<&str>,
-    empty: bool,
-    gold_dir: Option<&std::path::Path>,
-    annotator: String,
-    force: bool,
-) -> Result<()> {
-    use cescope::eval::metrics::words;
-    use cescope::gold::{gold_path_for, mark};
-
-    for s in selector.iter().chain(headline.iter()) {
-        mark::parse_selector(s)?;
-    }
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            files.extend(cescope::corpus::open(p)?.pages.into_iter().map(|c| c.path));
-        } else {
-            files.push(p.clone());
+fn save_status(s: &cescope::gold::commands::SaveStatus) -> String {
+    use cescope::gold::commands::SaveStatus;
+    match s {
+        SaveStatus::Saved(o) => match &o.backup {
+            Some(b) => format!("replaced {} (backup {})", shown(&o.path), shown(b)),
+            None if o.replaced => format!("replaced {}", shown(&o.path)),
+            None => format!("wrote {}", shown(&o.path)),
+        },
+        SaveStatus::Exists => "skipped (exists)".to_string(),
+        SaveStatus::Unreadable(e) | SaveStatus::Unwritable(e) => {
+            format!("not written: {}", printable(e))
         }
+        SaveStatus::NoMatch => "not written: the selector matched nothing".to_string(),
     }
-    let (mut matched, mut unmatched, mut failed) = (0usize, Vec::new(), 0usize);
+}
+
+fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    cescope::fsio::write::printable(s)
+}
+
+fn gold_mark(opts: &cescope::gold::commands::MarkOptions) -> Result<()> {
+    use cescope::gold::commands::{mark_pages, SaveStatus};
+    let report = mark_pages(opts)?;
+    let selector = opts.selector.as_deref().unwrap_or_default();
     let mut out = std::io::stdout().lock();
-    for path in &files {
-        let page = match Page::load(path, &DecodeOptions::default()) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("cescope: warning: {e}");
-                failed += 1;
+    for p in &report.pages {
+        let page = shown(&p.page);
+        match &p.status {
+            SaveStatus::Unreadable(e) => {
+                eprintln!("cescope: warning: {}", printable(e));
                 continue;
             }
-        };
-        let gold = match selector {
-            Some(sel) if !empty => mark::mark_page(&page, sel, headline, &annotator)?,
-            _ => mark::empty_gold(&page, &annotator),
-        };
-        if !empty && gold.main_content.ranges.is_empty() {
-            eprintln!(
-                "cescope: warning: {}: selector {:?} matched nothing; no gold written",
-                path.display(),
-                selector.unwrap_or_default()
-            );
-            unmatched.push(path.display().to_string());
-            continue;
+            SaveStatus::NoMatch => {
+                eprintln!(
+                    "cescope: warning: {page}: selector {selector:?} matched nothing; no gold written"
+                );
+                continue;
+            }
+            _ => {}
         }
-        matched += 1;
-        let n_words = words(&gold.main_content.text).len();
-        if !empty && n_words == 0 {
+        if p.no_text {
             eprintln!(
-                "cescope: warning: {}: the matching elements hold no text (void or unclosed elements?)",
-                path.display()
+                "cescope: warning: {page}: the matching elements hold no text (void or unclosed elements?)"
             );
         }
-        if let (Some(h), None) = (headline, &gold.headline) {
+        if p.headline_missing {
             eprintln!(
-                "cescope: note: {}: headline selector {h:?} matched no element with text",
-                path.display()
+                "cescope: note: {page}: headline selector {:?} matched no element with text",
+                opts.headline.as_deref().unwrap_or_default()
             );
         }
-        let target = gold_path_for(path, gold_dir);
-        let Some(o) = gold_save(&target, &gold, force)? else {
-            eprintln!(
+        match &p.status {
+            SaveStatus::Exists => eprintln!(
                 "cescope: note: {} exists; not replaced (--force replaces it, keeping a backup)",
-                target.display()
-            );
-            continue;
-        };
-        let head = gold
-            .headline
-            .as_ref()
-            .map(|h| format!(", headline \"{}\"", h.text))
-            .unwrap_or_default();
-        writeln!(
-            out,
-            "{}: {} ranges, {n_words} words{head}{}: {}",
-            path.display(),
-            gold.main_content.ranges.len(),
-            if gold.draft { " (draft)" } else { "" },
-            save_status(&o)
-        )?;
+                shown(&p.gold_path)
+            ),
+            SaveStatus::Unwritable(e) => eprintln!("cescope: warning: {}", printable(e)),
+            s => {
+                let head = p
+                    .headline
+                    .as_ref()
+                    .map(|h| format!(", headline \"{}\"", printable(h)))
+                    .unwrap_or_default();
+                writeln!(
+                    out,
+                    "{page}: {} ranges, {} words{head}{}: {}",
+                    p.ranges,
+                    p.words,
+                    if p.draft { " (draft)" } else { "" },
+                    save_status(s)
+                )?;
+            }
+        }
     }
     out.flush()?;
+    let unmatched: Vec<String> = report.unmatched().iter().map(|p| shown(p)).collect();
+    let matched = report.matched();
     if !unmatched.is_empty() && matched > 0 {
         eprintln!(
             "cescope: warning: the selector matched nothing on {} page(s): {}",
@@ -764,122 +743,60 @@ fn gold_mark(
     }
     if matched == 0 && !unmatched.is_empty() {
         anyhow::bail!(
-            "selector {:?} matched nothing on any of the {} page(s)",
-            selector.unwrap_or_default(),
+            "selector {selector:?} matched nothing on any of the {} page(s)",
             unmatched.len()
         );
     }
+    let failed = report.failed();
     if failed > 0 {
-        anyhow::bail!("{failed} page(s) could not be read");
+        anyhow::bail!("{failed} page(s) could not be read or written");
     }
     Ok(())
 }
 
-/// Finds the page file of ground-truth id `id` in `dir`: `<id>.html`, `.htm`, either with `.gz`.
-fn find_page_file(dir: &std::path::Path, id: &str) -> Option<PathBuf> {
-    ["html", "htm", "html.gz", "htm.gz"]
-        .iter()
-        .map(|ext| dir.join(format!("{id}.{ext}")))
-        .find(|p| p.is_file())
-}
-
-fn gold_import(
-    ground_truth: &std::path::Path,
-    pages_dir: Option<&std::path::Path>,
-    out_dir: &std::path::Path,
-    annotator: &str,
-    force: bool,
-) -> Result<()> {
-    use cescope::corpus::GoldText;
-    use rayon::prelude::*;
-    use std::collections::BTreeMap;
-
+fn gold_import(opts: &cescope::gold::commands::ImportOptions) -> Result<()> {
+    use cescope::gold::commands::{import, SaveStatus};
     let t0 = Instant::now();
-    let mut entries: Vec<(String, PathBuf, GoldText)> = Vec::new();
-    let mut missing = Vec::new();
-    if let Some(dir) = pages_dir {
-        let gt = if ground_truth.is_dir() {
-            ground_truth.join("ground-truth.json")
-        } else {
-            ground_truth.to_path_buf()
-        };
-        let data = std::fs::read(&gt).with_context(|| format!("cannot read {}", gt.display()))?;
-        let map: BTreeMap<String, GoldText> = serde_json::from_slice(&data).with_context(|| {
-            format!(
-                "{}: not a ground-truth file (id -> {{articleBody, headline?, url?}})",
-                gt.display()
-            )
-        })?;
-        anyhow::ensure!(dir.is_dir(), "--pages {}: not a directory", dir.display());
-        for (id, g) in map {
-            match find_page_file(dir, &id) {
-                Some(p) => entries.push((id, p, g)),
-                None => missing.push(id),
-            }
-        }
-    } else {
-        for p in cescope::corpus::open(ground_truth)?.pages {
-            match p.gold {
-                Some(g) => entries.push((p.id, p.path, g)),
-                None => missing.push(p.id),
-            }
-        }
+    let report = import(opts)?;
+    for id in &report.missing {
+        eprintln!(
+            "cescope: warning: no page file for id {}; skipped",
+            printable(id)
+        );
     }
-    for id in &missing {
-        eprintln!("cescope: warning: no page file for id {id}; skipped");
-    }
-    anyhow::ensure!(
-        !entries.is_empty(),
-        "{}: no page to import",
-        ground_truth.display()
-    );
-
-    let results: Vec<_> = entries
-        .par_iter()
-        .map(|(_, path, g)| {
-            let page = Page::load(path, &DecodeOptions::default())?;
-            Ok::<_, cescope::Error>(cescope::gold::import_scrapinghub(
-                g,
-                &page,
-                page.name(),
-                annotator,
-            ))
-        })
-        .collect();
-
-    let width = entries.iter().map(|e| e.0.len()).max().unwrap_or(2).max(2);
+    let width = report
+        .pages
+        .iter()
+        .map(|p| printable(&p.id).chars().count())
+        .max()
+        .unwrap_or(2)
+        .max(2);
     let mut out = std::io::stdout().lock();
-    let (mut n, mut high, mut sum, mut skipped, mut failed) = (0usize, 0usize, 0.0, 0usize, 0);
-    for ((id, _, _), r) in entries.iter().zip(results) {
-        let (gold, stats) = match r {
-            Ok(x) => x,
-            Err(e) => {
-                eprintln!("cescope: warning: {id}: {e}");
-                failed += 1;
-                continue;
+    let (mut n, mut high, mut sum, mut skipped) = (0usize, 0usize, 0.0, 0usize);
+    for p in &report.pages {
+        let id = printable(&p.id);
+        let Some(stats) = &p.stats else {
+            if let SaveStatus::Unreadable(e) = &p.status {
+                eprintln!("cescope: warning: {id}: {}", printable(e));
             }
+            continue;
         };
         n += 1;
         sum += stats.coverage;
         let low = stats.coverage < 0.95;
         high += usize::from(!low);
-        let status = match gold_save(&out_dir.join(format!("{id}.json")), &gold, force)? {
-            Some(o) => save_status(&o),
-            None => {
-                skipped += 1;
-                "skipped (exists)".to_string()
-            }
-        };
+        skipped += usize::from(p.status == SaveStatus::Exists);
         let head = stats
             .headline_f1
             .map_or_else(|| "-".to_string(), |f| format!("{f:.3}"));
         writeln!(
             out,
-            "{id:<width$}  coverage {:.3} ({}/{} words)  {} ranges  headline {head}  {status}{}",
+            "{id:<width$}  coverage {:.3} ({}/{} words)  {} ranges  headline {head}  {}{}",
             stats.coverage,
             stats.matched,
             stats.gold_words,
             stats.ranges,
+            save_status(&p.status),
             if low { "  LOW" } else { "" }
         )?;
     }
@@ -897,274 +814,125 @@ fn gold_import(
         }
     )?;
     out.flush()?;
+    let failed = report.pages.iter().filter(|p| p.status.failed()).count();
     if failed > 0 {
-        anyhow::bail!("{failed} page(s) could not be read");
+        anyhow::bail!("{failed} page(s) could not be read or written");
     }
     Ok(())
 }
 
-/// The gold files of a directory: `*.json`, sorted, without hidden files (temporary `.…tmp` and
-/// recovery `.….recover` files) and backups (`.bak`).
-fn gold_files(dir: &std::path::Path) -> Result<Vec<PathBuf>> {
-    let rd = std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
-    let mut files: Vec<PathBuf> = rd
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            let name = p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            name.ends_with(".json") && !name.starts_with('.') && p.is_file()
-        })
-        .collect();
-    files.sort();
-    Ok(files)
-}
-
-fn load_gold_dir(dir: &std::path::Path) -> Result<Vec<(PathBuf, cescope::gold::Gold)>> {
-    let files = gold_files(dir)?;
-    anyhow::ensure!(
-        !files.is_empty(),
-        "no gold files (*.json) in {}",
-        dir.display()
-    );
-    files
-        .into_iter()
-        .map(|p| Ok((p.clone(), cescope::gold::load(&p)?)))
-        .collect()
-}
-
-fn gold_export(
-    to: GoldExportFormat,
-    dir: &std::path::Path,
-    out_path: Option<&std::path::Path>,
-) -> Result<()> {
-    let golds = load_gold_dir(dir)?;
-    let drafts = golds.iter().filter(|(_, g)| g.draft).count();
-    match to {
-        GoldExportFormat::Scrapinghub => {
-            let v = cescope::gold::export_scrapinghub(golds.iter().map(|(_, g)| g));
-            let n = v.as_object().map_or(0, |m| m.len());
-            if n < golds.len() {
-                eprintln!(
-                    "cescope: warning: {} gold file(s) share a page id with another; the last one was kept",
-                    golds.len() - n
-                );
-            }
-            let mut text = serde_json::to_string_pretty(&v)?;
-            text.push('\n');
-            match out_path {
-                Some(p) => {
-                    std::fs::write(p, text)
-                        .with_context(|| format!("cannot write {}", p.display()))?;
-                    eprintln!(
-                        "cescope: exported {n} page(s) ({drafts} draft(s)) to {}",
-                        p.display()
-                    );
-                }
-                None => {
-                    let mut out = std::io::stdout().lock();
-                    out.write_all(text.as_bytes())?;
-                    out.flush()?;
-                }
-            }
-        }
-        GoldExportFormat::Text => {
-            let Some(out_dir) = out_path else {
-                anyhow::bail!(
-                    "--to text writes one file per page: give the directory with --out DIR"
-                );
-            };
-            std::fs::create_dir_all(out_dir)
-                .with_context(|| format!("cannot create {}", out_dir.display()))?;
-            for (_, g) in &golds {
-                let p = out_dir.join(format!("{}.txt", g.page_id()));
-                std::fs::write(&p, cescope::gold::export_text(g))
-                    .with_context(|| format!("cannot write {}", p.display()))?;
-            }
-            eprintln!(
-                "cescope: exported {} page(s) ({drafts} draft(s)) to {}",
-                golds.len(),
-                out_dir.display()
-            );
-        }
+fn gold_export(opts: &cescope::gold::commands::ExportOptions) -> Result<()> {
+    let report = cescope::gold::commands::export(opts)?;
+    if let Some(text) = &report.stdout {
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+    } else if let Some(to) = &opts.out {
+        eprintln!(
+            "cescope: exported {} page(s) ({} draft(s)) to {}",
+            report.pages,
+            report.drafts,
+            shown(to)
+        );
     }
     Ok(())
-}
-
-/// The page file a gold file names: in `pages` when given, else in the gold directory's parent
-/// or one of its sibling folders (`sample-pages/` beside `gold/`, `html/` beside `gold/`).
-fn find_gold_page(
-    gold_file: &std::path::Path,
-    page: &str,
-    pages: Option<&std::path::Path>,
-) -> Option<PathBuf> {
-    use std::path::Path;
-    let name = Path::new(page).file_name()?;
-    if let Some(d) = pages {
-        return Some(d.join(name)).filter(|p| p.is_file());
-    }
-    let gold_dir = match gold_file.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let parent = match gold_dir.canonicalize().ok()?.parent() {
-        Some(p) => p.to_path_buf(),
-        None => return None,
-    };
-    let own = gold_dir.canonicalize().ok();
-    let mut dirs = vec![parent.clone()];
-    let mut siblings: Vec<PathBuf> = std::fs::read_dir(&parent)
-        .ok()?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir() && Some(p) != own.as_ref())
-        .collect();
-    siblings.sort();
-    dirs.extend(siblings);
-    dirs.into_iter().map(|d| d.join(name)).find(|p| p.is_file())
 }
 
 fn gold_check(dir: &std::path::Path, pages: Option<&std::path::Path>) -> Result<()> {
-    use cescope::gold::{check, load, verify, Difference};
-
-    let files = if dir.is_file() {
-        vec![dir.to_path_buf()]
-    } else {
-        gold_files(dir)?
-    };
-    anyhow::ensure!(
-        !files.is_empty(),
-        "no gold files (*.json) in {}",
-        dir.display()
-    );
-    let mut bad = 0usize;
+    let report = cescope::gold::commands::check_files(dir, pages)?;
     let mut out = std::io::stdout().lock();
-    for f in &files {
-        let gold = match load(f) {
-            Ok(g) => g,
-            Err(e) => {
-                writeln!(out, "{e}")?;
-                bad += 1;
-                continue;
-            }
-        };
-        let mut note = String::new();
-        let mut page = None;
-        match find_gold_page(f, &gold.page, pages) {
-            None => note = format!(" (page {} not found: hash and text not checked)", gold.page),
-            Some(pp) => match Page::load(&pp, &DecodeOptions::default()) {
-                Err(e) => note = format!(" (page not checked: {e})"),
-                Ok(p) => {
-                    // A gold made with an encoding override: decode the page as it says.
-                    let v = verify(&gold, &p);
-                    let enc_only = v.matches
-                        && v.differences
-                            .iter()
-                            .any(|d| matches!(d, Difference::Encoding(..)));
-                    let p = if enc_only {
-                        let opts = DecodeOptions {
-                            encoding_override: Some(gold.encoding.clone()),
-                            ..Default::default()
-                        };
-                        match Page::load(&pp, &opts) {
-                            Ok(p2) => {
-                                note = format!(" (page decoded as {})", gold.encoding);
-                                p2
-                            }
-                            Err(_) => p,
-                        }
-                    } else {
-                        p
-                    };
-                    page = Some(p);
-                }
-            },
-        }
-        let problems = check(&gold, page.as_ref());
-        if problems.is_empty() {
-            writeln!(out, "OK {}{note}", f.display())?;
+    for f in &report.files {
+        let name = shown(&f.file);
+        if let Some(e) = &f.error {
+            writeln!(out, "{}", printable(e))?;
+        } else if f.problems.is_empty() {
+            let note = f
+                .note
+                .as_ref()
+                .map(|n| format!(" ({})", printable(n)))
+                .unwrap_or_default();
+            writeln!(out, "OK {name}{note}")?;
         } else {
-            bad += 1;
-            for p in &problems {
-                writeln!(out, "{}: {p}", f.display())?;
+            for p in &f.problems {
+                writeln!(out, "{name}: {}", printable(&p.message))?;
             }
         }
     }
-    writeln!(out, "{} files, {bad} with problems", files.len())?;
+    let bad = report.bad();
+    writeln!(out, "{} files, {bad} with problems", report.files.len())?;
     out.flush()?;
     if bad > 0 {
-        anyhow::bail!("{bad} of {} gold file(s) have problems", files.len());
+        anyhow::bail!("{bad} of {} gold file(s) have problems", report.files.len());
     }
     Ok(())
 }
 
 fn gold_agree(dir_a: &std::path::Path, dir_b: &std::path::Path) -> Result<()> {
-    use std::collections::BTreeMap;
-    let by_id = |dir: &std::path::Path| -> Result<BTreeMap<String, cescope::gold::Gold>> {
-        Ok(load_gold_dir(dir)?
-            .into_iter()
-            .map(|(_, g)| (g.page_id().to_string(), g))
-            .collect())
-    };
-    let a = by_id(dir_a)?;
-    let b = by_id(dir_b)?;
-    let both: Vec<&String> = a.keys().filter(|k| b.contains_key(*k)).collect();
-    let width = both.iter().map(|k| k.len()).max().unwrap_or(2).max(2);
+    let report = cescope::gold::commands::agree_dirs(dir_a, dir_b)?;
+    let width = report
+        .pages
+        .iter()
+        .map(|p| printable(&p.id).chars().count())
+        .max()
+        .unwrap_or(2)
+        .max(2);
     let mut out = std::io::stdout().lock();
-    let (mut sum, mut heads, mut heads_equal) = (0.0, 0usize, 0usize);
-    for id in &both {
-        let (ga, gb) = (&a[*id], &b[*id]);
-        let ag = cescope::gold::agree(ga, gb);
-        sum += ag.f1;
-        let head = match ag.headline_match {
+    for p in &report.pages {
+        let head = match p.agreement.headline_match {
             Some(true) => "equal",
             Some(false) => "differ",
             None => "-",
         };
-        if let Some(m) = ag.headline_match {
-            heads += 1;
-            heads_equal += usize::from(m);
-        }
-        let version = if ga.sha256.eq_ignore_ascii_case(&gb.sha256) {
+        let version = if p.same_version {
             ""
         } else {
             "  (annotated on different versions of the page)"
         };
         writeln!(
             out,
-            "{id:<width$}  F1 {:.3}  headline {head}{version}",
-            ag.f1
+            "{:<width$}  F1 {:.3}  headline {head}{version}",
+            printable(&p.id),
+            p.agreement.f1
         )?;
     }
-    for (dir, only) in [
-        (
-            dir_a,
-            a.keys().filter(|k| !b.contains_key(*k)).collect::<Vec<_>>(),
-        ),
-        (
-            dir_b,
-            b.keys().filter(|k| !a.contains_key(*k)).collect::<Vec<_>>(),
-        ),
-    ] {
+    for (dir, only) in [(dir_a, &report.only_a), (dir_b, &report.only_b)] {
         if !only.is_empty() {
-            let ids: Vec<&str> = only.iter().map(|s| s.as_str()).collect();
-            writeln!(out, "only in {}: {}", dir.display(), ids.join(", "))?;
+            let ids: Vec<String> = only.iter().map(|s| printable(s).into_owned()).collect();
+            writeln!(out, "only in {}: {}", shown(dir), ids.join(", "))?;
         }
     }
-    anyhow::ensure!(
-        !both.is_empty(),
-        "no page is annotated in both {} and {}",
-        dir_a.display(),
-        dir_b.display()
-    );
+    let Some(mean) = report.mean_f1() else {
+        out.flush()?;
+        anyhow::bail!(
+            "no page is annotated in both {} and {}",
+            shown(dir_a),
+            shown(dir_b)
+        );
+    };
+    let (equal, heads) = report.headlines();
     writeln!(
         out,
-        "{} pages in both: mean F1 {:.3}, headlines equal {heads_equal} of {heads}",
-        both.len(),
-        sum / both.len() as f64
+        "{} pages in both: mean F1 {mean:.3}, headlines equal {equal} of {heads}",
+        report.pages.len()
     )?;
     out.flush()?;
     Ok(())
+}
+
+/// The one-line message for an error: the chain of causes joined by `: `, each cause left out
+/// when the message already holds its text (library errors name their cause in their own
+/// message), control characters escaped.
+pub fn error_line(e: &anyhow::Error) -> String {
+    let mut msg = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if msg.contains(&text) {
+            continue;
+        }
+        if !msg.is_empty() {
+            msg.push_str(": ");
+        }
+        msg.push_str(&text);
+    }
+    printable(&msg.replace('\n', " ")).into_owned()
 }

@@ -100,13 +100,7 @@ pub fn open(path: &Path) -> Result<Corpus> {
     let files = list_pages(&html_dir)?;
     let mut pages = Vec::new();
     if let Some(gt) = gt {
-        let data = std::fs::read(&gt).map_err(|e| Error::io(&gt, e))?;
-        let gold: BTreeMap<String, GoldText> = serde_json::from_slice(&data).map_err(|e| {
-            Error::Corpus(format!(
-                "{}: not a ground-truth file (id -> {{articleBody, headline?, url}}): {e}",
-                gt.display()
-            ))
-        })?;
+        let gold = read_ground_truth(&gt)?;
         let by_id: BTreeMap<String, PathBuf> =
             files.into_iter().map(|p| (page_id(&p), p)).collect();
         for (id, g) in gold {
@@ -142,6 +136,26 @@ pub fn open(path: &Path) -> Result<Corpus> {
     }
     pages.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(Corpus { name, root, pages })
+}
+
+/// Reads a `ground-truth.json` file: `id → {"articleBody", "headline"?, "url"?}`, a regular
+/// file of at most [`crate::page::decode::MAX_INPUT_BYTES`] (a FIFO or device is refused
+/// without blocking). The ids are untrusted: check them
+/// ([`crate::fsio::write::check_file_name`]) before using one as a file name. Errors:
+/// [`Error::Io`], [`Error::Corpus`] for a non-regular or too large file or malformed JSON.
+pub fn read_ground_truth(gt: &Path) -> Result<BTreeMap<String, GoldText>> {
+    use crate::fsio::read::{read_regular, ReadError};
+    let data = match read_regular(gt, crate::page::decode::MAX_INPUT_BYTES) {
+        Ok(d) => d,
+        Err(ReadError::Io(e)) => return Err(Error::io(gt, e)),
+        Err(e) => return Err(Error::Corpus(format!("{}: {e}", gt.display()))),
+    };
+    serde_json::from_slice(&data).map_err(|e| {
+        Error::Corpus(format!(
+            "{}: not a ground-truth file (id -> {{articleBody, headline?, url}}): {e}",
+            gt.display()
+        ))
+    })
 }
 
 fn list_pages(dir: &Path) -> Result<Vec<PathBuf>> {

@@ -63,6 +63,9 @@ pub enum Error {
     /// A corpus directory or ground-truth file that cannot be used.
     #[error("corpus error: {0}")]
     Corpus(String),
+    /// Writing an output file failed (the file is unchanged; the message names it and why).
+    #[error(transparent)]
+    Write(#[from] crate::fsio::write::WriteError),
 }
 
 impl Error {

@@ -28,8 +28,7 @@ fn main() {
                 std::process::exit(0);
             }
         }
-        let msg = format!("{e:#}").replace('\n', " ");
-        eprintln!("cescope: error: {msg}");
+        eprintln!("cescope: error: {}", cli::error_line(&e));
         std::process::exit(1);
     }
 }

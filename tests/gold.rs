@@ -152,18 +152,16 @@ fn backup_keeps_the_old_file() {
     assert!(out.replaced);
     assert_eq!(std::fs::read_to_string(&bak).unwrap(), first);
     assert_eq!(load(&path).unwrap().notes, "second");
-    // A second backup never replaces the first: it gets a timestamped name.
+    // One backup: a later backup replaces it (issue 8: "keep one").
     g.notes = "third".into();
     let out2 = save(&path, &g, SaveMode::Backup).unwrap();
-    let bak2 = out2.backup.unwrap();
-    assert_ne!(bak2, bak);
-    let name = bak2.file_name().unwrap().to_string_lossy().into_owned();
-    assert!(
-        name.starts_with("bridge.json.") && name.ends_with("Z.bak"),
-        "{name}"
-    );
-    assert_eq!(load(&bak2).unwrap().notes, "second");
-    assert_eq!(std::fs::read_to_string(&bak).unwrap(), first);
+    assert_eq!(out2.backup.as_deref(), Some(bak.as_path()));
+    assert_eq!(load(&bak).unwrap().notes, "second");
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
     // Overwrite replaces without a backup.
     g.notes = "fourth".into();
     let out3 = save(&path, &g, SaveMode::Overwrite).unwrap();
@@ -719,4 +717,151 @@ fn import_scrapinghub_dev() {
         exact as f64 >= 0.85 * n as f64,
         "only {exact} of {n} pages reproduce their gold"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 8: one backup per session, size limit, BOM, full disk
+// ---------------------------------------------------------------------------------------------
+
+/// A session's first save over an existing file keeps it as `.bak`; its later saves (in any
+/// mode) replace their own file without another backup; a file changed by someone else between
+/// two saves is backed up again.
+#[test]
+fn a_session_keeps_one_backup() {
+    use cescope::gold::SaveSession;
+    let dir = tempfile::tempdir().unwrap();
+    let p = page();
+    let path = dir.path().join("bridge.json");
+    let mut g = sample_gold(&p);
+    save(&path, &g, SaveMode::New).unwrap();
+    let original = std::fs::read(&path).unwrap();
+    let bak = dir.path().join("bridge.json.bak");
+    let mut session = SaveSession::new();
+    for (i, mode) in [
+        SaveMode::Backup,
+        SaveMode::New,
+        SaveMode::Backup,
+        SaveMode::Backup,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        g.notes = format!("save {i}");
+        let out = session.save(&path, &g, mode).unwrap();
+        assert_eq!(out.backup.is_some(), i == 0, "save {i}");
+        assert!(out.replaced);
+        assert_eq!(load(&path).unwrap().notes, format!("save {i}"));
+    }
+    assert_eq!(std::fs::read(&bak).unwrap(), original);
+    // Someone else changes the file: the next save keeps their version as the backup.
+    let mut theirs = sample_gold(&p);
+    theirs.notes = "theirs".into();
+    save(&path, &theirs, SaveMode::Overwrite).unwrap();
+    let out = session.save(&path, &g, SaveMode::Backup).unwrap();
+    assert_eq!(out.backup.as_deref(), Some(bak.as_path()));
+    assert_eq!(load(&bak).unwrap().notes, "theirs");
+    // ... and New refuses to replace it.
+    save(&path, &theirs, SaveMode::Overwrite).unwrap();
+    assert!(matches!(
+        session.save(&path, &g, SaveMode::New),
+        Err(GoldError::Exists { .. })
+    ));
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
+
+#[test]
+fn gold_files_have_a_size_limit_and_may_start_with_a_bom() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.json");
+    let f = std::fs::File::create(&path).unwrap();
+    f.set_len(gold::GOLD_FILE_LIMIT + 1).unwrap();
+    drop(f);
+    let err = load(&path).unwrap_err();
+    assert!(
+        matches!(err, GoldError::TooLarge { limit, .. } if limit == gold::GOLD_FILE_LIMIT),
+        "{err}"
+    );
+    assert!(err.to_string().contains("64 MiB"), "{err}");
+    // A BOM is skipped; UTF-16 is named.
+    let p = page();
+    let json = sample_gold(&p).to_json();
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(json.as_bytes());
+    assert_eq!(gold::parse(&path, &bom).unwrap(), sample_gold_loaded(&json));
+    let mut utf16 = b"\xFF\xFE".to_vec();
+    utf16.extend(json.encode_utf16().flat_map(|u| u.to_le_bytes()));
+    let err = gold::parse(&path, &utf16).unwrap_err();
+    assert!(err.to_string().contains("UTF-16"), "{err}");
+    // A directory or FIFO where a gold file is expected is refused (no blocking).
+    let err = load(dir.path()).unwrap_err();
+    assert!(err.to_string().contains("directory"), "{err}");
+    // Top-level JSON that is not an object is another kind of file.
+    std::fs::write(&path, "[1, 2]").unwrap();
+    assert!(matches!(load(&path), Err(GoldError::Schema { .. })));
+}
+
+fn sample_gold_loaded(json: &str) -> Gold {
+    gold::parse(Path::new("x.json"), json.as_bytes()).unwrap()
+}
+
+/// A full disk (injected after 4 096 bytes) during an export leaves the previous export
+/// untouched and no temporary file behind.
+#[test]
+fn a_full_disk_during_export_keeps_the_old_export() {
+    use cescope::fsio::write::WriteOptions;
+    use cescope::gold::commands::{export, ExportFormat, ExportOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let gold_dir = dir.path().join("gold");
+    std::fs::create_dir(&gold_dir).unwrap();
+    // Enough gold files that the export is larger than the fault point.
+    for i in 0..20 {
+        let page = Page::from_text(format!("p{i}.html"), PAGE);
+        let mut g = sample_gold(&page);
+        g.page = format!("p{i}.html");
+        save(&gold_dir.join(format!("p{i}.json")), &g, SaveMode::New).unwrap();
+    }
+    for format in [ExportFormat::Scrapinghub, ExportFormat::Text] {
+        let out = match format {
+            ExportFormat::Scrapinghub => dir.path().join("sh.json"),
+            ExportFormat::Text => dir.path().join("txt"),
+        };
+        let mut opts = ExportOptions {
+            format,
+            dir: gold_dir.clone(),
+            out: Some(out.clone()),
+            write: WriteOptions::default(),
+        };
+        let good = export(&opts).unwrap();
+        assert_eq!(good.pages, 20);
+        let before: Vec<Vec<u8>> = good
+            .written
+            .iter()
+            .map(|p| std::fs::read(p).unwrap())
+            .collect();
+        // Now the disk fills up: after 4 096 bytes (scrapinghub) or 100 bytes (each text file).
+        opts.write.fail_after = Some(if format == ExportFormat::Text {
+            100
+        } else {
+            4096
+        });
+        let err = export(&opts).unwrap_err().to_string();
+        assert!(err.contains("No space left on device"), "{err}");
+        assert_eq!(err.matches("No space left").count(), 1, "{err}");
+        for (p, b) in good.written.iter().zip(&before) {
+            assert_eq!(&std::fs::read(p).unwrap(), b, "{} changed", p.display());
+        }
+        let folder = if format == ExportFormat::Text {
+            out
+        } else {
+            dir.path().to_path_buf()
+        };
+        for e in std::fs::read_dir(folder).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            assert!(!name.ends_with(".tmp"), "{name} left behind");
+        }
+    }
 }

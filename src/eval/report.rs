@@ -316,6 +316,14 @@ pub fn csv(report: &Report) -> String {
     out
 }
 
+/// Writes `data` to `path` atomically ([`crate::fsio::write`]: temporary file and rename,
+/// never through a symbolic link), replacing an earlier file.
+fn write_file(path: &Path, data: &[u8]) -> Result<()> {
+    let opts = crate::fsio::write::WriteOptions::default();
+    crate::fsio::write::write_bytes(path, &opts, data)?;
+    Ok(())
+}
+
 fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::io(path, std::io::Error::other(e.to_string()))
 }
@@ -336,7 +344,8 @@ pub fn f1_bins(values: &[f64]) -> [usize; 10] {
 /// page-count scale, captioned with the algorithm's name, mean F1 and number of pages.
 pub fn plot_histograms(report: &Report, path: &Path) -> Result<()> {
     let n = report.algos.len().max(1);
-    let root = SVGBackend::new(path, (860, 240 * n as u32)).into_drawing_area();
+    let mut svg = String::new();
+    let root = SVGBackend::with_string(&mut svg, (860, 240 * n as u32)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
     let bins: Vec<[usize; 10]> = (0..report.algos.len())
         .map(|a| f1_bins(&report.f1s(a)))
@@ -404,7 +413,8 @@ pub fn plot_histograms(report: &Report, path: &Path) -> Result<()> {
             .map_err(|e| plot_err(path, e))?;
     }
     root.present().map_err(|e| plot_err(path, e))?;
-    Ok(())
+    drop(root);
+    write_file(path, svg.as_bytes())
 }
 
 /// Wins of `x` over `y` per page: `(x better, y better, ties)`, ties within 1e-9.
@@ -429,7 +439,8 @@ pub fn plot_scatter(report: &Report, x: usize, y: usize, path: &Path) -> Result<
     let (fx, fy) = (report.f1s(x), report.f1s(y));
     let (nx, ny) = (&report.algos[x].name, &report.algos[y].name);
     let (wx, wy, ties) = wins(&fx, &fy);
-    let root = SVGBackend::new(path, (760, 760)).into_drawing_area();
+    let mut svg = String::new();
+    let root = SVGBackend::with_string(&mut svg, (760, 760)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
     let mut chart = ChartBuilder::on(&root)
         .caption(
@@ -465,12 +476,15 @@ pub fn plot_scatter(report: &Report, x: usize, y: usize, path: &Path) -> Result<
         )
         .map_err(|e| plot_err(path, e))?;
     root.present().map_err(|e| plot_err(path, e))?;
-    Ok(())
+    drop(chart);
+    drop(root);
+    write_file(path, svg.as_bytes())
 }
 
 /// Writes `report.json` ([`to_json`]), `f1-histogram.svg` ([`plot_histograms`]) and, when
 /// `scatter` names two algorithms, `f1-scatter.svg` ([`plot_scatter`]) into `dir` (created if
-/// missing). Returns the paths written. Errors: [`Error::Io`].
+/// missing), each atomically (temporary file and rename; a symbolic link in the way is
+/// refused). Returns the paths written. Errors: [`Error::Io`], [`Error::Write`].
 pub fn write_dir(
     report: &Report,
     dir: &Path,
@@ -481,7 +495,7 @@ pub fn write_dir(
     let json_path = dir.join("report.json");
     let text =
         serde_json::to_string_pretty(&to_json(report)).map_err(|e| plot_err(&json_path, e))?;
-    std::fs::write(&json_path, text + "\n").map_err(|e| Error::io(&json_path, e))?;
+    write_file(&json_path, (text + "\n").as_bytes())?;
     written.push(json_path);
     let hist = dir.join("f1-histogram.svg");
     plot_histograms(report, &hist)?;

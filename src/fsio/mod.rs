@@ -1,5 +1,5 @@
 //! File-system access for every command: reading regular files with a size limit, and (in
-//! [`write`]) writing files atomically inside the folder the user named.
+//! [`mod@write`]) writing files atomically inside the folder the user named.
 //!
 //! Names read from files (page names in gold files, corpus ids) are untrusted: they are
 //! validated as bare file names before they are joined to a folder, and output files are

@@ -9,15 +9,24 @@
 //! * [`Gold`]: the schema-v1 record, built with [`Gold::new`] and edited with
 //!   [`Gold::set_main_content`] / [`Gold::set_headline`] (which recompute the text fields).
 //! * [`load`], [`verify`] (does the page still match?), [`check`] (every consistency rule).
-//! * [`save`] (atomic, never silently overwriting: [`SaveMode`]) and the recovery file of the
-//!   annotation UI ([`recovery_path`], [`save_recovery`], [`load_recovery`],
-//!   [`recovery_is_newer`], [`discard_recovery`]); [`gold_path_for`] finds a page's gold file.
+//! * [`save`] (atomic, never silently overwriting, never through a link: [`SaveMode`]) and the
+//!   recovery file of the annotation UI ([`recovery_path`], [`save_recovery`],
+//!   [`load_recovery`], [`recovery_is_newer`], [`discard_recovery`]); [`gold_path_for`] finds a
+//!   page's gold file.
 //! * Interop with the common Scrapinghub format ([`crate::corpus::GoldText`]):
 //!   [`import_scrapinghub`] (word alignment of the plain-text gold onto the page),
 //!   [`export_scrapinghub`], and CleanEval-style plain text ([`export_text`]).
 //! * [`agree`]: inter-annotator agreement (word-sequence LCS F1 and headline equality).
+//! * [`commands`]: the workflows of `cescope gold mark | import | export | check | agree`, each
+//!   returning a typed report; every name taken from a file is checked as a bare file name and
+//!   every file is written through [`crate::fsio::write`].
+//!
+//! Gold files are read as regular files of at most [`GOLD_FILE_LIMIT`] bytes (a UTF-8 byte
+//! order mark is accepted); [`SaveMode::Backup`] keeps one `.bak`, and a [`SaveSession`] makes
+//! it only on a session's first save over an existing file.
 
 mod align;
+pub mod commands;
 mod import;
 pub mod mark;
 mod save;
@@ -29,13 +38,15 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::eval::metrics::{word_prf, words};
+use crate::fsio::read::ReadError;
+use crate::fsio::write::{printable, printable_path, WriteError};
 use crate::page::Page;
 use crate::selection::Selection;
 
 pub use import::{import_scrapinghub, ImportStats};
 pub use save::{
     discard_recovery, load_recovery, recovery_is_newer, recovery_path, save, save_recovery,
-    SaveMode, SaveOutcome,
+    save_with, SaveMode, SaveOutcome, SaveSession,
 };
 
 /// The value of the `schema` field of every gold file.
@@ -43,6 +54,11 @@ pub const SCHEMA_TAG: &str = "cescope-gold";
 
 /// The schema version this cescope writes and reads.
 pub const SCHEMA_VERSION: u32 = 1;
+
+/// The largest gold file [`load`] reads: 64 MiB (67 108 864 bytes). A gold file holds the main
+/// content's text and about 16 bytes per range, so this covers pages far beyond the decoder's
+/// practical sizes while bounding memory (reading and parsing cost about twice the file size).
+pub const GOLD_FILE_LIMIT: u64 = 64 << 20;
 
 /// One gold standard (schema version 1, see `gold/SCHEMA.md`).
 ///
@@ -359,27 +375,30 @@ fn page_stem(name: &str) -> &str {
 /// What can go wrong reading or writing a gold file. Every variant names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum GoldError {
-    /// Reading failed.
-    #[error("cannot read {path}: {source}")]
+    /// Reading failed (missing file, permissions, not a regular file); the cause is part of
+    /// the message.
+    #[error("cannot read {}: {cause}", printable_path(.path))]
     Read {
         /// The file.
         path: PathBuf,
         /// The underlying error.
-        #[source]
-        source: std::io::Error,
+        cause: ReadError,
     },
-    /// Writing (temp file, fsync, rename, backup) failed; the target is unchanged.
-    #[error("cannot write {path}: {source}")]
-    Write {
-        /// The file that was being written.
+    /// The file is larger than [`GOLD_FILE_LIMIT`].
+    #[error("{} is larger than the gold file limit of 64 MiB ({limit} bytes); not read", printable_path(.path))]
+    TooLarge {
+        /// The file.
         path: PathBuf,
-        /// The underlying error.
-        #[source]
-        source: std::io::Error,
+        /// The limit in bytes ([`GOLD_FILE_LIMIT`]).
+        limit: u64,
     },
+    /// Writing (temp file, fsync, rename, backup) failed, or a link is in the way; the target
+    /// is unchanged.
+    #[error(transparent)]
+    Write(WriteError),
     /// The file is not valid JSON, or a field has the wrong type (position from serde_json;
     /// line and column are 1-based, column 0 means the end of the input).
-    #[error("{path}:{line}:{column}: malformed gold file: {message}")]
+    #[error("{}:{line}:{column}: malformed gold file: {}", printable_path(.path), printable(.message))]
     Json {
         /// The file.
         path: PathBuf,
@@ -391,7 +410,7 @@ pub enum GoldError {
         message: String,
     },
     /// The `schema` field is missing or is not [`SCHEMA_TAG`].
-    #[error("{path} is not a cescope gold file: schema tag {found}, expected \"cescope-gold\"")]
+    #[error("{} is not a cescope gold file: schema tag {}, expected \"cescope-gold\"", printable_path(.path), printable(.found))]
     Schema {
         /// The file.
         path: PathBuf,
@@ -399,7 +418,7 @@ pub enum GoldError {
         found: String,
     },
     /// The `version` field is missing or not a version this cescope reads.
-    #[error("{path}: gold file version {found} is not supported (this cescope {ours} reads version 1); update cescope")]
+    #[error("{}: gold file version {} is not supported (this cescope {ours} reads version 1); update cescope", printable_path(.path), printable(.found))]
     Version {
         /// The file.
         path: PathBuf,
@@ -409,7 +428,7 @@ pub enum GoldError {
         ours: &'static str,
     },
     /// [`SaveMode::New`] and the target exists.
-    #[error("{path} already exists; not overwriting it (save with a backup, or overwrite after confirmation)")]
+    #[error("{} already exists; not overwriting it (save with a backup, or overwrite after confirmation)", printable_path(.path))]
     Exists {
         /// The existing file.
         path: PathBuf,
@@ -436,37 +455,78 @@ impl GoldError {
 // Loading and verification
 // ---------------------------------------------------------------------------------------------
 
-/// Reads a gold file. Errors: [`GoldError::Read`]; [`GoldError::Json`] with line and column for
-/// malformed JSON or a field of the wrong type; [`GoldError::Schema`] for another kind of JSON
-/// file; [`GoldError::Version`] for an unsupported version. Ranges are not validated here (no
-/// panic on any input): run [`check`].
+/// Reads a gold file: a regular file of at most [`GOLD_FILE_LIMIT`] bytes (a FIFO or device is
+/// refused without blocking), then [`parse`]. Errors: [`GoldError::Read`],
+/// [`GoldError::TooLarge`]; [`GoldError::Json`] with line and column for malformed JSON or a
+/// field of the wrong type; [`GoldError::Schema`] for another kind of JSON file;
+/// [`GoldError::Version`] for an unsupported version. Ranges are not validated here (no panic on
+/// any input): run [`check`].
 pub fn load(path: &Path) -> Result<Gold, GoldError> {
-    let data = std::fs::read(path).map_err(|source| GoldError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let data = match crate::fsio::read::read_regular(path, GOLD_FILE_LIMIT) {
+        Ok(d) => d,
+        Err(ReadError::TooLarge { limit }) => {
+            return Err(GoldError::TooLarge {
+                path: path.to_path_buf(),
+                limit,
+            })
+        }
+        Err(cause) => {
+            return Err(GoldError::Read {
+                path: path.to_path_buf(),
+                cause,
+            })
+        }
+    };
     parse(path, &data)
 }
 
-/// [`load`] on bytes already read (`path` only names the file in errors).
+/// The two fields checked before the whole record is read.
+#[derive(Deserialize)]
+struct Head {
+    #[serde(default)]
+    schema: Option<serde_json::Value>,
+    #[serde(default)]
+    version: Option<serde_json::Value>,
+}
+
+/// [`load`] on bytes already read (`path` only names the file in errors). A UTF-8 byte order
+/// mark at the start is skipped; a UTF-16 one is named in the error (gold files are UTF-8).
+/// The schema tag and version are checked before the record is deserialised (no JSON tree of
+/// the whole file is built).
 pub fn parse(path: &Path, data: &[u8]) -> Result<Gold, GoldError> {
-    let value: serde_json::Value =
-        serde_json::from_slice(data).map_err(|e| GoldError::json(path, &e))?;
-    let found = |key: &str| {
-        value
-            .get(key)
-            .map_or_else(|| "missing".to_string(), |v| v.to_string())
-    };
-    if value.get("schema").and_then(|v| v.as_str()) != Some(SCHEMA_TAG) {
-        return Err(GoldError::Schema {
+    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    if data.starts_with(b"\xFF\xFE") || data.starts_with(b"\xFE\xFF") {
+        return Err(GoldError::Json {
             path: path.to_path_buf(),
-            found: found("schema"),
+            line: 1,
+            column: 1,
+            message:
+                "the file is UTF-16 (it starts with a UTF-16 byte order mark); gold files are UTF-8"
+                    .into(),
         });
     }
-    if value.get("version").and_then(|v| v.as_u64()) != Some(u64::from(SCHEMA_VERSION)) {
+    let head = match serde_json::from_slice::<Head>(data) {
+        Ok(h) => h,
+        Err(e) if e.is_data() => Head {
+            schema: None,
+            version: None,
+        },
+        Err(e) => return Err(GoldError::json(path, &e)),
+    };
+    let found = |v: &Option<serde_json::Value>| {
+        v.as_ref()
+            .map_or_else(|| "missing".to_string(), |v| clip(&v.to_string()))
+    };
+    if head.schema.as_ref().and_then(|v| v.as_str()) != Some(SCHEMA_TAG) {
+        return Err(GoldError::Schema {
+            path: path.to_path_buf(),
+            found: found(&head.schema),
+        });
+    }
+    if head.version.as_ref().and_then(|v| v.as_u64()) != Some(u64::from(SCHEMA_VERSION)) {
         return Err(GoldError::Version {
             path: path.to_path_buf(),
-            found: found("version"),
+            found: found(&head.version),
             ours: env!("CARGO_PKG_VERSION"),
         });
     }
@@ -490,15 +550,26 @@ pub enum Difference {
 impl fmt::Display for Difference {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Difference::Hash(g, p) => write!(f, "SHA-256 {g} in the gold file, {p} for the page"),
-            Difference::Encoding(g, p) => write!(f, "encoding {g} in the gold file, {p} now"),
+            Difference::Hash(g, p) => write!(
+                f,
+                "SHA-256 {} in the gold file, {p} for the page",
+                printable(g)
+            ),
+            Difference::Encoding(g, p) => {
+                write!(f, "encoding {} in the gold file, {p} now", printable(g))
+            }
             Difference::Length(Some(g), p) => {
                 write!(f, "decoded text {g} bytes in the gold file, {p} bytes now")
             }
             Difference::Length(None, p) => {
                 write!(f, "ranges reach past the page's decoded text ({p} bytes)")
             }
-            Difference::Name(g, p) => write!(f, "made for {g}, page is named {p}"),
+            Difference::Name(g, p) => write!(
+                f,
+                "made for {}, page is named {}",
+                printable(g),
+                printable(p)
+            ),
         }
     }
 }
@@ -592,7 +663,8 @@ fn max_end(gold: &Gold) -> usize {
 pub enum ProblemKind {
     /// Schema tag or version.
     Schema,
-    /// Malformed field value (hash not hex, unknown encoding label, bad timestamp).
+    /// Malformed field value (page not a bare file name, hash not hex, unknown encoding label,
+    /// bad timestamp).
     Field,
     /// The page's hash differs.
     Hash,
@@ -637,6 +709,9 @@ impl fmt::Display for Problem {
 pub fn check(gold: &Gold, page: Option<&Page>) -> Vec<Problem> {
     let mut out = Vec::new();
     let mut p = |kind, message: String| out.push(Problem { kind, message });
+    if let Err(e) = crate::fsio::write::check_file_name(&gold.page) {
+        p(ProblemKind::Field, format!("page {e}"));
+    }
     if gold.schema != SCHEMA_TAG {
         p(
             ProblemKind::Schema,

@@ -1,11 +1,12 @@
-//! Saving gold files without ever losing work: atomic replacement, explicit overwrite modes,
-//! backups, and the recovery (autosave) file of the annotation UI.
+//! Saving gold files without ever losing work: atomic replacement ([`crate::fsio::write`]),
+//! explicit overwrite modes, one backup, and the recovery (autosave) file of the annotation UI.
 
-use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use sha2::{Digest, Sha256};
+
 use super::{load, Gold, GoldError};
+use crate::fsio::write::{self, Replace, WriteError, WriteOptions};
 
 /// What [`save`] may do to an existing file at the target path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,10 +14,9 @@ pub enum SaveMode {
     /// Create the file; refuse with [`GoldError::Exists`] when it exists (checked atomically:
     /// a file created concurrently is not replaced either).
     New,
-    /// Keep the existing file as a backup, then replace it: the backup is `<name>.bak` (e.g.
-    /// `x.json.bak`) or, when that exists, `<name>.<UTC time YYYYMMDDTHHMMSSZ>.bak` (with `-2`,
-    /// `-3`, … appended if needed), so no earlier backup is ever replaced. A missing target is
-    /// simply created.
+    /// Keep the existing file as **the one backup** `<name>.bak` (e.g. `x.json.bak`; an older
+    /// backup is replaced), then replace it. A missing target is simply created. Within a
+    /// [`SaveSession`], a file the session wrote itself is replaced without a new backup.
     Backup,
     /// Replace the existing file (only after an explicit confirmation in the UI).
     Overwrite,
@@ -35,160 +35,96 @@ pub struct SaveOutcome {
     pub bytes: usize,
 }
 
-/// Writes `gold` to `path` atomically (the bytes of [`Gold::to_json`]): the JSON is streamed into
-/// a temporary file `.<name>.<random>.tmp` in the same directory, which is flushed to disk
-/// (`fsync`) and renamed over the target; then the directory is synced (on Unix), so after a crash or a kill at any
-/// moment the target is either the old file or the complete new one, never a truncated mix. A
-/// leftover `.…tmp` file after a crash can be deleted. The directory is created if missing.
+/// Writes `gold` to `path` atomically (the bytes of [`Gold::to_json`]) through
+/// [`write::write_atomic`]: the JSON is streamed into a temporary file `.<name>.<unique>.tmp` in
+/// the same directory, which is synced (`fsync`) and renamed over the target; then the
+/// directory is synced, so after a crash or a kill at any moment the target is either the old
+/// file or the complete new one. A symbolic link at the target (or at `<name>.bak`) is refused,
+/// never written through. The directory is created if missing.
 ///
 /// `mode` decides about an existing target ([`SaveMode`]). The file's `modified` field is written
 /// as it is in `gold` ([`Gold::touch`] sets it). Errors: [`GoldError::Exists`],
 /// [`GoldError::Write`] (the target is then unchanged).
 pub fn save(path: &Path, gold: &Gold, mode: SaveMode) -> Result<SaveOutcome, GoldError> {
-    write_atomic(path, gold, mode)
+    save_with(path, gold, mode, &WriteOptions::new(Replace::Always))
 }
 
-fn werr(path: &Path) -> impl FnOnce(std::io::Error) -> GoldError + '_ {
-    move |source| GoldError::Write {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
-/// Serialises `gold` straight into a temp file beside `path` (streamed, so no second copy of a
-/// large file is held in memory), syncs it and moves it into place according to `mode`.
-fn write_atomic(path: &Path, gold: &Gold, mode: SaveMode) -> Result<SaveOutcome, GoldError> {
-    let exists = path.symlink_metadata().is_ok();
-    if mode == SaveMode::New && exists {
-        return Err(GoldError::Exists {
-            path: path.to_path_buf(),
-        });
-    }
+/// [`save`] with the write options of `opts` (its `replace` is set from `mode`), e.g. a
+/// simulated full disk in tests.
+pub fn save_with(
+    path: &Path,
+    gold: &Gold,
+    mode: SaveMode,
+    opts: &WriteOptions,
+) -> Result<SaveOutcome, GoldError> {
     let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
     };
-    std::fs::create_dir_all(&dir).map_err(werr(path))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "gold".to_string());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(werr(path))?;
-    {
-        let mut w = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
-        gold.write_json(&mut w).map_err(werr(path))?;
-        w.flush().map_err(werr(path))?;
+    std::fs::create_dir_all(dir).map_err(|cause| {
+        GoldError::Write(WriteError::Io {
+            path: path.to_path_buf(),
+            step: format!("creating the folder {}", write::printable_path(dir)),
+            cause,
+        })
+    })?;
+    let replace = match mode {
+        SaveMode::New => Replace::Never,
+        SaveMode::Backup => Replace::KeepBackup,
+        SaveMode::Overwrite => Replace::Always,
+    };
+    let opts = WriteOptions { replace, ..*opts };
+    match write::write_atomic(path, &opts, |w| gold.write_json(w)) {
+        Ok(w) => Ok(SaveOutcome {
+            path: w.path,
+            backup: w.backup,
+            replaced: w.replaced,
+            bytes: w.bytes as usize,
+        }),
+        Err(WriteError::Exists { path }) => Err(GoldError::Exists { path }),
+        Err(e) => Err(GoldError::Write(e)),
     }
-    let bytes = tmp.as_file().metadata().map_err(werr(path))?.len() as usize;
-    set_readable_permissions(tmp.as_file(), path);
-    tmp.as_file().sync_all().map_err(werr(path))?;
-
-    let backup = if mode == SaveMode::Backup && exists {
-        Some(make_backup(path)?)
-    } else {
-        None
-    };
-    match mode {
-        SaveMode::New => tmp.persist_noclobber(path).map_err(|e| {
-            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-                GoldError::Exists {
-                    path: path.to_path_buf(),
-                }
-            } else {
-                werr(path)(e.error)
-            }
-        })?,
-        SaveMode::Backup | SaveMode::Overwrite => {
-            tmp.persist(path).map_err(|e| werr(path)(e.error))?
-        }
-    };
-    sync_dir(&dir).map_err(werr(path))?;
-    Ok(SaveOutcome {
-        path: path.to_path_buf(),
-        backup,
-        replaced: exists,
-        bytes,
-    })
 }
 
-/// Temporary files are created private (0600); a gold file gets the permissions of the file it
-/// replaces, or 0644.
-#[cfg(unix)]
-fn set_readable_permissions(f: &File, target: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    let perm = target
-        .metadata()
-        .map(|m| m.permissions())
-        .unwrap_or_else(|_| std::fs::Permissions::from_mode(0o644));
-    let _ = f.set_permissions(perm);
+/// The saves of one editing session of one gold file (the inspector keeps one per open page),
+/// so that only the **first** save over an existing file keeps a backup: a later save finds
+/// the file the session wrote itself (same SHA-256 as its last write) and replaces it without
+/// another backup, whatever mode it asks for. A file changed by someone else since the
+/// session's last save is treated as any existing file (kept as the one `.bak` by
+/// [`SaveMode::Backup`], refused by [`SaveMode::New`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SaveSession {
+    /// The target and the SHA-256 of the bytes the session last wrote there.
+    last: Option<(PathBuf, [u8; 32])>,
 }
 
-#[cfg(not(unix))]
-fn set_readable_permissions(_f: &File, _target: &Path) {}
-
-#[cfg(unix)]
-fn sync_dir(dir: &Path) -> std::io::Result<()> {
-    File::open(dir)?.sync_all()
-}
-
-#[cfg(not(unix))]
-fn sync_dir(_dir: &Path) -> std::io::Result<()> {
-    Ok(())
-}
-
-/// Keeps the current `path` under a fresh backup name (see [`SaveMode::Backup`]): a hard link
-/// when the file system allows (atomic, the target never disappears), else a synced copy.
-fn make_backup(path: &Path) -> Result<PathBuf, GoldError> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let stamp = time::OffsetDateTime::now_utc();
-    let stamp = format!(
-        "{:04}{:02}{:02}T{:02}{:02}{:02}Z",
-        stamp.year(),
-        u8::from(stamp.month()),
-        stamp.day(),
-        stamp.hour(),
-        stamp.minute(),
-        stamp.second()
-    );
-    let candidates = std::iter::once(format!("{name}.bak"))
-        .chain(std::iter::once(format!("{name}.{stamp}.bak")))
-        .chain((2..).map(|i| format!("{name}.{stamp}-{i}.bak")));
-    for cand in candidates.take(1000) {
-        let bak = path.with_file_name(&cand);
-        if bak.symlink_metadata().is_ok() {
-            continue;
-        }
-        match std::fs::hard_link(path, &bak) {
-            Ok(()) => return Ok(bak),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(_) => {
-                // No hard links here (some file systems): copy to a new file, never replacing one.
-                let mut out = match std::fs::OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .open(&bak)
-                {
-                    Ok(f) => f,
-                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                    Err(e) => return Err(werr(&bak)(e)),
-                };
-                let data = std::fs::read(path).map_err(werr(&bak))?;
-                out.write_all(&data).map_err(werr(&bak))?;
-                out.sync_all().map_err(werr(&bak))?;
-                return Ok(bak);
-            }
-        }
+impl SaveSession {
+    /// A session that has not saved yet.
+    pub fn new() -> SaveSession {
+        SaveSession::default()
     }
-    Err(werr(path)(std::io::Error::other(
-        "no free backup file name (1000 backups of this second exist)",
-    )))
+
+    /// Saves `gold` to `path` as [`save`], except that a target holding exactly what this
+    /// session last wrote there is replaced without a backup (and without [`GoldError::Exists`]).
+    /// Reads and hashes the existing target (bounded by [`super::GOLD_FILE_LIMIT`]) when the
+    /// session has saved before. Errors as [`save`].
+    pub fn save(
+        &mut self,
+        path: &Path,
+        gold: &Gold,
+        mode: SaveMode,
+    ) -> Result<SaveOutcome, GoldError> {
+        let json = gold.to_json();
+        let ours = self.last.as_ref().is_some_and(|(p, hash)| {
+            p == path
+                && crate::fsio::read::read_regular(path, super::GOLD_FILE_LIMIT)
+                    .is_ok_and(|data| Sha256::digest(&data).as_slice() == hash)
+        });
+        let mode = if ours { SaveMode::Overwrite } else { mode };
+        let out = save(path, gold, mode)?;
+        self.last = Some((path.to_path_buf(), Sha256::digest(json.as_bytes()).into()));
+        Ok(out)
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -209,7 +145,7 @@ pub fn recovery_path(gold_path: &Path) -> PathBuf {
 /// The UI calls it periodically while there are unsaved edits. Returns the recovery path.
 pub fn save_recovery(gold_path: &Path, gold: &Gold) -> Result<PathBuf, GoldError> {
     let rec = recovery_path(gold_path);
-    write_atomic(&rec, gold, SaveMode::Overwrite)?;
+    save(&rec, gold, SaveMode::Overwrite)?;
     Ok(rec)
 }
 
@@ -233,9 +169,10 @@ pub fn recovery_is_newer(gold_path: &Path) -> bool {
     let Ok(gm) = gold_path.metadata() else {
         return true;
     };
+    let read = |p: &Path| crate::fsio::read::read_regular(p, super::GOLD_FILE_LIMIT).ok();
     match (rm.modified(), gm.modified()) {
         (Ok(r), Ok(g)) if r > g => true,
-        (Ok(r), Ok(g)) if r == g => std::fs::read(&rec).ok() != std::fs::read(gold_path).ok(),
+        (Ok(r), Ok(g)) if r == g => read(&rec) != read(gold_path),
         (Ok(_), Ok(_)) => false,
         // No modification times on this platform: offer it, the user decides.
         _ => true,
@@ -249,6 +186,10 @@ pub fn discard_recovery(gold_path: &Path) -> Result<bool, GoldError> {
     match std::fs::remove_file(&rec) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(werr(&rec)(e)),
+        Err(cause) => Err(GoldError::Write(WriteError::Io {
+            path: rec,
+            step: "deleting the recovery file".into(),
+            cause,
+        })),
     }
 }

@@ -40,6 +40,8 @@ pub struct Annotation {
     pub existed: bool,
     /// Changed since the last save.
     pub dirty: bool,
+    /// This session's saves (only the first save over an existing file keeps a backup).
+    pub saver: gold::SaveSession,
     /// Why the gold standard cannot be edited (its page hash differs), if so.
     pub read_only: Option<String>,
     /// A recovery file newer than the gold file exists and has not been restored or dismissed.
@@ -105,6 +107,7 @@ impl Annotation {
                 path,
                 existed,
                 dirty: false,
+                saver: gold::SaveSession::new(),
                 read_only,
                 recovery_offered,
                 visual: None,
@@ -232,7 +235,7 @@ impl App {
         };
         ann.gold.draft = false;
         ann.gold.touch();
-        match gold::save(&ann.path, &ann.gold, mode) {
+        match ann.saver.save(&ann.path, &ann.gold, mode) {
             Ok(out) => {
                 let _ = gold::discard_recovery(&ann.path);
                 ann.dirty = false;
