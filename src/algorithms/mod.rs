@@ -4,7 +4,20 @@
 //! global state, safe to call from many threads (`Send + Sync`). Its parameters are described by
 //! [`ParamSpec`]s — name, kind, published default, range, step and source — which drive the
 //! command line's `--set`, `cescope algos`, the inspector's sliders and the genetic optimiser
-//! ("the parameter description", Gottron 2009, Fig. 2).
+//! ("the parameter description", Gottron 2009, Fig. 2). An extractor reads every value through
+//! its spec (`params.int(&GAP)`), so the published default is written once, in the spec.
+//!
+//! An [`Extraction`] is a [`Selection`] plus a [`Trace`]: what the algorithm computed, described
+//! well enough that no view needs to know the algorithm ([`trace`]): every series, mark set and
+//! scalar declares a key, a label, a [`Unit`] (virtual line, raw line, token, DOM node, byte) and
+//! a [`Role`] (content / code / combined signal, size, threshold, candidates, seed, selected,
+//! bound, …); token and node indices are placed on the page by [`Trace::positions`].
+//! [`to_lines`] aggregates any trace to the lines a view shows. [`Extractor::phases`] names, per
+//! step, the trace keys it reveals ([`Phase`]); [`Extractor::explain`] explains a [`Location`]
+//! (line, byte, token, node), by default from the trace alone ([`explain_generic`]).
+//!
+//! Shared preprocessing (the hyperlink filters of Mohammadzadeh 2013, 4.6.1) is in
+//! [`preprocess`].
 
 pub mod dana;
 pub mod preprocess;

@@ -508,17 +508,37 @@ fn line_of(display: &[Range<usize>], b: usize) -> usize {
         .min(display.len().saturating_sub(1))
 }
 
+/// `r` without the ASCII white space at its ends (a virtual line's trailing newline and the
+/// next raw line's indentation are not part of what it shows); `r` itself when it is all white
+/// space or out of the text.
+fn solid(text: &[u8], r: Range<usize>) -> Range<usize> {
+    let Some(b) = text.get(r.clone()) else {
+        return r;
+    };
+    match b.iter().position(|c| !c.is_ascii_whitespace()) {
+        Some(a) => {
+            let z = b
+                .iter()
+                .rposition(|c| !c.is_ascii_whitespace())
+                .unwrap_or(a);
+            r.start + a..r.start + z + 1
+        }
+        None => r,
+    }
+}
+
 /// Aggregates `trace` to `display`, the byte ranges of the lines a view shows (the page's
 /// virtual lines, or its [`raw_lines`]; sorted and contiguous).
 ///
 /// - **Series**: each unit index is attributed to the display line holding its first byte
-///   (bytes: the byte itself; virtual / raw lines: their first byte; tokens / nodes: the start
-///   of their [`Trace::positions`] range); a line's value is the sum ([`Agg::Sum`]: signals,
+///   that is not white space (bytes: the byte itself; virtual / raw lines, tokens, nodes: the
+///   start of their byte range, [`Trace::positions`] for tokens and nodes); a line's value is the sum ([`Agg::Sum`]: signals,
 ///   sizes — so virtual-line values summed into raw lines) or the maximum ([`Agg::Max`]:
 ///   thresholds, ratios, labels) of the values attributed to it, 0 when none is. On virtual
 ///   lines shown as virtual lines this is the identity.
 /// - **Marks**: each interval covers the display lines that overlap its byte range (from the
-///   first byte of its first unit to the last byte of its last unit).
+///   first byte of its first unit to the last byte of its last unit, white space at both ends
+///   left out).
 /// - **Bound** scalars: the reach `[first.start − (b − 1), first.start)` before the first and
 ///   `[last.end, last.end + b − 1)` after the last interval of the Selected marks of the same
 ///   unit (Algorithm 1's "within the gap" of Mohammadzadeh 2013), as Bound marks.
@@ -526,6 +546,7 @@ fn line_of(display: &[Range<usize>], b: usize) -> usize {
 /// Items of a token or node unit without positions are left out. Cost: O(items · log lines).
 pub fn to_lines(trace: &Trace, page: &Page, display: &[Range<usize>]) -> LineTrace {
     let n = display.len();
+    let bytes = page.text().as_bytes();
     let mut out = LineTrace {
         lines: n,
         scalars: trace.scalars.clone(),
@@ -572,7 +593,7 @@ pub fn to_lines(trace: &Trace, page: &Page, display: &[Range<usize>]) -> LineTra
                 }
             } else if let Some(rs) = ranges_of(s.unit) {
                 for (r, &v) in rs.iter().zip(&s.values) {
-                    put(line_of(display, r.start), v);
+                    put(line_of(display, solid(bytes, r.clone()).start), v);
                 }
             }
         }
@@ -592,6 +613,7 @@ pub fn to_lines(trace: &Trace, page: &Page, display: &[Range<usize>]) -> LineTra
         let mut v: Vec<Range<usize>> = spans
             .iter()
             .filter_map(|r| span_bytes(rs, unit, r))
+            .map(|b| solid(bytes, b))
             .map(|b| {
                 let a = line_of(display, b.start);
                 let z = line_of(display, b.end.saturating_sub(1).max(b.start));
@@ -678,6 +700,7 @@ pub fn explain_generic(page: &Page, trace: &Trace, at: Location) -> Vec<String> 
     let Some(bytes) = location_bytes(trace, page, at) else {
         return vec![format!("{what}: not on this page")];
     };
+    let text = page.text().as_bytes();
     let mut parts = Vec::new();
     for s in &trace.series {
         let v = if s.unit == own_unit {
@@ -700,7 +723,7 @@ pub fn explain_generic(page: &Page, trace: &Trace, at: Location) -> Vec<String> 
                 }
                 (_, Some(rs)) => {
                     for (r, v) in rs.iter().zip(&s.values) {
-                        if bytes.contains(&r.start) {
+                        if bytes.contains(&solid(text, r.clone()).start) {
                             add(*v);
                         }
                     }
@@ -864,6 +887,38 @@ mod tests {
         // gap 3: reach of 2 lines on each side, clamped at the page's start.
         let bound = lt.marks.iter().find(|m| m.role == Role::Bound).unwrap();
         assert_eq!(bound.spans, vec![0..1, 2..4]);
+    }
+
+    #[test]
+    fn marks_on_raw_lines_leave_out_white_space() {
+        // Raw lines: `<div>`, `  <p>a</p>`, `  <p>b</p>`, `</div>`. Virtual lines: `<div>`,
+        // `\n  <p>`, `a`, `</p>`, …: the `<p>` line starts with the newline of the raw line
+        // before it.
+        let p = Page::from_text("t", "<div>\n  <p>a</p>\n  <p>b</p>\n</div>\n");
+        let v: Vec<Range<usize>> = p.lines().lines.iter().map(|l| l.range()).collect();
+        let first = 1;
+        assert_eq!(&p.text()[v[first].clone()], "\n  <p>");
+        let close = first + 2;
+        let trace = Trace {
+            series: vec![Series::new(
+                "s",
+                "s",
+                Unit::VirtualLine,
+                Role::Size,
+                (0..v.len()).map(|i| (i == first) as u8 as f64).collect(),
+            )],
+            marks: vec![Marks::new(
+                "m",
+                "m",
+                Unit::VirtualLine,
+                Role::Selected,
+                vec![first..close + 1],
+            )],
+            ..Default::default()
+        };
+        let lt = to_lines(&trace, &p, &raw_lines(p.text()));
+        assert_eq!(lt.marks[0].spans, vec![1..2], "raw line 2 only");
+        assert_eq!(lt.series[0].values, vec![0.0, 1.0, 0.0, 0.0]);
     }
 
     #[test]
