@@ -123,7 +123,10 @@ fn library_numbers_by_hand() {
     let algos = run::configure(algorithms::resolve("danag,r2l").unwrap(), &[]).unwrap();
     let rep = run::evaluate(&pages, &algos, Metric::Word, false);
     assert_eq!(rep.algos[0].name, "danag");
-    assert_eq!(rep.algos[0].params.int("gap", 0), 20);
+    assert_eq!(
+        rep.algos[0].params.get("gap"),
+        Some(&algorithms::ParamValue::Int(20))
+    );
     let d = &rep.algos[0].results;
     assert_eq!((d[0].prf.f1, d[0].empty), (1.0, false));
     assert_eq!((d[1].prf.f1, d[1].empty), (1.0, true));

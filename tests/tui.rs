@@ -32,6 +32,14 @@ fn opts() -> AppOptions {
     }
 }
 
+/// The active algorithm's `gap` value.
+fn gap(app: &App) -> i64 {
+    match app.active_algo().params.get("gap") {
+        Some(cescope::algorithms::ParamValue::Int(v)) => *v,
+        v => panic!("gap is {v:?}"),
+    }
+}
+
 fn keys(app: &mut App, s: &str) {
     for c in s.chars() {
         let code = match c {
@@ -71,7 +79,7 @@ fn gap_slider_moves_and_reruns() {
     let before = app.active_algo().result.clone().unwrap();
     // Focus is on `gap` (20): ten steps down, then five single steps: gap 5.
     keys(&mut app, "[-----");
-    assert_eq!(app.active_algo().params.int("gap", 0), 5);
+    assert_eq!(gap(&app), 5);
     let after = app.active_algo().result.clone().unwrap();
     assert!(
         after.selection.len_bytes() * 2 < before.selection.len_bytes(),
@@ -80,7 +88,7 @@ fn gap_slider_moves_and_reruns() {
     keys(&mut app, "}");
     insta::assert_snapshot!("gap_5", screen(&mut app, 110, 32));
     keys(&mut app, "0");
-    assert_eq!(app.active_algo().params.int("gap", 0), 20);
+    assert_eq!(gap(&app), 20);
     assert_eq!(
         app.active_algo().result.as_ref().unwrap().selection,
         before.selection
@@ -262,7 +270,7 @@ fn gold_status_and_compare_overlay() {
     // A slider move updates P / R / F1.
     keys(&mut app, "[[");
     let after = app.active_algo().prf.unwrap();
-    assert_eq!(app.active_algo().params.int("gap", 0), 0);
+    assert_eq!(gap(&app), 0);
     let s = screen(&mut app, 110, 32);
     assert!(s.contains(&format!("F1 {:.3}", after.f1)), "{s}");
 }
@@ -500,13 +508,20 @@ fn mouse_wheel_histogram_click_and_slider_click() {
         s.x + s.width - 1,
         s.y,
     ));
-    assert_eq!(app.active_algo().params.int("gap", -1), 200);
+    assert_eq!(gap(&app), 200);
     app.handle_mouse(mouse(MouseEventKind::Down(MouseButton::Left), s.x, s.y));
-    assert_eq!(app.active_algo().params.int("gap", -1), 0);
+    assert_eq!(gap(&app), 0);
     // A click on a choice cycles it.
     let c = app.rects.params[1];
     app.handle_mouse(mouse(MouseEventKind::Down(MouseButton::Left), c.x + 1, c.y));
-    assert_eq!(app.active_algo().params.choice("smoothing", ""), "none");
+    assert_eq!(
+        app.active_algo()
+            .params
+            .get("smoothing")
+            .unwrap()
+            .to_string(),
+        "none"
+    );
     // Dragging over the source selects characters for annotation.
     let _ = screen(&mut app, 110, 32);
     let r = app.rects.clone();
@@ -576,4 +591,388 @@ fn every_action_on_awkward_pages() {
         .expect("a PNG is not a page")
         .to_string();
     assert!(err.contains("PNG"), "{err}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generic views: test-only extractors of other units (not in the registry), drawn from roles.
+
+use cescope::algorithms::{
+    Extraction, Extractor, Marks, ParamSpec, Params, Positions, Role, Scalar, Series, Trace, Unit,
+};
+use cescope::page::{ByteClass, Page, Tag};
+use cescope::selection::Selection;
+use std::ops::Range;
+use std::sync::Arc;
+
+/// Token unit: each tag is a code token (-1), each word a content token (+1); selects the
+/// maximum-sum run of tokens (the shape of BTE's plateau).
+struct TokenTest;
+
+impl Extractor for TokenTest {
+    fn name(&self) -> &'static str {
+        "token-test"
+    }
+    fn describe(&self) -> &'static str {
+        "test double: token-unit trace"
+    }
+    fn params(&self) -> &[ParamSpec] {
+        &[]
+    }
+    fn run(&self, page: &Page, _: &Params) -> Extraction {
+        let text = page.text();
+        let mut pos: Vec<Range<usize>> = Vec::new();
+        let mut word = Vec::new();
+        for s in &page.lexed().spans {
+            match s.class {
+                ByteClass::Tag => {
+                    pos.push(s.range());
+                    word.push(false);
+                }
+                ByteClass::Text => {
+                    let base = s.start as usize;
+                    let mut at = None;
+                    for (i, c) in text[s.range()]
+                        .char_indices()
+                        .chain([(s.range().len(), ' ')])
+                    {
+                        match (at, c.is_whitespace()) {
+                            (None, false) => at = Some(i),
+                            (Some(a), true) => {
+                                pos.push(base + a..base + i);
+                                word.push(true);
+                                at = None;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Kadane: the run with the largest sum of +1 / -1.
+        let (mut best, mut best_r, mut cur, mut start) = (0i64, 0..0, 0i64, 0);
+        for (i, &w) in word.iter().enumerate() {
+            if cur <= 0 {
+                cur = 0;
+                start = i;
+            }
+            cur += if w { 1 } else { -1 };
+            if cur > best {
+                best = cur;
+                best_r = start..i + 1;
+            }
+        }
+        let sel =
+            Selection::from_ranges(best_r.clone().filter(|&i| word[i]).map(|i| pos[i].clone()));
+        let f = |b: bool| {
+            word.iter()
+                .map(|&w| (w == b) as u8 as f64)
+                .collect::<Vec<_>>()
+        };
+        let trace = Trace {
+            series: vec![
+                Series::new("w", "words", Unit::Token, Role::ContentSignal, f(true)),
+                Series::new("t", "tags", Unit::Token, Role::CodeSignal, f(false)),
+            ],
+            marks: vec![Marks::new(
+                "p",
+                "plateau",
+                Unit::Token,
+                Role::Selected,
+                if best_r.is_empty() {
+                    vec![]
+                } else {
+                    vec![best_r]
+                },
+            )],
+            positions: vec![Positions {
+                unit: Unit::Token,
+                ranges: pos,
+            }],
+            ..Default::default()
+        };
+        Extraction {
+            selection: sel,
+            trace,
+        }
+    }
+}
+
+/// Node unit: every `<p>` and `<li>` element is a node; its link quota (anchor text / text) is
+/// the only (combined) signal, `t` a threshold scalar; nodes under `t` are kept.
+struct NodeTest;
+
+impl Extractor for NodeTest {
+    fn name(&self) -> &'static str {
+        "node-test"
+    }
+    fn describe(&self) -> &'static str {
+        "test double: node-unit trace"
+    }
+    fn params(&self) -> &[ParamSpec] {
+        &[]
+    }
+    fn run(&self, page: &Page, _: &Params) -> Extraction {
+        let t = 0.25;
+        let text = page.text();
+        let mut nodes: Vec<Range<usize>> = Vec::new();
+        let mut quota = Vec::new();
+        let mut open: Option<(usize, usize, usize)> = None; // start, text chars, link chars
+        let mut in_a = false;
+        for s in &page.lexed().spans {
+            let is_block = s.tag == Tag::P || s.tag == Tag::Li;
+            if s.class == ByteClass::Tag && is_block && s.is_start(s.tag) {
+                open = Some((s.start as usize, 0, 0));
+            } else if s.class == ByteClass::Tag && is_block {
+                if let Some((a, all, link)) = open.take() {
+                    nodes.push(a..s.end as usize);
+                    quota.push(if all == 0 {
+                        0.0
+                    } else {
+                        link as f64 / all as f64
+                    });
+                }
+            } else if s.class == ByteClass::Tag && s.tag == Tag::A {
+                in_a = s.is_start(Tag::A);
+            } else if s.class == ByteClass::Text {
+                let n = text[s.range()].trim().chars().count();
+                if let Some(o) = open.as_mut() {
+                    o.1 += n;
+                    if in_a {
+                        o.2 += n;
+                    }
+                }
+            }
+        }
+        let kept: Vec<Range<usize>> = (0..nodes.len())
+            .filter(|&i| quota[i] < t)
+            .map(|i| i..i + 1)
+            .collect();
+        let sel = Selection::from_ranges(kept.iter().map(|k| nodes[k.start].clone()));
+        let trace = Trace {
+            series: vec![
+                Series::new("q", "link quota", Unit::Node, Role::CombinedSignal, quota)
+                    .with_agg(cescope::algorithms::Agg::Max),
+            ],
+            scalars: vec![Scalar::new("t", "t", None, Role::Threshold, t)],
+            marks: vec![
+                Marks::new(
+                    "b",
+                    "blocks",
+                    Unit::Node,
+                    Role::Candidates,
+                    (0..nodes.len()).map(|i| i..i + 1).collect(),
+                ),
+                Marks::new("k", "kept blocks", Unit::Node, Role::Selected, kept),
+            ],
+            positions: vec![Positions {
+                unit: Unit::Node,
+                ranges: nodes,
+            }],
+        };
+        Extraction {
+            selection: sel,
+            trace,
+        }
+    }
+}
+
+/// A small page: a menu of links, an article, a footer of links; one element per raw line.
+fn links_page() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let menu: String = (0..4)
+        .map(|i| format!("<li><a href=\"/s/{i}\">Section {i}</a></li>\n"))
+        .collect();
+    let html = format!(
+        "<html><body>\n<ul>\n{menu}</ul>\n<p>The river rose overnight and the town <a href=\"/t\">council</a> opened the hall for families who had to leave their homes.</p>\n<p>By morning the water had reached the market square and the bridge was closed.</p>\n<ul>\n{menu}</ul>\n</body></html>\n"
+    );
+    let path = dir.path().join("links.html");
+    std::fs::write(&path, html).unwrap();
+    (dir, path)
+}
+
+fn open_with(path: &Path, e: Arc<dyn Extractor>) -> App {
+    let mut app = App::open(path, opts()).unwrap();
+    let i = app.add_extractor(e);
+    app.set_active(i);
+    app
+}
+
+#[test]
+fn token_unit_trace_is_drawn_on_lines() {
+    let (_dir, path) = links_page();
+    let mut app = open_with(&path, Arc::new(TokenTest));
+    // The trace fits the page, and the plateau covers the article.
+    let x = app.active_algo().result.clone().unwrap();
+    let page = app.doc.as_ref().unwrap().page.clone();
+    x.trace.validate(&page).unwrap();
+    assert!(page.render(&x.selection).contains("market square"));
+    // Cursor on the first article line.
+    let line = (0..app.line_count())
+        .find(|&i| page.text()[app.line_range(i).unwrap()].contains("river rose"))
+        .unwrap();
+    app.cursor = line;
+    let t = render(&mut app, 100, 30);
+    let s = t.backend().to_string();
+    // Two-sided: code (tags) left, content (words) right, titled by the series' keys.
+    assert!(s.contains("t ◀ │ ▶ w"), "{s}");
+    // The explain panel counts the words of that line (tokens aggregated to the line): its
+    // text without tags, split at white space.
+    let mut plain = String::new();
+    let mut in_tag = false;
+    for c in page.text()[app.line_range(line).unwrap()].chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                plain.push(' ');
+            }
+            c if !in_tag => plain.push(c),
+            _ => {}
+        }
+    }
+    let words = plain.split_whitespace().count();
+    assert!(words > 10);
+    assert!(
+        s.contains(&format!(
+            "words = {words} (content signal), tags = 2 (code signal)"
+        )),
+        "{s}"
+    );
+    assert!(s.contains("in plateau #1"), "{s}");
+    // The axis marks the plateau's lines in green.
+    let h = app.rects.histogram;
+    let axis = h.x + (h.width / 2);
+    let row = h.y + (line - app.top) as u16;
+    assert_eq!(t.backend().buffer()[(axis, row)].fg, Color::Green);
+    insta::assert_snapshot!("token_unit", s);
+    // Raw lines: the same tokens aggregate to the physical lines.
+    keys(&mut app, "r");
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("raw lines"), "{s}");
+}
+
+#[test]
+fn node_unit_trace_is_drawn_with_its_threshold() {
+    let (_dir, path) = links_page();
+    let mut app = open_with(&path, Arc::new(NodeTest));
+    let x = app.active_algo().result.clone().unwrap();
+    let page = app.doc.as_ref().unwrap().page.clone();
+    x.trace.validate(&page).unwrap();
+    let text = page.render(&x.selection);
+    assert!(
+        text.contains("market square") && !text.contains("Section 2"),
+        "{text}"
+    );
+    // Cursor on the `<li>` line of the first menu item (a node with quota 1).
+    let line = (0..app.line_count())
+        .find(|&i| {
+            page.text()[app.line_range(i).unwrap()]
+                .trim_start()
+                .starts_with("<li>")
+        })
+        .unwrap();
+    app.cursor = line;
+    let t = render(&mut app, 100, 30);
+    let s = t.backend().to_string();
+    // Only a combined signal: the histogram shows it, titled by its label.
+    assert!(s.contains("link quota"), "{s}");
+    assert!(s.contains("link quota = 1 (combined signal)"), "{s}");
+    assert!(s.contains("t = 0.250 (threshold)"), "{s}");
+    assert!(s.contains("in blocks #1"), "{s}");
+    // The threshold is a marker line on every row of the page.
+    let buf = t.backend().buffer();
+    let h = app.rects.histogram;
+    let markers = (h.y..h.y + h.height)
+        .filter(|&y| (h.x..h.x + h.width).any(|x| buf[(x, y)].symbol() == "┊"))
+        .count();
+    assert!(
+        markers >= app.line_count().min(h.height as usize) - 1,
+        "{markers}"
+    );
+    insta::assert_snapshot!("node_unit", s);
+}
+
+#[test]
+fn addanag_step_mode_shows_its_filter_step() {
+    let mut app = App::open(&sample("wiki-article.html"), opts()).unwrap();
+    keys(&mut app, "a");
+    assert_eq!(app.active_algo().extractor.phases()[1].name, "filter");
+    keys(&mut app, "s");
+    let s0 = screen(&mut app, 110, 32);
+    assert!(s0.contains("step 1/8 — preprocessing"), "{s0}");
+    keys(&mut app, ".");
+    // Go to a line whose size the filter changes.
+    let x = app.active_algo().result.clone().unwrap();
+    let before = &x.trace.series("length").unwrap().values;
+    let after = &x.trace.series("filtered").unwrap().values;
+    let line = (0..before.len())
+        .find(|&i| after[i] < before[i])
+        .expect("the wiki page has links");
+    app.cursor = line;
+    app.top = line.saturating_sub(3);
+    let t = render(&mut app, 110, 32);
+    let s = t.backend().to_string();
+    assert!(s.contains("step 2/8 — filter"), "{s}");
+    // The filtered size is drawn, the unfiltered one as a marker.
+    assert!(s.contains('┊'), "{s}");
+    // No region or selection is revealed yet: the axis is plain and the gutter empty.
+    let h = app.rects.histogram;
+    let axis = h.x + h.width / 2;
+    assert!((h.y..h.y + h.height).all(|y| t.backend().buffer()[(axis, y)].symbol() == "│"));
+    insta::assert_snapshot!("step_addanag_filter", s);
+    // T1 / T2, then the combined signal from smoothing on.
+    keys(&mut app, ".");
+    assert!(screen(&mut app, 110, 32).contains("step 3/8 — T1 / T2"));
+}
+
+/// Every word of `hay` that equals `needle` (ASCII case-insensitive), bounded by non-word
+/// characters.
+fn has_word(hay: &str, needle: &str) -> bool {
+    let h = hay.to_ascii_lowercase();
+    let n = needle.to_ascii_lowercase();
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    h.match_indices(&n)
+        .any(|(i, _)| !word(h[..i].chars().next_back()) && !word(h[i + n.len()..].chars().next()))
+}
+
+#[test]
+fn tui_names_no_algorithm_and_no_series() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui");
+    let page = Page::load(&sample("wiki-article.html"), &Default::default()).unwrap();
+    let mut keys: Vec<String> = Vec::new();
+    for e in cescope::algorithms::registry() {
+        let x = e.run(&page, &Params::defaults(e.params()));
+        keys.extend(x.trace.keys().map(str::to_string));
+    }
+    keys.sort();
+    keys.dedup();
+    assert!(keys.iter().any(|k| k == "T1"), "{keys:?}");
+    let names = cescope::algorithms::names();
+    let mut found = Vec::new();
+    for f in std::fs::read_dir(&dir).unwrap() {
+        let path = f.unwrap().path();
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let src = std::fs::read_to_string(&path).unwrap();
+        let file = path.file_name().unwrap().to_string_lossy().to_string();
+        for n in &names {
+            if has_word(&src, n) {
+                found.push(format!("{file}: algorithm {n}"));
+            }
+        }
+        for k in &keys {
+            if src.contains(&format!("\"{k}\""))
+                || (k.len() > 1 && has_word(&src, k) && k.chars().next().unwrap().is_uppercase())
+            {
+                found.push(format!("{file}: trace key {k}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "src/tui names algorithms or trace items: {found:?}"
+    );
+    assert!(has_word("a DANAg b", "danag") && !has_word("addanag", "danag"));
 }

@@ -24,12 +24,13 @@
 
 use std::ops::Range;
 
+use super::preprocess::{link_filter, LinkFilter};
 use super::{
-    Extraction, Extractor, Marks, ParamKind, ParamSpec, ParamValue, Params, Series, Trace, Unit,
+    Extraction, Extractor, Location, Marks, ParamKind, ParamSpec, ParamValue, Params, Phase, Role,
+    Scalar, Series, Trace, Unit,
 };
-use crate::page::lex::{flags, ByteClass, Tag};
-use crate::page::lines::{self, content_chars, is_removed, is_rtl};
-use crate::page::text::normalise_ws;
+use crate::page::lex::ByteClass;
+use crate::page::lines::is_rtl;
 use crate::page::Page;
 use crate::selection::Selection;
 
@@ -55,71 +56,69 @@ pub struct Region {
     pub y: usize,
 }
 
-/// The hyperlink preprocessing of AdDANAg (thesis section 4.6.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LinkFilter {
-    /// No second preprocessing (plain DANAg).
-    None,
-    /// Filter 1 (Algorithm 2): remove every hyperlink with its anchor text.
-    Filter1,
-    /// Filter 2 (Algorithm 3): remove the attributes of every anchor tag, leaving `<a>`.
-    Filter2,
-    /// Filter 3 (Algorithm 4): replace the attributes of every anchor start tag with a
-    /// placeholder of `LT − 7` characters ([`placeholder_len`]).
-    Filter3,
-}
-
 const SMOOTHING: &[&str] = &["three-line", "none"];
 const FILTERS: &[&str] = &["filter3", "filter1", "filter2", "none"];
+
+const GAP_HELP: &str = "largest distance d(ri, rj) = xj - yi + 1 (virtual lines) between consecutive main content regions (Algorithm 1, Formula 4.4)";
+
+const fn gap_spec(default: i64, source: &'static str) -> ParamSpec {
+    ParamSpec {
+        name: "gap",
+        kind: ParamKind::Int {
+            min: 0,
+            max: 200,
+            step: 1,
+        },
+        default: ParamValue::Int(default),
+        help: GAP_HELP,
+        source,
+    }
+}
+
+/// R2L's gap: 8 lines (Mohammadzadeh et al. 2011, parameter P; thesis 4.3.4).
+pub const R2L_GAP: ParamSpec = gap_spec(
+    8,
+    "Mohammadzadeh et al. 2011, parameter P; thesis 4.3.4: gap = 8",
+);
+/// DANA's gap: 20 lines (Mohammadzadeh 2013, section 4.4).
+pub const DANA_GAP: ParamSpec = gap_spec(20, "Mohammadzadeh 2013, section 4.4: gap = 20");
+/// DANAg's gap: 20 lines, as DANA (Mohammadzadeh 2013, section 4.5).
+pub const DANAG_GAP: ParamSpec =
+    gap_spec(20, "Mohammadzadeh 2013, section 4.5 (as DANA): gap = 20");
+/// AdDANAg's gap: 20 lines, as DANAg (Mohammadzadeh 2013, section 4.6).
+pub const ADDANAG_GAP: ParamSpec =
+    gap_spec(20, "Mohammadzadeh 2013, section 4.6 (as DANAg): gap = 20");
+/// Smoothing: Formula 4.2 (three lines, the default) or none (Formula 4.6).
+pub const SMOOTHING_SPEC: ParamSpec = ParamSpec {
+    name: "smoothing",
+    kind: ParamKind::Choice { choices: SMOOTHING },
+    default: ParamValue::Choice("three-line"),
+    help: "three-line: diff over lines i-1..i+1 (Formula 4.2); none: diff = T1 - T2 (Formula 4.6)",
+    source: "Mohammadzadeh 2013, Formulas 4.2 and 4.6",
+};
+/// AdDANAg's hyperlink filter: Filter 3 by default (Mohammadzadeh 2013, section 4.6.1).
+pub const FILTER_SPEC: ParamSpec = ParamSpec {
+    name: "filter",
+    kind: ParamKind::Choice { choices: FILTERS },
+    default: ParamValue::Choice("filter3"),
+    help: "hyperlink preprocessing: filter3 placeholder LT-7 (Alg. 4), filter1 remove links (Alg. 2), filter2 strip attributes (Alg. 3), none",
+    source: "Mohammadzadeh 2013, section 4.6.1, Algorithms 2-4",
+};
+
+static R2L_SPECS: [ParamSpec; 2] = [R2L_GAP, SMOOTHING_SPEC];
+static DANA_SPECS: [ParamSpec; 2] = [DANA_GAP, SMOOTHING_SPEC];
+static DANAG_SPECS: [ParamSpec; 2] = [DANAG_GAP, SMOOTHING_SPEC];
+static ADDANAG_SPECS: [ParamSpec; 3] = [ADDANAG_GAP, SMOOTHING_SPEC, FILTER_SPEC];
 
 /// One member of the R2L / DANA / DANAg / AdDANAg family.
 #[derive(Debug, Clone)]
 pub struct DanaFamily {
     variant: Variant,
-    specs: Vec<ParamSpec>,
 }
 
 impl DanaFamily {
     fn new(variant: Variant) -> Self {
-        let (gap, gap_src) = match variant {
-            Variant::R2l => (
-                8,
-                "Mohammadzadeh et al. 2011, parameter P; thesis 4.3.4: gap = 8",
-            ),
-            Variant::Dana => (20, "Mohammadzadeh 2013, section 4.4: gap = 20"),
-            Variant::Danag => (20, "Mohammadzadeh 2013, section 4.5 (as DANA): gap = 20"),
-            Variant::Addanag => (20, "Mohammadzadeh 2013, section 4.6 (as DANAg): gap = 20"),
-        };
-        let mut specs = vec![
-            ParamSpec {
-                name: "gap",
-                kind: ParamKind::Int {
-                    min: 0,
-                    max: 200,
-                    step: 1,
-                },
-                default: ParamValue::Int(gap),
-                help: "largest distance d(ri, rj) = xj - yi + 1 (virtual lines) between consecutive main content regions (Algorithm 1, Formula 4.4)",
-                source: gap_src,
-            },
-            ParamSpec {
-                name: "smoothing",
-                kind: ParamKind::Choice { choices: SMOOTHING },
-                default: ParamValue::Choice("three-line"),
-                help: "three-line: diff over lines i-1..i+1 (Formula 4.2); none: diff = T1 - T2 (Formula 4.6)",
-                source: "Mohammadzadeh 2013, Formulas 4.2 and 4.6",
-            },
-        ];
-        if variant == Variant::Addanag {
-            specs.push(ParamSpec {
-                name: "filter",
-                kind: ParamKind::Choice { choices: FILTERS },
-                default: ParamValue::Choice("filter3"),
-                help: "hyperlink preprocessing: filter3 placeholder LT-7 (Alg. 4), filter1 remove links (Alg. 2), filter2 strip attributes (Alg. 3), none",
-                source: "Mohammadzadeh 2013, section 4.6.1, Algorithms 2-4",
-            });
-        }
-        DanaFamily { variant, specs }
+        DanaFamily { variant }
     }
 
     /// R2L, registered as `r2l`.
@@ -143,7 +142,77 @@ impl DanaFamily {
     pub fn variant(&self) -> Variant {
         self.variant
     }
+
+    fn specs(&self) -> &'static [ParamSpec] {
+        match self.variant {
+            Variant::R2l => &R2L_SPECS,
+            Variant::Dana => &DANA_SPECS,
+            Variant::Danag => &DANAG_SPECS,
+            Variant::Addanag => &ADDANAG_SPECS,
+        }
+    }
 }
+
+const PREPROCESSING: Phase = Phase {
+    name: "preprocessing",
+    what: "scripts, styles and comments removed; block tags on lines of their own: the virtual lines (thesis 4.3.1)",
+    reveals: &["length"],
+};
+const T1_T2: Phase = Phase {
+    name: "T1 / T2",
+    what: "content and code characters per line: T1 right of the axis, T2 left (Fig. 4.3; Formula 4.5 for DANAg)",
+    reveals: &["T1", "T2"],
+};
+const LATER: [Phase; 5] = [
+    Phase {
+        name: "smoothing",
+        what: "diff_i = sum of T1 - T2 over lines i-1..i+1 (Formula 4.2), or T1 - T2 (Formula 4.6)",
+        reveals: &["diff", "window"],
+    },
+    Phase {
+        name: "regions",
+        what: "maximal runs of lines with diff > 0 are the regions r_j = [x_j, y_j] (Formula 4.3)",
+        reveals: &["regions", "region_count"],
+    },
+    Phase {
+        name: "seed",
+        what: "the region with the most characters is the seed region r_m",
+        reveals: &["seed", "seed_index"],
+    },
+    Phase {
+        name: "gap expansion",
+        what: "neighbouring regions join while d(r_i, r_j) = x_j - y_i + 1 <= gap (Algorithm 1, Formula 4.4)",
+        reveals: &["selected", "gap"],
+    },
+    Phase {
+        name: "extraction",
+        what: "the content of the selected lines is extracted (4.3.5 for R2L, parser 4.4.1 otherwise)",
+        reveals: &[],
+    },
+];
+static PHASES: [Phase; 7] = [
+    PREPROCESSING,
+    T1_T2,
+    LATER[0],
+    LATER[1],
+    LATER[2],
+    LATER[3],
+    LATER[4],
+];
+static ADDANAG_PHASES: [Phase; 8] = [
+    PREPROCESSING,
+    Phase {
+        name: "filter",
+        what: "hyperlink normalisation: Filter 3 gives each anchor start tag LT - 7 placeholder characters (Algorithm 4; Filters 1-2: Algorithms 2-3)",
+        reveals: &["filtered"],
+    },
+    T1_T2,
+    LATER[0],
+    LATER[1],
+    LATER[2],
+    LATER[3],
+    LATER[4],
+];
 
 impl Extractor for DanaFamily {
     fn name(&self) -> &'static str {
@@ -165,47 +234,66 @@ impl Extractor for DanaFamily {
     }
 
     fn params(&self) -> &[ParamSpec] {
-        &self.specs
+        self.specs()
     }
 
-    fn phases(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            ("preprocessing", "scripts, styles and comments removed; block tags on lines of their own: the virtual lines (thesis 4.3.1)"),
-            ("T1 / T2", "content and code characters per line: T1 above the axis, T2 below (Fig. 4.3; Formula 4.5 for DANAg)"),
-            ("smoothing", "diff_i = sum of T1 - T2 over lines i-1..i+1 (Formula 4.2), or T1 - T2 (Formula 4.6)"),
-            ("regions", "maximal runs of lines with diff > 0 are the regions r_j = [x_j, y_j] (Formula 4.3)"),
-            ("seed", "the region with the most characters is the seed region r_m"),
-            ("gap expansion", "neighbouring regions join while d(r_i, r_j) = x_j - y_i + 1 <= gap (Algorithm 1, Formula 4.4)"),
-            ("extraction", "the content of the selected lines is extracted (4.3.5 for R2L, parser 4.4.1 otherwise)"),
-        ]
+    fn phases(&self) -> &'static [Phase] {
+        match self.variant {
+            Variant::Addanag => &ADDANAG_PHASES,
+            _ => &PHASES,
+        }
     }
 
-    fn explain(&self, x: &Extraction, line: usize) -> Vec<String> {
-        explain_line(self.variant, x, line)
+    fn explain(&self, page: &Page, x: &Extraction, at: Location) -> Vec<String> {
+        match at {
+            Location::Line(line) => explain_line(self.variant, x, line),
+            // Other locations: the virtual line holding them.
+            _ => match super::trace::location_bytes(&x.trace, page, at)
+                .and_then(|b| page.lines().line_of(b.start))
+            {
+                Some(line) => explain_line(self.variant, x, line),
+                None => super::explain_generic(page, &x.trace, at),
+            },
+        }
     }
 
     fn run(&self, page: &Page, params: &Params) -> Extraction {
-        let gap = params.int("gap", 20).max(0) as usize;
-        let window = params.choice("smoothing", "three-line") == "three-line";
+        let specs = self.specs();
+        let gap = params.int(&specs[0]).max(0) as usize;
+        let window = params.choice(&SMOOTHING_SPEC) == "three-line";
         let filter = match self.variant {
-            Variant::Addanag => match params.choice("filter", "filter3") {
-                "filter1" => LinkFilter::Filter1,
-                "filter2" => LinkFilter::Filter2,
-                "none" => LinkFilter::None,
-                _ => LinkFilter::Filter3,
-            },
+            Variant::Addanag => LinkFilter::from_name(params.choice(&FILTER_SPEC))
+                .or_else(|| match FILTER_SPEC.default {
+                    ParamValue::Choice(c) => LinkFilter::from_name(c),
+                    _ => None,
+                })
+                .unwrap_or(LinkFilter::None),
             _ => LinkFilter::None,
         };
-        let (t1, t2, removed) = match self.variant {
+        // T1 / T2 per virtual line, and the size of each line before the hyperlink filter
+        // (`length`, T1 + T2 of DANAg) and after it (`filtered`, AdDANAg only).
+        let mut filtered: Option<Vec<i64>> = None;
+        let (t1, t2, removed, length) = match self.variant {
             Variant::R2l | Variant::Dana => {
                 let l = &page.lines().lines;
-                (
-                    l.iter().map(|l| l.rtl as i64).collect(),
-                    l.iter().map(|l| l.ascii as i64).collect(),
-                    Vec::new(),
-                )
+                let t1: Vec<i64> = l.iter().map(|l| l.rtl as i64).collect();
+                let t2: Vec<i64> = l.iter().map(|l| l.ascii as i64).collect();
+                let length = t1.iter().zip(&t2).map(|(a, b)| a + b).collect();
+                (t1, t2, Vec::new(), length)
             }
-            Variant::Danag | Variant::Addanag => content_code(page, filter),
+            Variant::Danag | Variant::Addanag => {
+                let c = link_filter(page, filter);
+                let sum = |c: &super::preprocess::LineCounts| -> Vec<i64> {
+                    c.content.iter().zip(&c.code).map(|(a, b)| a + b).collect()
+                };
+                let length = if self.variant == Variant::Addanag {
+                    filtered = Some(sum(&c));
+                    sum(&link_filter(page, LinkFilter::None))
+                } else {
+                    sum(&c)
+                };
+                (c.content, c.code, c.removed, length)
+            }
         };
         let diff = smooth(&t1, &t2, window);
         let regions = regions(&diff);
@@ -249,49 +337,95 @@ impl Extractor for DanaFamily {
 
         let as_f = |v: &[i64]| v.iter().map(|&x| x as f64).collect::<Vec<_>>();
         let to_ranges = |rs: &[Region]| rs.iter().map(|r| r.x..r.y + 1).collect::<Vec<_>>();
+        let (l1, l2, ll) = match self.variant {
+            Variant::R2l | Variant::Dana => (
+                "T1 (R2L chars)",
+                "T2 (ASCII chars)",
+                "T1 + T2 (R2L + ASCII chars)",
+            ),
+            _ => (
+                "T1 (content chars)",
+                "T2 (code chars, Formula 4.5)",
+                "length (kept chars)",
+            ),
+        };
+        let vl = Unit::VirtualLine;
+        let mut series = vec![Series::new("length", ll, vl, Role::Size, as_f(&length))];
+        if let Some(f) = &filtered {
+            series.push(Series::new(
+                "filtered",
+                "length after the hyperlink filter (kept chars)",
+                vl,
+                Role::Size,
+                as_f(f),
+            ));
+        }
+        series.extend([
+            Series::new("T1", l1, vl, Role::ContentSignal, as_f(&t1)),
+            Series::new("T2", l2, vl, Role::CodeSignal, as_f(&t2)),
+            Series::new(
+                "diff",
+                if window {
+                    "diff (Formula 4.2)"
+                } else {
+                    "diff (Formula 4.6)"
+                },
+                vl,
+                Role::CombinedSignal,
+                as_f(&diff),
+            ),
+        ]);
         let trace = Trace {
-            series: vec![
-                Series {
-                    name: "T1".into(),
-                    unit: Unit::VirtualLine,
-                    values: as_f(&t1),
-                },
-                Series {
-                    name: "T2".into(),
-                    unit: Unit::VirtualLine,
-                    values: as_f(&t2),
-                },
-                Series {
-                    name: "diff".into(),
-                    unit: Unit::VirtualLine,
-                    values: as_f(&diff),
-                },
-            ],
+            series,
             scalars: vec![
-                ("gap".into(), gap as f64),
-                ("window".into(), if window { 1.0 } else { 0.0 }),
-                ("regions".into(), regions.len() as f64),
-                ("seed_index".into(), seed.map_or(-1.0, |m| m as f64)),
+                Scalar::new("gap", "gap", Some(vl), Role::Bound, gap as f64),
+                Scalar::new(
+                    "window",
+                    "three-line smoothing",
+                    None,
+                    Role::Info,
+                    if window { 1.0 } else { 0.0 },
+                ),
+                Scalar::new(
+                    "region_count",
+                    "regions",
+                    None,
+                    Role::Info,
+                    regions.len() as f64,
+                ),
+                Scalar::new(
+                    "seed_index",
+                    "seed region index",
+                    None,
+                    Role::Info,
+                    seed.map_or(-1.0, |m| m as f64),
+                ),
             ],
             marks: vec![
-                Marks {
-                    name: "regions".into(),
-                    unit: Unit::VirtualLine,
-                    spans: to_ranges(&regions),
-                },
-                Marks {
-                    name: "seed".into(),
-                    unit: Unit::VirtualLine,
-                    spans: seed
-                        .map(|m| to_ranges(&regions[m..m + 1]))
+                Marks::new(
+                    "regions",
+                    "regions (Formula 4.3)",
+                    vl,
+                    Role::Candidates,
+                    to_ranges(&regions),
+                ),
+                Marks::new(
+                    "seed",
+                    "seed region",
+                    vl,
+                    Role::Seed,
+                    seed.map(|m| to_ranges(&regions[m..m + 1]))
                         .unwrap_or_default(),
-                },
-                Marks {
-                    name: "selected".into(),
-                    unit: Unit::VirtualLine,
-                    spans: selected_lines,
-                },
+                ),
+                Marks::new(
+                    "selected",
+                    "main content regions (Algorithm 1)",
+                    vl,
+                    Role::Selected,
+                    selected_lines,
+                ),
             ],
+            positions: Vec::new(),
         };
         Extraction {
             selection: sel,
@@ -480,117 +614,6 @@ pub fn expand(regions: &[Region], m: usize, gap: usize) -> Range<usize> {
     lo..hi + 1
 }
 
-/// Filter 3's placeholder length for an anchor text of `lt` characters: `LT − 7`, the 7 being
-/// the length of `<a></a>` (thesis section 4.6.1.3, Algorithm 4). For `LT < 7` the thesis'
-/// `new String("-", LT − 7)` has no meaning; cescope uses an empty placeholder, so a short anchor
-/// text ("Home") keeps the 7 code characters of `<a></a>` and its line stays code-heavy.
-pub fn placeholder_len(lt: usize) -> usize {
-    lt.saturating_sub(7)
-}
-
-/// T1 and T2 per virtual line for DANAg (Formula 4.5), after the hyperlink filter of AdDANAg.
-/// Returns also the byte ranges removed by Filter 1 (anchor elements), to keep out of the
-/// extraction.
-fn content_code(page: &Page, filter: LinkFilter) -> (Vec<i64>, Vec<i64>, Vec<Range<usize>>) {
-    let lines = &page.lines().lines;
-    let mut length: Vec<i64> = lines.iter().map(|l| l.length as i64).collect();
-    let mut content: Vec<i64> = lines.iter().map(|l| l.content as i64).collect();
-    let mut removed = Vec::new();
-    if filter != LinkFilter::None {
-        let text = page.text();
-        let spans = &page.lexed().spans;
-        // The open anchor: (line of its start tag, kept chars of the start tag, start byte,
-        // anchor text so far).
-        struct Open {
-            line: usize,
-            tag_chars: i64,
-            start: usize,
-            text: String,
-        }
-        let mut open: Option<Open> = None;
-        let close = |o: Open,
-                     end: usize,
-                     length: &mut Vec<i64>,
-                     removed: &mut Vec<Range<usize>>| match filter {
-            LinkFilter::Filter3 => {
-                let lt = normalise_ws(&o.text).chars().count();
-                // `<a` + placeholder + `>`: with `</a>` the anchor's code is 7 + (LT − 7) = LT,
-                // the balance Filter 3 aims at (the space of `<a _____>` is not counted).
-                let new = 3 + placeholder_len(lt) as i64;
-                length[o.line] += new - o.tag_chars;
-            }
-            LinkFilter::Filter2 => length[o.line] += 3 - o.tag_chars,
-            LinkFilter::Filter1 => removed.push(o.start..end),
-            LinkFilter::None => {}
-        };
-        for (li, line) in lines.iter().enumerate() {
-            for s in &spans[line.span_range()] {
-                if is_removed(s) {
-                    continue;
-                }
-                let slice = &text[s.range()];
-                let is_a = s.class == ByteClass::Tag && s.tag == Tag::A;
-                if is_a {
-                    if let Some(o) = open.take() {
-                        close(o, s.start as usize, &mut length, &mut removed);
-                    }
-                    if s.flags & flags::END != 0 {
-                        if filter == LinkFilter::Filter1 {
-                            // The end tag belongs to the removed element.
-                            length[li] -= kept_chars(slice);
-                            if let Some(r) = removed.last_mut() {
-                                if r.end == s.start as usize {
-                                    r.end = s.end as usize;
-                                }
-                            }
-                        }
-                        continue;
-                    }
-                    let tag_chars = kept_chars(slice);
-                    if filter == LinkFilter::Filter1 {
-                        length[li] -= tag_chars;
-                    }
-                    open = Some(Open {
-                        line: li,
-                        tag_chars,
-                        start: s.start as usize,
-                        text: String::new(),
-                    });
-                    continue;
-                }
-                if let Some(o) = open.as_mut() {
-                    if filter == LinkFilter::Filter1 {
-                        length[li] -= kept_chars(slice);
-                        if s.class == ByteClass::Text {
-                            content[li] -= content_chars(slice) as i64;
-                        }
-                    } else if s.class == ByteClass::Text {
-                        if slice.contains('&') {
-                            o.text.push_str(&htmlize::unescape(slice));
-                        } else {
-                            o.text.push_str(slice);
-                        }
-                    }
-                }
-            }
-        }
-        if let Some(o) = open.take() {
-            close(o, text.len(), &mut length, &mut removed);
-        }
-    }
-    let t1: Vec<i64> = content.iter().map(|&c| c.max(0)).collect();
-    let t2: Vec<i64> = length
-        .iter()
-        .zip(&t1)
-        .map(|(&l, &c)| (l - c).max(0))
-        .collect();
-    (t1, t2, removed)
-}
-
-fn kept_chars(s: &str) -> i64 {
-    lines::kept_chars(s) as i64
-}
-
 /// Byte ranges (relative to `s`) of maximal runs of S1 characters ([`is_rtl`]) joined across
 /// ASCII white space; runs never start or end with white space.
 pub fn rtl_runs(s: &str) -> Vec<Range<usize>> {
@@ -679,43 +702,6 @@ mod tests {
     }
 
     #[test]
-    fn filter_3_placeholder() {
-        // "BBC Web Site" has LT = 12 → 5 underscores (thesis example)
-        assert_eq!(placeholder_len(12), 5);
-        assert_eq!(placeholder_len(7), 0);
-        assert_eq!(placeholder_len(3), 0);
-        assert_eq!(placeholder_len(0), 0);
-    }
-
-    #[test]
-    fn filter_3_counts_on_a_line() {
-        // The anchor line of `<p><a href="http://www.BBC.com/">BBC Web Site</a></p>` (virtual
-        // line 1; `<p>` and `</p>` stand on lines of their own). Kept characters:
-        // `<a href="http://www.BBC.com/">` 29 + 1 inner white-space run = 30, `BBC Web Site`
-        // 10 + 2 = 12, `</a>` 4. DANAg: T1 = 12, Length = 46 → T2 = 34.
-        // Filter 3: LT = 12 → placeholder 5 → start tag `<a_____>` = 8 → Length = 24, T2 = 12:
-        // the anchor's code equals its text, diff = 0 (the purpose of Filter 3).
-        // Filter 2: `<a>` → Length = 19, T2 = 7. Filter 1: the anchor is removed → 0 / 0.
-        let p = Page::from_text(
-            "t",
-            "<p><a href=\"http://www.BBC.com/\">BBC Web Site</a></p>",
-        );
-        let (t1, t2, _) = content_code(&p, LinkFilter::None);
-        assert_eq!((t1[1], t2[1]), (12, 34));
-        let (t1, t2, _) = content_code(&p, LinkFilter::Filter3);
-        assert_eq!((t1[1], t2[1]), (12, 12));
-        let (t1, t2, _) = content_code(&p, LinkFilter::Filter2);
-        assert_eq!((t1[1], t2[1]), (12, 7));
-        let (t1, t2, rem) = content_code(&p, LinkFilter::Filter1);
-        assert_eq!((t1[1], t2[1]), (0, 0));
-        assert_eq!(rem, vec![3..p.text().len() - 4]);
-        // A short anchor text (LT = 4 < 7): empty placeholder, the 7 chars of `<a></a>` stay.
-        let p = Page::from_text("t", "<p><a href=\"/home/index.html\">Home</a></p>");
-        let (t1, t2, _) = content_code(&p, LinkFilter::Filter3);
-        assert_eq!((t1[1], t2[1]), (4, 7));
-    }
-
-    #[test]
     fn rtl_runs_join_words() {
         let s = "خبر مهم (news) امروز";
         let runs = rtl_runs(s);
@@ -782,23 +768,30 @@ mod tests {
         let x = e.run(&page, &Params::defaults(e.params()));
         let sel = &x.trace.marks("selected").unwrap().spans;
         let seed = x.trace.marks("seed").unwrap().spans[0].clone();
-        let inside = e.explain(&x, seed.start);
+        let inside = e.explain(&page, &x, Location::Line(seed.start));
         assert!(
             inside.iter().any(|l| l.contains("seed region")),
             "{inside:?}"
         );
         let first_sel = sel[0].start;
         assert!(e
-            .explain(&x, first_sel)
+            .explain(&page, &x, Location::Line(first_sel))
             .iter()
             .any(|l| l.contains("selected")));
-        let outside = e.explain(&x, 0);
+        let outside = e.explain(&page, &x, Location::Line(0));
         assert!(
             outside.iter().any(|l| l.contains("not selected")),
             "{outside:?}"
         );
         assert!(outside[0].starts_with("line 1: T1 (content chars) = "));
         assert_eq!(e.phases().len(), 7);
+        // A byte location explains its virtual line.
+        let b = page.lines().lines[seed.start].start as usize;
+        assert_eq!(
+            e.explain(&page, &x, Location::Byte(b)),
+            e.explain(&page, &x, Location::Line(seed.start))
+        );
+        x.trace.validate(&page).unwrap();
     }
 
     #[test]

@@ -4,9 +4,29 @@
 //! global state, safe to call from many threads (`Send + Sync`). Its parameters are described by
 //! [`ParamSpec`]s — name, kind, published default, range, step and source — which drive the
 //! command line's `--set`, `cescope algos`, the inspector's sliders and the genetic optimiser
-//! ("the parameter description", Gottron 2009, Fig. 2).
+//! ("the parameter description", Gottron 2009, Fig. 2). An extractor reads every value through
+//! its spec (`params.int(&GAP)`), so the published default is written once, in the spec.
+//!
+//! An [`Extraction`] is a [`Selection`] plus a [`Trace`]: what the algorithm computed, described
+//! well enough that no view needs to know the algorithm ([`trace`]): every series, mark set and
+//! scalar declares a key, a label, a [`Unit`] (virtual line, raw line, token, DOM node, byte) and
+//! a [`Role`] (content / code / combined signal, size, threshold, candidates, seed, selected,
+//! bound, …); token and node indices are placed on the page by [`Trace::positions`].
+//! [`to_lines`] aggregates any trace to the lines a view shows. [`Extractor::phases`] names, per
+//! step, the trace keys it reveals ([`Phase`]); [`Extractor::explain`] explains a [`Location`]
+//! (line, byte, token, node), by default from the trace alone ([`explain_generic`]).
+//!
+//! Shared preprocessing (the hyperlink filters of Mohammadzadeh 2013, 4.6.1) is in
+//! [`preprocess`].
 
 pub mod dana;
+pub mod preprocess;
+pub mod trace;
+
+pub use trace::{
+    explain_generic, revealed, to_lines, Agg, LineMarks, LineSeries, LineTrace, Location, Marks,
+    Phase, Positions, Role, Scalar, Series, Trace, Unit,
+};
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -198,28 +218,45 @@ impl Params {
         self.values.get(name)
     }
 
-    /// An integer parameter, or `fallback` when absent or of another kind.
-    pub fn int(&self, name: &str, fallback: i64) -> i64 {
-        match self.values.get(name) {
-            Some(ParamValue::Int(v)) => *v,
-            _ => fallback,
+    /// The integer value of `spec`: the value set for `spec.name`, else `spec.default`.
+    /// Extractors read every parameter this way, so the published default lives in one place
+    /// (the spec). A spec whose default is not an integer is a programming error (the registry
+    /// test `specs_are_consistent` catches it); it reads as 0.
+    pub fn int(&self, spec: &ParamSpec) -> i64 {
+        match (self.values.get(spec.name), &spec.default) {
+            (Some(ParamValue::Int(v)), _) | (_, ParamValue::Int(v)) => *v,
+            _ => 0,
         }
     }
 
-    /// A float parameter, or `fallback`.
-    pub fn float(&self, name: &str, fallback: f64) -> f64 {
-        match self.values.get(name) {
-            Some(ParamValue::Float(v)) => *v,
-            Some(ParamValue::Int(v)) => *v as f64,
-            _ => fallback,
+    /// The real value of `spec` (an integer value converts), else `spec.default`; a
+    /// non-numeric default reads as 0.0 (see [`Params::int`]).
+    pub fn float(&self, spec: &ParamSpec) -> f64 {
+        let num = |v: &ParamValue| match v {
+            ParamValue::Float(x) => Some(*x),
+            ParamValue::Int(x) => Some(*x as f64),
+            _ => None,
+        };
+        self.values
+            .get(spec.name)
+            .and_then(num)
+            .or_else(|| num(&spec.default))
+            .unwrap_or(0.0)
+    }
+
+    /// The switch value of `spec`, else `spec.default`; a non-bool default reads as false.
+    pub fn bool(&self, spec: &ParamSpec) -> bool {
+        match (self.values.get(spec.name), &spec.default) {
+            (Some(ParamValue::Bool(v)), _) | (_, ParamValue::Bool(v)) => *v,
+            _ => false,
         }
     }
 
-    /// A choice parameter, or `fallback`.
-    pub fn choice(&self, name: &str, fallback: &'static str) -> &'static str {
-        match self.values.get(name) {
-            Some(ParamValue::Choice(v)) => v,
-            _ => fallback,
+    /// The choice value of `spec`, else `spec.default`; a non-choice default reads as "".
+    pub fn choice(&self, spec: &ParamSpec) -> &'static str {
+        match (self.values.get(spec.name), &spec.default) {
+            (Some(ParamValue::Choice(v)), _) | (_, ParamValue::Choice(v)) => v,
+            _ => "",
         }
     }
 
@@ -240,69 +277,6 @@ impl fmt::Display for Params {
             write!(f, "{k}={v}")?;
         }
         Ok(())
-    }
-}
-
-/// The unit a trace series or span set is measured in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Unit {
-    /// Indices of the page's virtual lines.
-    VirtualLine,
-    /// Byte offsets into the decoded text.
-    Byte,
-    /// Token indices (algorithm-specific tokenisation).
-    Token,
-}
-
-/// A named series of values, one per unit (e.g. T1 per virtual line).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Series {
-    /// Name, e.g. `"T1"`.
-    pub name: String,
-    /// What the index means.
-    pub unit: Unit,
-    /// The values.
-    pub values: Vec<f64>,
-}
-
-/// A named set of marked intervals (e.g. the regions of R2L), half-open in the given unit.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Marks {
-    /// Name, e.g. `"regions"`, `"seed"`, `"selected"`.
-    pub name: String,
-    /// What the interval bounds mean.
-    pub unit: Unit,
-    /// Half-open intervals `[start, end)`.
-    pub spans: Vec<std::ops::Range<usize>>,
-}
-
-/// What an algorithm computed on the way to its selection: series, scalars (thresholds, the gap
-/// used, …) and marked intervals. Views draw traces without knowing the algorithm.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Trace {
-    /// Named series.
-    pub series: Vec<Series>,
-    /// Named scalars.
-    pub scalars: Vec<(String, f64)>,
-    /// Named interval sets.
-    pub marks: Vec<Marks>,
-}
-
-impl Trace {
-    /// The series called `name`.
-    pub fn series(&self, name: &str) -> Option<&Series> {
-        self.series.iter().find(|s| s.name == name)
-    }
-
-    /// The scalar called `name`.
-    pub fn scalar(&self, name: &str) -> Option<f64> {
-        self.scalars.iter().find(|s| s.0 == name).map(|s| s.1)
-    }
-
-    /// The marks called `name`.
-    pub fn marks(&self, name: &str) -> Option<&Marks> {
-        self.marks.iter().find(|m| m.name == name)
     }
 }
 
@@ -329,38 +303,26 @@ pub trait Extractor: Send + Sync {
     fn needs_dom(&self) -> bool {
         false
     }
-    /// The algorithm's decision for virtual line `line`, in words, for the inspector's explain
-    /// panel. The default lists the per-line series values and the marks that contain the line.
-    fn explain(&self, x: &Extraction, line: usize) -> Vec<String> {
-        explain_generic(x, line)
+    /// The algorithm's decision at `at`, in words, for the inspector's explain panel (one
+    /// string per sentence; the first names the location). The default,
+    /// [`explain_generic`], reads the trace alone: every series' value there with label and
+    /// unit, the threshold and bound scalars, and the marks that contain it with their roles.
+    fn explain(&self, page: &Page, x: &Extraction, at: Location) -> Vec<String> {
+        explain_generic(page, &x.trace, at)
     }
-    /// The phases of the algorithm for step mode, each `(name, what happens)`, in order. The
-    /// default is a single phase.
-    fn phases(&self) -> &'static [(&'static str, &'static str)] {
-        &[("run", "the algorithm runs and selects the main content")]
+    /// The phases of the algorithm for step mode, in order, each with the trace keys it
+    /// reveals ([`Phase`], [`revealed`]). The default is one phase that reveals everything.
+    fn phases(&self) -> &'static [Phase] {
+        &[Phase {
+            name: "run",
+            what: "the algorithm runs and selects the main content",
+            reveals: &[],
+        }]
     }
 }
 
-/// The generic explanation of a line: series values and containing marks.
-pub fn explain_generic(x: &Extraction, line: usize) -> Vec<String> {
-    let mut parts = Vec::new();
-    for s in &x.trace.series {
-        if s.unit == Unit::VirtualLine {
-            if let Some(v) = s.values.get(line) {
-                parts.push(format!("{} = {}", s.name, v));
-            }
-        }
-    }
-    let mut out = vec![format!("line {}: {}", line + 1, parts.join(", "))];
-    for m in &x.trace.marks {
-        if m.unit == Unit::VirtualLine {
-            if let Some(r) = m.spans.iter().find(|r| r.contains(&line)) {
-                out.push(format!("in {} [{}, {}]", m.name, r.start + 1, r.end));
-            }
-        }
-    }
-    out
-}
+/// The algorithm the inspector starts with when none is named.
+pub const DEFAULT_ALGORITHM: &str = "danag";
 
 /// All registered extractors, in display order.
 pub fn registry() -> Vec<Box<dyn Extractor>> {
@@ -405,16 +367,91 @@ mod tests {
     #[test]
     fn params_parse_and_validate() {
         let e = find("danag").unwrap();
+        let gap = &e.params()[0];
+        let smoothing = &e.params()[1];
         let mut p = Params::defaults(e.params());
-        assert_eq!(p.int("gap", 0), 20);
+        assert_eq!(p.int(gap), 20);
         p.set_str(e.params(), "gap=7").unwrap();
-        assert_eq!(p.int("gap", 0), 7);
+        assert_eq!(p.int(gap), 7);
         assert!(p.set_str(e.params(), "gap=-1").is_err());
         assert!(p.set_str(e.params(), "gap=x").is_err());
         assert!(p.set_str(e.params(), "nope=1").is_err());
         assert!(p.set_str(e.params(), "gap").is_err());
         p.set_str(e.params(), "smoothing=NONE").unwrap();
-        assert_eq!(p.choice("smoothing", ""), "none");
+        assert_eq!(p.choice(smoothing), "none");
+        // An absent value reads as the spec's default, never as a literal of the algorithm.
+        assert_eq!(Params::default().int(gap), 20);
+        assert_eq!(Params::default().choice(smoothing), "three-line");
+        let r2l = find("r2l").unwrap();
+        assert_eq!(
+            Params::default().int(&r2l.params()[0]),
+            8,
+            "R2L's published gap"
+        );
+    }
+
+    #[test]
+    fn phases_name_trace_items_and_traces_validate() {
+        let page = Page::from_text(
+            "t",
+            "<ul><li><a href=\"/a/b/c\">x</a></li></ul><p>Some words of text here, and more.</p>",
+        );
+        for e in registry() {
+            let x = e.run(&page, &Params::defaults(e.params()));
+            x.trace.validate(&page).unwrap();
+            let keys: Vec<&str> = x.trace.keys().collect();
+            for p in e.phases() {
+                for k in p.reveals {
+                    assert!(keys.contains(k), "{}: phase {} names {k}", e.name(), p.name);
+                }
+            }
+            // Every drawn item (not Info) is revealed by some phase before the last.
+            for s in &x.trace.series {
+                assert!(
+                    e.phases()
+                        .iter()
+                        .any(|p| p.reveals.contains(&s.key.as_str())),
+                    "{}: series {} is in no phase",
+                    e.name(),
+                    s.key
+                );
+            }
+        }
+        let add = find("addanag").unwrap();
+        let names: Vec<&str> = add.phases().iter().map(|p| p.name).collect();
+        assert_eq!(
+            names,
+            [
+                "preprocessing",
+                "filter",
+                "T1 / T2",
+                "smoothing",
+                "regions",
+                "seed",
+                "gap expansion",
+                "extraction"
+            ]
+        );
+    }
+
+    #[test]
+    fn specs_are_consistent() {
+        for e in registry() {
+            for s in e.params() {
+                let ok = match (&s.kind, &s.default) {
+                    (ParamKind::Int { min, max, .. }, ParamValue::Int(v)) => min <= v && v <= max,
+                    (ParamKind::Float { min, max, .. }, ParamValue::Float(v)) => {
+                        min <= v && v <= max
+                    }
+                    (ParamKind::Bool, ParamValue::Bool(_)) => true,
+                    (ParamKind::Choice { choices }, ParamValue::Choice(c)) => choices.contains(c),
+                    _ => false,
+                };
+                assert!(ok, "{} {}: default does not fit its kind", e.name(), s.name);
+                // The spec's own text form parses back to the default.
+                assert_eq!(s.parse(&s.default.to_string()).unwrap(), s.default);
+            }
+        }
     }
 
     #[test]

@@ -636,9 +636,10 @@ mod tests {
     fn configure_applies_sets_where_they_fit() {
         let algos = algorithms::resolve("r2l,addanag").unwrap();
         let c = configure(algos, &["gap=5".into(), "filter=filter1".into()]).unwrap();
-        assert_eq!(c[0].1.int("gap", 0), 5);
-        assert_eq!(c[1].1.int("gap", 0), 5);
-        assert_eq!(c[1].1.choice("filter", ""), "filter1");
+        use crate::algorithms::ParamValue;
+        assert_eq!(c[0].1.get("gap"), Some(&ParamValue::Int(5)));
+        assert_eq!(c[1].1.get("gap"), Some(&ParamValue::Int(5)));
+        assert_eq!(c[1].1.get("filter"), Some(&ParamValue::Choice("filter1")));
         assert!(c[0].1.get("filter").is_none());
         let algos = algorithms::resolve("danag").unwrap();
         assert!(configure(algos, &["filter=filter1".into()]).is_err());

@@ -24,7 +24,7 @@ use ratatui::style::Color;
 use super::annotate::Annotation;
 use super::highlight::Highlighter;
 use super::keymap::{Action, Keymap};
-use crate::algorithms::{self, Extraction, Extractor, Params};
+use crate::algorithms::{self, Extraction, Extractor, LineTrace, Params, Role};
 use crate::corpus::{self, GoldText};
 use crate::error::Result;
 use crate::eval::metrics::{word_prf, Prf};
@@ -76,7 +76,7 @@ impl Default for AppOptions {
             decode: DecodeOptions::default(),
             inline_jobs: false,
             inline_limit: INLINE_LIMIT,
-            algo: "danag".into(),
+            algo: algorithms::DEFAULT_ALGORITHM.into(),
             gold_dir: None,
             annotator: default_annotator(),
         }
@@ -151,7 +151,7 @@ impl CorpusState {
 /// One registered algorithm in the inspector.
 pub struct AlgoState {
     /// The extractor.
-    pub extractor: Box<dyn Extractor>,
+    pub extractor: Arc<dyn Extractor>,
     /// Current parameters.
     pub params: Params,
     /// Is its overlay shown?
@@ -169,6 +169,9 @@ pub struct AlgoState {
     pub busy: bool,
     /// Generation of the latest request.
     pub generation: u64,
+    /// The result's trace aggregated to virtual lines (`[0]`) and raw lines (`[1]`), made on
+    /// first use ([`App::line_trace`]).
+    pub line_cache: [Option<Arc<LineTrace>>; 2],
 }
 
 impl AlgoState {
@@ -185,6 +188,7 @@ impl AlgoState {
             .map(|t| t.chars().count())
             .sum();
         self.result = Some(Arc::new(x));
+        self.line_cache = [None, None];
         self.busy = false;
     }
 }
@@ -222,16 +226,7 @@ impl Doc {
     fn open(path: &Path, page: Page, syntax: bool, gold_text: Option<&GoldText>) -> Doc {
         let page = Arc::new(page);
         let vlines: Vec<Range<usize>> = page.lines().lines.iter().map(|l| l.range()).collect();
-        let text = page.text();
-        let mut rlines = Vec::new();
-        let mut start = 0;
-        for i in memchr::memchr_iter(b'\n', text.as_bytes()) {
-            rlines.push(start..i + 1);
-            start = i + 1;
-        }
-        if start < text.len() || rlines.is_empty() {
-            rlines.push(start..text.len());
-        }
+        let rlines = algorithms::trace::raw_lines(page.text());
         let mut raw_to_virtual = Vec::with_capacity(rlines.len());
         let mut v = 0;
         for r in &rlines {
@@ -329,8 +324,8 @@ pub struct App {
     pub active: usize,
     /// Show raw source lines instead of virtual lines.
     pub raw_lines: bool,
-    /// Histogram shows the smoothed diff instead of T1 / T2.
-    pub diff_view: bool,
+    /// Histogram shows the combined signal instead of the content / code signals.
+    pub combined_view: bool,
     /// Explain panel shown.
     pub explain: bool,
     /// Help overlay shown.
@@ -380,7 +375,7 @@ impl App {
             .enumerate()
             .map(|(i, e)| AlgoState {
                 params: Params::defaults(e.params()),
-                extractor: e,
+                extractor: Arc::from(e),
                 overlay: false,
                 color: OVERLAY_COLORS[i % OVERLAY_COLORS.len()],
                 result: None,
@@ -388,6 +383,7 @@ impl App {
                 selected_chars: 0,
                 busy: false,
                 generation: 0,
+                line_cache: [None, None],
             })
             .collect();
         let active = algos
@@ -402,7 +398,7 @@ impl App {
             algos,
             active,
             raw_lines: false,
-            diff_view: false,
+            combined_view: false,
             explain: true,
             help: false,
             help_scroll: 0,
@@ -494,6 +490,7 @@ impl App {
         self.gold_overlay = self.doc.as_ref().is_some_and(|d| d.gold.is_some());
         for a in &mut self.algos {
             a.result = None;
+            a.line_cache = [None, None];
             a.prf = None;
             a.busy = false;
         }
@@ -592,20 +589,18 @@ impl App {
         a.busy = true;
         let page = doc.page.clone();
         let params = a.params.clone();
-        let name = a.extractor.name();
+        let extractor = a.extractor.clone();
         let generation = a.generation;
         let doc_id = self.doc_id;
         let tx = self.jobs_tx.clone();
         std::thread::spawn(move || {
-            if let Ok(e) = algorithms::find(name) {
-                let result = e.run(&page, &params);
-                let _ = tx.send(JobResult {
-                    algo: i,
-                    generation,
-                    doc_id,
-                    result,
-                });
-            }
+            let result = extractor.run(&page, &params);
+            let _ = tx.send(JobResult {
+                algo: i,
+                generation,
+                doc_id,
+                result,
+            });
         });
     }
 
@@ -799,7 +794,7 @@ impl App {
             Action::NextRegion => self.jump_region(true),
             Action::PrevRegion => self.jump_region(false),
             Action::ToggleRawLines => self.toggle_raw(),
-            Action::ToggleDiffView => self.diff_view = !self.diff_view,
+            Action::ToggleDiffView => self.combined_view = !self.combined_view,
             Action::ToggleExplain => self.explain = !self.explain,
             Action::ToggleCorpus => match self.corpus.as_mut() {
                 Some(c) => c.list_open = !c.list_open,
@@ -915,7 +910,32 @@ impl App {
         }
     }
 
-    fn set_active(&mut self, i: usize) {
+    /// Adds an extractor that is not in the registry (a test double, a filter set built at
+    /// run time) with its default parameters and the next overlay colour, runs it on the open
+    /// page, and returns its index in [`App::algos`].
+    pub fn add_extractor(&mut self, e: Arc<dyn Extractor>) -> usize {
+        let i = self.algos.len();
+        self.algos.push(AlgoState {
+            params: Params::defaults(e.params()),
+            extractor: e,
+            overlay: false,
+            color: OVERLAY_COLORS[i % OVERLAY_COLORS.len()],
+            result: None,
+            prf: None,
+            selected_chars: 0,
+            busy: false,
+            generation: 0,
+            line_cache: [None, None],
+        });
+        self.run_algo(i);
+        i
+    }
+
+    /// Makes algorithm `i` (index into [`App::algos`]) the active one, with its overlay on.
+    pub fn set_active(&mut self, i: usize) {
+        if i >= self.algos.len() {
+            return;
+        }
         self.active = i;
         self.focus_param = 0;
         self.algos[i].overlay = true;
@@ -1019,23 +1039,39 @@ impl App {
             .min(v.len().saturating_sub(1))
     }
 
+    /// The trace of algorithm `i` aggregated to the current display lines (virtual or raw),
+    /// computed once per result and line mode ([`algorithms::to_lines`]); `None` without a page
+    /// or a result.
+    pub fn line_trace(&mut self, i: usize) -> Option<Arc<LineTrace>> {
+        let k = self.raw_lines as usize;
+        let doc = self.doc.as_ref()?;
+        let a = self.algos.get_mut(i)?;
+        let x = a.result.as_ref()?;
+        if a.line_cache[k].is_none() {
+            let display = if k == 1 { &doc.rlines } else { &doc.vlines };
+            a.line_cache[k] = Some(Arc::new(algorithms::to_lines(&x.trace, &doc.page, display)));
+        }
+        a.line_cache[k].clone()
+    }
+
     fn jump_region(&mut self, forward: bool) {
         let Some(x) = self.active_algo().result.clone() else {
             return;
         };
-        let Some(d) = &self.doc else {
-            return;
-        };
-        // Starts of the selected regions, as display lines.
-        let starts: Vec<usize> = match x.trace.marks("selected") {
-            Some(m) => m
-                .spans
+        // Starts of the selected intervals of the trace as display lines; without such marks,
+        // the starts of the selection's ranges.
+        let lines: Vec<usize> = match self
+            .line_trace(self.active)
+            .and_then(|lt| lt.marks.iter().find(|m| m.role == Role::Selected).cloned())
+        {
+            Some(m) => m.spans.iter().map(|r| r.start).collect(),
+            None => x
+                .selection
+                .ranges()
                 .iter()
-                .filter_map(|r| d.vlines.get(r.start).map(|l| l.start))
+                .map(|r| self.line_at_byte(r.start))
                 .collect(),
-            None => x.selection.ranges().iter().map(|r| r.start).collect(),
         };
-        let lines: Vec<usize> = starts.iter().map(|&b| self.line_at_byte(b)).collect();
         let target = if forward {
             lines.iter().find(|&&l| l > self.cursor).copied()
         } else {

@@ -99,7 +99,7 @@ actions! {
     PrevRegion => "prev_region", "move", "jump to the previous selected region of the active algorithm";
 
     ToggleRawLines => "toggle_raw_lines", "view", "virtual lines / raw source lines";
-    ToggleDiffView => "toggle_diff_view", "view", "histogram: T1/T2 or smoothed diff";
+    ToggleDiffView => "toggle_diff_view", "view", "histogram: content / code signals or the combined signal";
     ToggleExplain => "toggle_explain", "view", "explain panel";
     ToggleCorpus => "toggle_corpus", "view", "corpus page list";
 

@@ -13,7 +13,9 @@ use unicode_width::UnicodeWidthChar;
 
 use super::app::{App, LineClass, Mode, GOLD_COLOR};
 use super::keymap::Action;
-use crate::algorithms::{Extraction, ParamKind, ParamValue, Unit};
+use crate::algorithms::{
+    revealed, Extraction, LineSeries, LineTrace, Location, ParamKind, ParamValue, Role,
+};
 use crate::page::ByteClass;
 use crate::selection::Selection;
 
@@ -100,18 +102,96 @@ fn title_block(title: String) -> Block<'static> {
         ))
 }
 
-/// Is display line `i` selected by the extraction? Uses the trace's `selected` marks in virtual
-/// mode (the algorithm's own decision, also for lines with markup only), the selection
-/// otherwise.
-fn line_selected(app: &App, x: &Extraction, i: usize, range: &Range<usize>) -> bool {
-    if !app.raw_lines {
-        if let Some(m) = x.trace.marks("selected") {
-            if m.unit == Unit::VirtualLine {
-                return m.spans.iter().any(|r| r.contains(&i));
-            }
-        }
+/// Is display line `i` selected by the extraction? Uses the trace's Selected marks (the
+/// algorithm's own decision, also for lines with markup only), the selection otherwise.
+fn line_selected(lt: Option<&LineTrace>, x: &Extraction, i: usize, range: &Range<usize>) -> bool {
+    match lt.and_then(|lt| lt.marks.iter().find(|m| m.role == Role::Selected)) {
+        Some(m) => m.contains(i),
+        None => x.selection.intersects(range.clone()),
     }
-    x.selection.intersects(range.clone())
+}
+
+/// What the histogram draws.
+#[derive(Clone, Copy, PartialEq)]
+enum HistMode {
+    /// Code signal left of the axis, content signal right.
+    TwoSided,
+    /// The combined signal, signed.
+    Combined,
+    /// A size series, grey, right of the axis.
+    Size,
+    /// Nothing revealed yet.
+    Empty,
+}
+
+/// The series the histogram draws for the active algorithm, from roles alone: `(mode, left,
+/// right, markers)` — markers are revealed thresholds and superseded sizes, drawn as lines.
+fn hist_series<'a>(
+    app: &App,
+    lt: &'a LineTrace,
+) -> (
+    HistMode,
+    Option<&'a LineSeries>,
+    Option<&'a LineSeries>,
+    Vec<&'a LineSeries>,
+) {
+    let a = app.active_algo();
+    let phases = a.extractor.phases();
+    let shown = |key: &str| revealed(phases, app.step, key);
+    let first = |role: Role| lt.series.iter().find(|s| s.role == role && shown(&s.key));
+    let content = first(Role::ContentSignal);
+    let code = first(Role::CodeSignal);
+    let combined = first(Role::CombinedSignal);
+    let sizes: Vec<&LineSeries> = lt
+        .series
+        .iter()
+        .filter(|s| s.role == Role::Size && shown(&s.key))
+        .collect();
+    let two = content.is_some() || code.is_some();
+    let mode = if combined.is_some() && (app.step.is_some() || app.combined_view || !two) {
+        HistMode::Combined
+    } else if two {
+        HistMode::TwoSided
+    } else if !sizes.is_empty() {
+        HistMode::Size
+    } else {
+        HistMode::Empty
+    };
+    let mut markers: Vec<&LineSeries> = lt
+        .series
+        .iter()
+        .filter(|s| s.role == Role::Threshold && shown(&s.key))
+        .collect();
+    match mode {
+        HistMode::TwoSided => (mode, code, content, markers),
+        HistMode::Combined => (mode, None, combined, markers),
+        HistMode::Size => {
+            let last = sizes.last().copied();
+            markers.extend(sizes.iter().take(sizes.len() - 1));
+            (mode, None, last, markers)
+        }
+        HistMode::Empty => (mode, None, None, markers),
+    }
+}
+
+/// The histogram's title: the drawn series by key (`code ◀ │ ▶ content`, or the label of the
+/// one series), or the step-mode marker.
+fn hist_title(app: &App, lt: Option<&LineTrace>) -> String {
+    if app.step.is_some() {
+        return " histogram — step mode ".to_string();
+    }
+    let Some(lt) = lt else {
+        return " histogram ".to_string();
+    };
+    match hist_series(app, lt) {
+        (HistMode::TwoSided, l, r, _) => format!(
+            " {} ◀ │ ▶ {} ",
+            l.map_or("", |s| s.key.as_str()),
+            r.map_or("", |s| s.key.as_str())
+        ),
+        (HistMode::Combined | HistMode::Size, _, Some(s), _) => format!(" {} ", s.label),
+        _ => " histogram ".to_string(),
+    }
 }
 
 fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_area: Rect) {
@@ -128,13 +208,14 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
     let sblock = title_block(format!(" {name} — {mode} "));
     let inner = sblock.inner(src_area);
     f.render_widget(sblock, src_area);
-    let hist_title = if app.step.is_some() {
-        " histogram — step mode ".to_string()
-    } else if app.diff_view {
-        " diff (smoothed) ".to_string()
-    } else {
-        " T2 ◀ │ ▶ T1 ".to_string()
-    };
+    // The traces of the active algorithm and of every shown overlay, on the display lines.
+    for i in 0..app.algos.len() {
+        if i == app.active || app.algos[i].overlay {
+            let _ = app.line_trace(i);
+        }
+    }
+    let k = app.raw_lines as usize;
+    let hist_title = hist_title(app, app.active_algo().line_cache[k].as_deref());
     let hblock = title_block(hist_title);
     let hinner = hblock.inner(hist_area);
     f.render_widget(hblock, hist_area);
@@ -161,13 +242,23 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
     let page = &doc.page;
     let text = page.text();
     let spans = &page.lexed().spans;
+    // In step mode the active algorithm's decision shows in the gutter once its Selected marks
+    // are revealed, and its selection shades the source at the last phase.
+    let phases = app.active_algo().extractor.phases();
+    let last_phase = app.step.is_none_or(|s| s + 1 >= phases.len());
+    let decision_shown = last_phase
+        || app.active_algo().result.as_ref().is_some_and(|x| {
+            x.trace
+                .marks
+                .iter()
+                .any(|m| m.role == Role::Selected && revealed(phases, app.step, &m.key))
+        });
     let overlays: Vec<(usize, &std::sync::Arc<Extraction>)> = app
         .algos
         .iter()
         .enumerate()
         .filter(|(_, a)| a.overlay)
-        // In step mode the active algorithm's decision shows from the gap-expansion phase on.
-        .filter(|(i, _)| *i != app.active || app.step.is_none_or(|s| s >= 5))
+        .filter(|(i, _)| *i != app.active || decision_shown)
         .filter_map(|(i, a)| a.result.as_ref().map(|r| (i, r)))
         .collect();
     let gold = doc.gold.as_ref().filter(|_| app.gold_overlay);
@@ -198,7 +289,7 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
         layers.push((c[0].ranges(), TP_BG));
         layers.push((c[1].ranges(), FP_BG));
         layers.push((c[2].ranges(), FN_BG));
-    } else if active.overlay && app.step.is_none_or(|s| s >= 6) {
+    } else if active.overlay && last_phase {
         if let Some(r) = &active.result {
             layers.push((r.selection.ranges(), shade_bg(active.color)));
         }
@@ -219,7 +310,7 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
         };
         let mut line_spans: Vec<Span> = Vec::new();
         for (ai, x) in &overlays {
-            let sel = line_selected(app, x, i, &range);
+            let sel = line_selected(app.algos[*ai].line_cache[k].as_deref(), x, i, &range);
             let c = app.algos[*ai].color;
             line_spans.push(if sel {
                 Span::styled("▌", Style::default().fg(c))
@@ -423,44 +514,35 @@ fn shade_bg(c: Color) -> Color {
     }
 }
 
-/// Per-display-line values of a per-virtual-line series (raw lines sum the virtual lines that
-/// start in them — the panel aggregates, the algorithms never know about raw lines).
-fn line_value(app: &App, series: &[f64], i: usize) -> f64 {
-    match (&app.doc, app.raw_lines) {
-        (Some(d), true) => d
-            .raw_to_virtual
-            .get(i)
-            .map(|r| series.get(r.clone()).map_or(0.0, |s| s.iter().sum()))
-            .unwrap_or(0.0),
-        _ => series.get(i).copied().unwrap_or(0.0),
-    }
-}
-
+/// The `p` quantile of the non-zero absolute values of `v`; 0 when there is none.
 fn percentile_abs(v: &[f64], p: f64) -> f64 {
     let mut a: Vec<f64> = v.iter().map(|x| x.abs()).filter(|x| *x > 0.0).collect();
     if a.is_empty() {
-        return 1.0;
+        return 0.0;
     }
     a.sort_by(|x, y| x.total_cmp(y));
-    a[((a.len() - 1) as f64 * p) as usize].max(1.0)
+    a[((a.len() - 1) as f64 * p) as usize]
 }
 
-/// Marks of one virtual line: (in a region, in the seed, selected, within gap reach).
-fn marks_at(x: &Extraction, v: usize) -> (bool, bool, bool, bool) {
-    let has = |name: &str| {
-        x.trace
-            .marks(name)
-            .is_some_and(|m| m.spans.iter().any(|r| r.contains(&v)))
+/// The axis symbol of display line `i`: the revealed marks that contain it, by role (seed,
+/// selected, candidates, bound reach), first match wins.
+fn axis_mark(lt: &LineTrace, shown: &dyn Fn(&str) -> bool, i: usize) -> (&'static str, Color) {
+    let has = |role: Role| {
+        lt.marks
+            .iter()
+            .any(|m| m.role == role && shown(&m.key) && m.contains(i))
     };
-    let sel = x.trace.marks("selected");
-    let gap = x.trace.scalar("gap").unwrap_or(0.0) as usize;
-    let reach = sel.is_some_and(|m| {
-        let (Some(first), Some(last)) = (m.spans.first(), m.spans.last()) else {
-            return false;
-        };
-        (v < first.start && first.start - v < gap) || (v >= last.end && v + 1 - last.end < gap)
-    });
-    (has("regions"), has("seed"), has("selected"), reach)
+    if has(Role::Seed) {
+        ("┃", Color::Yellow)
+    } else if has(Role::Selected) {
+        ("┃", Color::Green)
+    } else if has(Role::Candidates) {
+        ("┃", Color::Blue)
+    } else if has(Role::Bound) {
+        ("┆", Color::Green)
+    } else {
+        ("│", Color::DarkGray)
+    }
 }
 
 fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
@@ -471,36 +553,34 @@ fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
     let bars = Rect::new(area.x, area.y, area.width - 2, area.height);
     app.rects.histogram = bars;
     app.rects.overview = overview;
-    let Some(x) = app.active_algo().result.clone() else {
+    let Some(lt) = app.line_trace(app.active) else {
         f.render_widget(Paragraph::new("running…"), bars);
         return;
     };
+    let phases = app.active_algo().extractor.phases();
     let step = app.step;
-    let phase = step.unwrap_or(usize::MAX);
-    let diff_mode = match step {
-        Some(s) => s >= 2,
-        None => app.diff_view,
-    };
-    let t1 = x
-        .trace
-        .series("T1")
-        .map(|s| s.values.as_slice())
-        .unwrap_or(&[]);
-    let t2 = x
-        .trace
-        .series("T2")
-        .map(|s| s.values.as_slice())
-        .unwrap_or(&[]);
-    let diff = x
-        .trace
-        .series("diff")
-        .map(|s| s.values.as_slice())
-        .unwrap_or(&[]);
-    let scale = if diff_mode {
-        percentile_abs(diff, 0.98)
-    } else {
-        percentile_abs(t1, 0.98).max(percentile_abs(t2, 0.98))
-    };
+    let shown = |key: &str| revealed(phases, step, key);
+    let (mode, left_s, right_s, markers) = hist_series(app, &lt);
+    let left_v: &[f64] = left_s.map_or(&[], |s| s.values.as_slice());
+    let right_v: &[f64] = right_s.map_or(&[], |s| s.values.as_slice());
+    // Threshold scalars draw as a marker at the same value on every line.
+    let scalar_marks: Vec<f64> = lt
+        .scalars
+        .iter()
+        .filter(|s| s.role == Role::Threshold && shown(&s.key))
+        .map(|s| s.value)
+        .collect();
+    // The scale: the 98th percentile of the bars (so one huge line does not flatten the rest),
+    // widened to keep threshold markers inside.
+    let scale = markers
+        .iter()
+        .map(|s| percentile_abs(&s.values, 0.98))
+        .chain(scalar_marks.iter().map(|v| v.abs() * 1.25))
+        .fold(
+            percentile_abs(left_v, 0.98).max(percentile_abs(right_v, 0.98)),
+            f64::max,
+        );
+    let scale = if scale > 0.0 { scale } else { 1.0 };
     let axis = bars.width / 2;
     let half = axis.saturating_sub(1) as f64;
     let n = app.line_count();
@@ -510,29 +590,28 @@ fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
         if i >= n {
             break;
         }
-        let v = app.virtual_of(i);
-        let (left, right) = if phase == 0 {
-            (0.0, line_value(app, t1, i) + line_value(app, t2, i))
-        } else if diff_mode {
-            let d = line_value(app, diff, i);
-            if d > 0.0 {
-                (0.0, d)
-            } else {
-                (-d, 0.0)
+        let at = |v: &[f64]| v.get(i).copied().unwrap_or(0.0);
+        let (left, right) = match mode {
+            HistMode::Combined => {
+                let d = at(right_v);
+                if d > 0.0 {
+                    (0.0, d)
+                } else {
+                    (-d, 0.0)
+                }
             }
-        } else {
-            (line_value(app, t2, i), line_value(app, t1, i))
+            _ => (at(left_v), at(right_v)),
         };
         let y = bars.y + row;
         let lc = ((left / scale).min(1.0) * half * 2.0).round() as u16; // half-cells
         let rc = ((right / scale).min(1.0) * half * 8.0).round() as u16; // eighths
-        let (lcol, rcol) = if phase == 0 {
+        let (lcol, rcol) = if mode == HistMode::Size {
             (Color::Gray, Color::Gray)
         } else {
             (Color::Red, Color::Green)
         };
         // Left bar grows leftwards from the axis in half cells.
-        for k in 0..(lc / 2) {
+        for k in 0..(lc / 2).min(axis) {
             let cx = bars.x + axis - 1 - k;
             buf[(cx, y)].set_symbol("█").set_fg(lcol);
         }
@@ -552,43 +631,52 @@ fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
                 .set_symbol(sym)
                 .set_fg(rcol);
         }
-        // The axis column carries the region marks.
-        let (in_region, in_seed, selected, reach) = if app.raw_lines {
-            (false, false, false, false)
-        } else {
-            marks_at(&x, v)
-        };
-        let (sym, col) = if phase >= 4 && in_seed {
-            ("┃", Color::Yellow)
-        } else if phase >= 5 && selected {
-            ("┃", Color::Green)
-        } else if phase >= 3 && in_region {
-            ("┃", Color::Blue)
-        } else if phase >= 5 && reach {
-            ("┆", Color::Green)
-        } else {
-            ("│", Color::DarkGray)
-        };
+        // Thresholds (and superseded sizes) as marker lines on the same scale: positive values
+        // right of the axis, negative left.
+        for v in markers
+            .iter()
+            .map(|s| at(&s.values))
+            .chain(scalar_marks.iter().copied())
+        {
+            let cells = ((v.abs() / scale).min(1.0) * half).round() as u16;
+            let cx = if v >= 0.0 {
+                bars.x + axis + 1 + cells.min(bars.width - axis - 2)
+            } else {
+                bars.x + axis - 1 - cells.min(axis.saturating_sub(1))
+            };
+            buf[(cx, y)].set_symbol("┊").set_fg(Color::Magenta);
+        }
+        // The axis column carries the marks.
+        let (sym, col) = axis_mark(&lt, &shown, i);
         let cell = &mut buf[(bars.x + axis, y)];
         cell.set_symbol(sym).set_fg(col);
         if i == app.cursor {
             cell.set_bg(Color::Gray);
         }
     }
-    // Overview of the whole page: selected lines of the active algorithm, viewport marked.
+    // Overview of the whole page: the active algorithm's decision (Selected marks, or its
+    // selection), viewport marked.
     let h = overview.height as usize;
     if n > 0 && h > 0 {
-        let sel: Vec<Range<usize>> = x
-            .trace
-            .marks("selected")
-            .map(|m| m.spans.clone())
-            .unwrap_or_default();
+        let sel: Vec<Range<usize>> = match lt.marks.iter().find(|m| m.role == Role::Selected) {
+            Some(m) => m.spans.clone(),
+            None => app
+                .active_algo()
+                .result
+                .as_ref()
+                .map(|x| {
+                    x.selection
+                        .ranges()
+                        .iter()
+                        .map(|r| app.line_at_byte(r.start)..app.line_at_byte(r.end.max(1) - 1) + 1)
+                        .collect()
+                })
+                .unwrap_or_default(),
+        };
         for r in 0..h {
             let a = r * n / h;
             let b = ((r + 1) * n / h).max(a + 1);
-            let a_v = app.virtual_of(a);
-            let b_v = app.virtual_of(b.min(n) - 1) + 1;
-            let hit = sel.iter().any(|s| s.start < b_v && a_v < s.end);
+            let hit = sel.iter().any(|s| s.start < b && a < s.end);
             let in_view = a < app.top + app.view_height && app.top < b;
             let cell = &mut buf[(overview.x, overview.y + r as u16)];
             cell.set_symbol(if hit { "▐" } else { "│" });
@@ -683,21 +771,21 @@ fn draw_explain(f: &mut Frame, app: &App, area: Rect) {
     let mut lines: Vec<Line> = Vec::new();
     if let Some(s) = app.step {
         let phases = a.extractor.phases();
-        if let Some((name, what)) = phases.get(s) {
+        if let Some(p) = phases.get(s) {
             lines.push(Line::from(vec![
                 Span::styled(
-                    format!("step {}/{} — {name}: ", s + 1, phases.len()),
+                    format!("step {}/{} — {}: ", s + 1, phases.len(), p.name),
                     Style::default()
                         .fg(Color::Yellow)
                         .add_modifier(Modifier::BOLD),
                 ),
-                Span::raw(*what),
+                Span::raw(p.what),
             ]));
         }
     }
-    if let Some(x) = &a.result {
+    if let (Some(x), Some(d)) = (&a.result, &app.doc) {
         let v = app.virtual_of(app.cursor);
-        let mut ex = a.extractor.explain(x, v);
+        let mut ex = a.extractor.explain(&d.page, x, Location::Line(v));
         if app.raw_lines {
             if let Some(first) = ex.first_mut() {
                 *first = format!(
@@ -936,7 +1024,7 @@ fn draw_help(f: &mut Frame, app: &mut App, area: Rect) {
     legend.push(Span::styled("▌gold", Style::default().fg(GOLD_COLOR)));
     lines.push(Line::from(legend));
     lines.push(Line::styled(
-        "histogram axis: ┃ blue region, ┃ yellow seed region, ┃ green selected, ┆ within the gap",
+        "histogram axis ┃ candidates blue, seed yellow, selected green; ┆ bound; ┊ threshold",
         Style::default().fg(Color::Gray),
     ));
     // Two columns when the screen is wide enough; scrolling (up/down) when it is not tall enough.

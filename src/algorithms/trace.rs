@@ -1,0 +1,1018 @@
+//! Self-describing traces: what an extractor computed on the way to its selection, described well
+//! enough that the views (histogram, overview, axis marks, step mode, explain, region jumps) need
+//! no knowledge of the algorithm.
+//!
+//! Every trace item — a [`Series`] (one value per unit), a [`Marks`] set (half-open intervals of
+//! units) or a [`Scalar`] — declares
+//!
+//! - a short stable **key** (what [`Phase::reveals`] refers to; unique within a trace),
+//! - a human **label** (shown by the views, e.g. "T1 (content chars)"),
+//! - its **unit** ([`Unit`]: virtual line, raw line, token, DOM node, byte),
+//! - its **role** ([`Role`]: content / code / combined signal, size, threshold, candidate blocks,
+//!   seed, selected, bound, label, info).
+//!
+//! Token- and node-unit items are placed on the page by the trace's **positions** table
+//! ([`Trace::positions`]): for each token / node index, its byte range over the decoded text,
+//! filled by the extractor. Virtual-line, raw-line and byte units are placed by the page itself.
+//!
+//! [`to_lines`] is the one aggregation from any unit to the lines a view displays (virtual or
+//! raw): series values are summed ([`Agg::Sum`]) or maximised ([`Agg::Max`]) over the items
+//! attributed to each line, mark intervals become line ranges. An item is attributed to the
+//! display line that holds its **first byte** (a DOM node to the line of its start tag), so each
+//! item counts exactly once and the per-line sums of a signal add up to its total.
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+use crate::page::Page;
+
+/// The unit a trace item is indexed by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// Indices of the page's virtual lines ([`crate::page::lines`]).
+    VirtualLine,
+    /// Indices of the physical lines of the decoded text (split after each `\n`, see
+    /// [`raw_lines`]).
+    RawLine,
+    /// Token indices of the extractor's own tokenisation; placed by [`Trace::positions`].
+    Token,
+    /// DOM node indices of the extractor's own numbering; placed by [`Trace::positions`].
+    Node,
+    /// Byte offsets into the decoded text.
+    Byte,
+}
+
+impl Unit {
+    /// A short name for the views ("line", "token", …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::VirtualLine => "line",
+            Unit::RawLine => "raw line",
+            Unit::Token => "token",
+            Unit::Node => "node",
+            Unit::Byte => "byte",
+        }
+    }
+}
+
+/// What a trace item means to the views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Amount of content per unit (e.g. T1, content characters): drawn right of the axis.
+    ContentSignal,
+    /// Amount of code per unit (e.g. T2, tag characters): drawn left of the axis.
+    CodeSignal,
+    /// One signed signal combining content and code (e.g. DANA's smoothed `diff`): drawn signed,
+    /// positive right of the axis, negative left.
+    CombinedSignal,
+    /// The size of each unit before any judgement (e.g. kept characters per line): drawn grey,
+    /// right of the axis. When several are revealed, the last one is drawn as bars and the
+    /// others as marker lines.
+    Size,
+    /// A threshold, as a series (per unit) or a scalar: drawn as a marker line on the
+    /// histogram's scale.
+    Threshold,
+    /// Candidate regions / blocks (marks): blue on the axis.
+    Candidates,
+    /// The seed region(s) (marks): yellow on the axis.
+    Seed,
+    /// What the algorithm decided to keep (marks): green on the axis, the overview column and
+    /// the source gutter; region jumps go from one interval to the next.
+    Selected,
+    /// A reach around the selected marks, in the scalar's unit (e.g. the gap of Algorithm 1):
+    /// dotted on the axis next to the selected intervals.
+    Bound,
+    /// Categorical values per unit (cluster ids, labels): shown by explain only.
+    Label,
+    /// Any other number (counts, indices, switches): shown by explain only.
+    Info,
+}
+
+impl Role {
+    /// A short name for the views ("candidates", "selected", …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::ContentSignal => "content signal",
+            Role::CodeSignal => "code signal",
+            Role::CombinedSignal => "combined signal",
+            Role::Size => "size",
+            Role::Threshold => "threshold",
+            Role::Candidates => "candidates",
+            Role::Seed => "seed",
+            Role::Selected => "selected",
+            Role::Bound => "bound",
+            Role::Label => "label",
+            Role::Info => "info",
+        }
+    }
+}
+
+/// How a series' values combine when several units fall on one displayed line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Agg {
+    /// The sum (amounts: characters, tokens). Lines without items get 0.
+    Sum,
+    /// The largest value (ratios, thresholds, labels). Lines without items get 0.
+    Max,
+}
+
+impl Agg {
+    /// The default for a role: [`Agg::Sum`] for signals and sizes, [`Agg::Max`] otherwise.
+    pub fn for_role(role: Role) -> Agg {
+        match role {
+            Role::ContentSignal | Role::CodeSignal | Role::CombinedSignal | Role::Size => Agg::Sum,
+            _ => Agg::Max,
+        }
+    }
+}
+
+/// A series: one value per unit (e.g. T1 per virtual line, quota per DOM block).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Series {
+    /// Stable key, e.g. `"T1"`.
+    pub key: String,
+    /// Human label, e.g. `"T1 (content chars)"`.
+    pub label: String,
+    /// What the index means.
+    pub unit: Unit,
+    /// What the values mean to the views.
+    pub role: Role,
+    /// How values combine on one displayed line.
+    pub agg: Agg,
+    /// The values, indexed by unit.
+    pub values: Vec<f64>,
+}
+
+impl Series {
+    /// A series with the role's default aggregation ([`Agg::for_role`]).
+    pub fn new(
+        key: impl Into<String>,
+        label: impl Into<String>,
+        unit: Unit,
+        role: Role,
+        values: Vec<f64>,
+    ) -> Series {
+        Series {
+            key: key.into(),
+            label: label.into(),
+            unit,
+            role,
+            agg: Agg::for_role(role),
+            values,
+        }
+    }
+
+    /// The same series with another aggregation.
+    pub fn with_agg(mut self, agg: Agg) -> Series {
+        self.agg = agg;
+        self
+    }
+}
+
+/// A set of marked intervals, half-open `[start, end)` in `unit`, sorted by start (e.g. the
+/// regions of R2L, the selected DOM blocks of LQF).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Marks {
+    /// Stable key, e.g. `"regions"`.
+    pub key: String,
+    /// Human label.
+    pub label: String,
+    /// What the interval bounds mean.
+    pub unit: Unit,
+    /// What the intervals mean to the views.
+    pub role: Role,
+    /// Half-open intervals, sorted by start.
+    pub spans: Vec<Range<usize>>,
+}
+
+impl Marks {
+    /// A mark set.
+    pub fn new(
+        key: impl Into<String>,
+        label: impl Into<String>,
+        unit: Unit,
+        role: Role,
+        spans: Vec<Range<usize>>,
+    ) -> Marks {
+        Marks {
+            key: key.into(),
+            label: label.into(),
+            unit,
+            role,
+            spans,
+        }
+    }
+}
+
+/// One number (a threshold, the gap used, a count).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Scalar {
+    /// Stable key, e.g. `"gap"`.
+    pub key: String,
+    /// Human label.
+    pub label: String,
+    /// The unit of the value when it is a distance or a position (e.g. the gap in virtual
+    /// lines); `None` for plain numbers.
+    pub unit: Option<Unit>,
+    /// What it means to the views.
+    pub role: Role,
+    /// The value.
+    pub value: f64,
+}
+
+impl Scalar {
+    /// A scalar.
+    pub fn new(
+        key: impl Into<String>,
+        label: impl Into<String>,
+        unit: Option<Unit>,
+        role: Role,
+        value: f64,
+    ) -> Scalar {
+        Scalar {
+            key: key.into(),
+            label: label.into(),
+            unit,
+            role,
+            value,
+        }
+    }
+}
+
+/// The byte range over the decoded text of every index of one unit (token or node).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Positions {
+    /// [`Unit::Token`] or [`Unit::Node`].
+    pub unit: Unit,
+    /// `ranges[i]` is the byte range of unit index `i`. For a DOM node: from the first byte of
+    /// its start tag to the last byte of its end tag (its outer extent; a node whose source is
+    /// non-contiguous is given by the smallest range covering it).
+    pub ranges: Vec<Range<usize>>,
+}
+
+/// What an algorithm computed on the way to its selection. Keys are unique across series,
+/// marks and scalars.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Trace {
+    /// Series.
+    pub series: Vec<Series>,
+    /// Scalars.
+    pub scalars: Vec<Scalar>,
+    /// Interval sets.
+    pub marks: Vec<Marks>,
+    /// Byte positions of token- and node-unit indices.
+    pub positions: Vec<Positions>,
+}
+
+impl Trace {
+    /// The series with key `key`.
+    pub fn series(&self, key: &str) -> Option<&Series> {
+        self.series.iter().find(|s| s.key == key)
+    }
+
+    /// The value of the scalar with key `key`.
+    pub fn scalar(&self, key: &str) -> Option<f64> {
+        self.scalars.iter().find(|s| s.key == key).map(|s| s.value)
+    }
+
+    /// The marks with key `key`.
+    pub fn marks(&self, key: &str) -> Option<&Marks> {
+        self.marks.iter().find(|m| m.key == key)
+    }
+
+    /// The byte range of each index of `unit` (token or node), when the extractor filled it.
+    pub fn positions(&self, unit: Unit) -> Option<&[Range<usize>]> {
+        self.positions
+            .iter()
+            .find(|p| p.unit == unit)
+            .map(|p| p.ranges.as_slice())
+    }
+
+    /// The first mark set with role `role`.
+    pub fn marks_with(&self, role: Role) -> Option<&Marks> {
+        self.marks.iter().find(|m| m.role == role)
+    }
+
+    /// Every key of the trace (series, marks, scalars), in that order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.series
+            .iter()
+            .map(|s| s.key.as_str())
+            .chain(self.marks.iter().map(|m| m.key.as_str()))
+            .chain(self.scalars.iter().map(|s| s.key.as_str()))
+    }
+
+    /// Checks the trace against its page: unique keys; each series has one value per unit
+    /// index; marks are sorted, non-empty intervals within the unit's count; positions lie in
+    /// the text. Token / node counts come from [`Trace::positions`], which must exist for every
+    /// unit used. Errors: a one-line description of the first violation.
+    pub fn validate(&self, page: &Page) -> std::result::Result<(), String> {
+        let mut keys: Vec<&str> = self.keys().collect();
+        keys.sort_unstable();
+        if let Some(w) = keys.windows(2).find(|w| w[0] == w[1]) {
+            return Err(format!("key {:?} is used twice", w[0]));
+        }
+        let n = page.text().len();
+        for p in &self.positions {
+            if let Some(r) = p.ranges.iter().find(|r| r.start > r.end || r.end > n) {
+                return Err(format!("{} position {r:?} outside 0..{n}", p.unit.name()));
+            }
+        }
+        let count = |u: Unit| -> std::result::Result<usize, String> {
+            match u {
+                Unit::VirtualLine => Ok(page.lines().len()),
+                Unit::RawLine => Ok(raw_lines(page.text()).len()),
+                Unit::Byte => Ok(n),
+                Unit::Token | Unit::Node => self
+                    .positions(u)
+                    .map(|p| p.len())
+                    .ok_or_else(|| format!("no positions for unit {}", u.name())),
+            }
+        };
+        for s in &self.series {
+            let c = count(s.unit)?;
+            if s.values.len() != c {
+                return Err(format!(
+                    "series {:?} has {} values for {c} {}s",
+                    s.key,
+                    s.values.len(),
+                    s.unit.name()
+                ));
+            }
+        }
+        for m in &self.marks {
+            let c = count(m.unit)?;
+            let mut last = 0;
+            for r in &m.spans {
+                if r.start >= r.end || r.end > c || r.start < last {
+                    return Err(format!(
+                        "marks {:?}: interval {r:?} empty, unsorted or past {c}",
+                        m.key
+                    ));
+                }
+                last = r.start;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One phase of an algorithm for step mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Phase {
+    /// Short name, e.g. `"smoothing"`.
+    pub name: &'static str,
+    /// What happens, in one line (with the formula or algorithm number).
+    pub what: &'static str,
+    /// The keys of the trace items this phase reveals (they stay revealed in later phases).
+    pub reveals: &'static [&'static str],
+}
+
+/// Is the item `key` revealed at phase `step` of `phases`? `step = None` (not in step mode)
+/// reveals everything; an item no phase names is revealed at the last phase.
+pub fn revealed(phases: &[Phase], step: Option<usize>, key: &str) -> bool {
+    let Some(step) = step else {
+        return true;
+    };
+    match phases.iter().position(|p| p.reveals.contains(&key)) {
+        Some(i) => i <= step,
+        None => step + 1 >= phases.len(),
+    }
+}
+
+/// A place on the page the explain panel asks about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Location {
+    /// A virtual line (0-based).
+    Line(usize),
+    /// A byte offset into the decoded text.
+    Byte(usize),
+    /// A token index of the extractor's tokenisation.
+    Token(usize),
+    /// A DOM node index of the extractor's numbering.
+    Node(usize),
+}
+
+/// The byte ranges of the physical lines of `text`: each ends after its `\n` (the last one at
+/// the end of the text). Never empty: an empty text has one empty line.
+pub fn raw_lines(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        out.push(start..i + 1);
+        start = i + 1;
+    }
+    if start < text.len() || out.is_empty() {
+        out.push(start..text.len());
+    }
+    out
+}
+
+/// The byte ranges of the indices of `unit` on `page`: virtual and raw lines from the page,
+/// tokens and nodes from the trace; `None` for bytes (each index is its own position) and for a
+/// unit without positions.
+fn unit_ranges<'a>(
+    trace: &'a Trace,
+    page: &'a Page,
+    unit: Unit,
+) -> Option<std::borrow::Cow<'a, [Range<usize>]>> {
+    use std::borrow::Cow;
+    match unit {
+        Unit::VirtualLine => Some(Cow::Owned(
+            page.lines().lines.iter().map(|l| l.range()).collect(),
+        )),
+        Unit::RawLine => Some(Cow::Owned(raw_lines(page.text()))),
+        Unit::Token | Unit::Node => trace.positions(unit).map(Cow::Borrowed),
+        Unit::Byte => None,
+    }
+}
+
+/// The byte ranges of the indices of one unit, borrowed from the trace or built from the page.
+type UnitRanges<'a> = std::borrow::Cow<'a, [Range<usize>]>;
+
+/// The byte range of units `r` (half-open) of `unit`, or `None` when it cannot be placed.
+fn span_bytes(
+    ranges: Option<&[Range<usize>]>,
+    unit: Unit,
+    r: &Range<usize>,
+) -> Option<Range<usize>> {
+    if unit == Unit::Byte {
+        return Some(r.clone());
+    }
+    let rs = ranges?.get(r.start..r.end.min(ranges?.len()))?;
+    let start = rs.iter().map(|x| x.start).min()?;
+    let end = rs.iter().map(|x| x.end).max()?;
+    Some(start..end)
+}
+
+/// A series aggregated to display lines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineSeries {
+    /// The series' key.
+    pub key: String,
+    /// Its label.
+    pub label: String,
+    /// Its original unit.
+    pub unit: Unit,
+    /// Its role.
+    pub role: Role,
+    /// One value per display line.
+    pub values: Vec<f64>,
+}
+
+/// A mark set mapped to display lines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineMarks {
+    /// The key of the marks (for a [`Role::Bound`] reach: the scalar's key).
+    pub key: String,
+    /// The label.
+    pub label: String,
+    /// Its role.
+    pub role: Role,
+    /// Half-open display-line ranges, sorted, one per original interval (intervals that cannot
+    /// be placed are left out).
+    pub spans: Vec<Range<usize>>,
+}
+
+impl LineMarks {
+    /// Does display line `i` fall in one of the spans?
+    pub fn contains(&self, i: usize) -> bool {
+        let k = self.spans.partition_point(|r| r.end <= i);
+        self.spans.get(k).is_some_and(|r| r.start <= i)
+    }
+}
+
+/// A trace as seen on display lines: what the histogram, overview, axis and region jumps draw.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LineTrace {
+    /// Number of display lines.
+    pub lines: usize,
+    /// Every series, aggregated (see [`to_lines`]).
+    pub series: Vec<LineSeries>,
+    /// Every mark set, mapped to display lines; plus, for each [`Role::Bound`] scalar whose
+    /// unit is that of the [`Role::Selected`] marks, its reach as role `Bound` marks.
+    pub marks: Vec<LineMarks>,
+    /// The scalars, unchanged.
+    pub scalars: Vec<Scalar>,
+}
+
+/// The display line holding byte `b` of `display` (sorted, contiguous line ranges); past the
+/// end: the last line.
+fn line_of(display: &[Range<usize>], b: usize) -> usize {
+    display
+        .partition_point(|r| r.end <= b)
+        .min(display.len().saturating_sub(1))
+}
+
+/// `r` without the ASCII white space at its ends (a virtual line's trailing newline and the
+/// next raw line's indentation are not part of what it shows); `r` itself when it is all white
+/// space or out of the text.
+fn solid(text: &[u8], r: Range<usize>) -> Range<usize> {
+    let Some(b) = text.get(r.clone()) else {
+        return r;
+    };
+    match b.iter().position(|c| !c.is_ascii_whitespace()) {
+        Some(a) => {
+            let z = b
+                .iter()
+                .rposition(|c| !c.is_ascii_whitespace())
+                .unwrap_or(a);
+            r.start + a..r.start + z + 1
+        }
+        None => r,
+    }
+}
+
+/// Aggregates `trace` to `display`, the byte ranges of the lines a view shows (the page's
+/// virtual lines, or its [`raw_lines`]; sorted and contiguous).
+///
+/// - **Series**: each unit index is attributed to the display line holding its first byte
+///   that is not white space (bytes: the byte itself; virtual / raw lines, tokens, nodes: the
+///   start of their byte range, [`Trace::positions`] for tokens and nodes); a line's value is the sum ([`Agg::Sum`]: signals,
+///   sizes — so virtual-line values summed into raw lines) or the maximum ([`Agg::Max`]:
+///   thresholds, ratios, labels) of the values attributed to it, 0 when none is. On virtual
+///   lines shown as virtual lines this is the identity.
+/// - **Marks**: each interval covers the display lines that overlap its byte range (from the
+///   first byte of its first unit to the last byte of its last unit, white space at both ends
+///   left out).
+/// - **Bound** scalars: the reach `[first.start − (b − 1), first.start)` before the first and
+///   `[last.end, last.end + b − 1)` after the last interval of the Selected marks of the same
+///   unit (Algorithm 1's "within the gap" of Mohammadzadeh 2013), as Bound marks.
+///
+/// Items of a token or node unit without positions are left out. Cost: O(items · log lines).
+pub fn to_lines(trace: &Trace, page: &Page, display: &[Range<usize>]) -> LineTrace {
+    let n = display.len();
+    let bytes = page.text().as_bytes();
+    let mut out = LineTrace {
+        lines: n,
+        scalars: trace.scalars.clone(),
+        ..Default::default()
+    };
+    let mut units: Vec<Unit> = trace
+        .series
+        .iter()
+        .map(|s| s.unit)
+        .chain(trace.marks.iter().map(|m| m.unit))
+        .collect();
+    units.sort_by_key(|u| *u as u8);
+    units.dedup();
+    let table: Vec<(Unit, Option<UnitRanges<'_>>)> = units
+        .into_iter()
+        .map(|u| (u, unit_ranges(trace, page, u)))
+        .collect();
+    let ranges_of = |u: Unit| -> Option<&[Range<usize>]> {
+        table
+            .iter()
+            .find(|(x, _)| *x == u)
+            .and_then(|(_, r)| r.as_deref())
+    };
+    for s in &trace.series {
+        let mut values = vec![0.0; n];
+        let mut seen = vec![false; n];
+        let mut put = |line: usize, v: f64| {
+            if let Some(slot) = values.get_mut(line) {
+                match s.agg {
+                    Agg::Sum => *slot += v,
+                    Agg::Max => {
+                        if !seen[line] || v > *slot {
+                            *slot = v;
+                        }
+                    }
+                }
+                seen[line] = true;
+            }
+        };
+        if n > 0 {
+            if s.unit == Unit::Byte {
+                for (b, &v) in s.values.iter().enumerate() {
+                    put(line_of(display, b), v);
+                }
+            } else if let Some(rs) = ranges_of(s.unit) {
+                for (r, &v) in rs.iter().zip(&s.values) {
+                    put(line_of(display, solid(bytes, r.clone()).start), v);
+                }
+            }
+        }
+        out.series.push(LineSeries {
+            key: s.key.clone(),
+            label: s.label.clone(),
+            unit: s.unit,
+            role: s.role,
+            values,
+        });
+    }
+    let map_spans = |unit: Unit, spans: &[Range<usize>]| -> Vec<Range<usize>> {
+        if n == 0 {
+            return Vec::new();
+        }
+        let rs = ranges_of(unit);
+        let mut v: Vec<Range<usize>> = spans
+            .iter()
+            .filter_map(|r| span_bytes(rs, unit, r))
+            .map(|b| solid(bytes, b))
+            .map(|b| {
+                let a = line_of(display, b.start);
+                let z = line_of(display, b.end.saturating_sub(1).max(b.start));
+                a..z + 1
+            })
+            .collect();
+        v.sort_by_key(|r| (r.start, r.end));
+        v
+    };
+    for m in &trace.marks {
+        out.marks.push(LineMarks {
+            key: m.key.clone(),
+            label: m.label.clone(),
+            role: m.role,
+            spans: map_spans(m.unit, &m.spans),
+        });
+    }
+    for b in trace.scalars.iter().filter(|s| s.role == Role::Bound) {
+        let Some(sel) = trace
+            .marks
+            .iter()
+            .find(|m| m.role == Role::Selected && Some(m.unit) == b.unit)
+        else {
+            continue;
+        };
+        let (Some(first), Some(last)) = (sel.spans.first(), sel.spans.last()) else {
+            continue;
+        };
+        let reach = (b.value.max(0.0) as usize).saturating_sub(1);
+        let limit = match sel.unit {
+            Unit::VirtualLine => page.lines().len(),
+            Unit::Byte => page.text().len(),
+            u => ranges_of(u).map_or(0, |r| r.len()),
+        };
+        let mut spans = Vec::new();
+        if reach > 0 && first.start > 0 {
+            spans.push(first.start.saturating_sub(reach)..first.start);
+        }
+        let end = (last.end + reach).min(limit);
+        if end > last.end {
+            spans.push(last.end..end);
+        }
+        out.marks.push(LineMarks {
+            key: b.key.clone(),
+            label: b.label.clone(),
+            role: Role::Bound,
+            spans: map_spans(sel.unit, &spans),
+        });
+    }
+    out
+}
+
+/// The byte range of `at` on `page`, when it can be placed (lines and bytes always; tokens and
+/// nodes through the trace's positions).
+pub fn location_bytes(trace: &Trace, page: &Page, at: Location) -> Option<Range<usize>> {
+    match at {
+        Location::Line(i) => page.lines().lines.get(i).map(|l| l.range()),
+        Location::Byte(b) => (b <= page.text().len()).then_some(b..b + 1),
+        Location::Token(i) => trace.positions(Unit::Token)?.get(i).cloned(),
+        Location::Node(i) => trace.positions(Unit::Node)?.get(i).cloned(),
+    }
+}
+
+fn fmt_num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// The generic explanation of a location, from the trace alone: the value of every series there
+/// with its label and unit (an item of the location's own unit directly; otherwise the
+/// aggregate of the items whose first byte lies in the location's byte range, as [`to_lines`]),
+/// the threshold and bound scalars, and the marks that contain it with their roles. The first
+/// string names the location (1-based, as the views number lines).
+pub fn explain_generic(page: &Page, trace: &Trace, at: Location) -> Vec<String> {
+    let (what, own_unit, idx) = match at {
+        Location::Line(i) => (format!("line {}", i + 1), Unit::VirtualLine, i),
+        Location::Byte(b) => (format!("byte {b}"), Unit::Byte, b),
+        Location::Token(i) => (format!("token {i}"), Unit::Token, i),
+        Location::Node(i) => (format!("node {i}"), Unit::Node, i),
+    };
+    let Some(bytes) = location_bytes(trace, page, at) else {
+        return vec![format!("{what}: not on this page")];
+    };
+    let text = page.text().as_bytes();
+    let mut parts = Vec::new();
+    for s in &trace.series {
+        let v = if s.unit == own_unit {
+            s.values.get(idx).copied()
+        } else {
+            let ranges = unit_ranges(trace, page, s.unit);
+            let mut acc: Option<f64> = None;
+            let mut add = |v: f64| {
+                acc = Some(match (acc, s.agg) {
+                    (None, _) => v,
+                    (Some(a), Agg::Sum) => a + v,
+                    (Some(a), Agg::Max) => a.max(v),
+                })
+            };
+            match (s.unit, ranges) {
+                (Unit::Byte, _) => {
+                    for v in s.values.get(bytes.clone()).unwrap_or(&[]) {
+                        add(*v);
+                    }
+                }
+                (_, Some(rs)) => {
+                    for (r, v) in rs.iter().zip(&s.values) {
+                        if bytes.contains(&solid(text, r.clone()).start) {
+                            add(*v);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            acc
+        };
+        if let Some(v) = v {
+            parts.push(format!("{} = {} ({})", s.label, fmt_num(v), s.role.name()));
+        }
+    }
+    for s in &trace.scalars {
+        if matches!(s.role, Role::Threshold | Role::Bound) {
+            let unit = s
+                .unit
+                .map(|u| format!(" {}s", u.name()))
+                .unwrap_or_default();
+            parts.push(format!(
+                "{} = {}{unit} ({})",
+                s.label,
+                fmt_num(s.value),
+                s.role.name()
+            ));
+        }
+    }
+    let mut out = vec![format!("{what}: {}", parts.join(", "))];
+    for m in &trace.marks {
+        let ranges = unit_ranges(trace, page, m.unit);
+        let hit = m.spans.iter().enumerate().find(|(_, r)| {
+            span_bytes(ranges.as_deref(), m.unit, r)
+                .is_some_and(|b| b.start < bytes.end.max(bytes.start + 1) && bytes.start < b.end)
+        });
+        if let Some((k, r)) = hit {
+            out.push(format!(
+                "in {} #{} [{}, {}) of {}s ({})",
+                m.label,
+                k + 1,
+                r.start,
+                r.end,
+                m.unit.name(),
+                m.role.name()
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::single_range_in_vec_init)]
+mod tests {
+    use super::*;
+
+    fn page() -> Page {
+        // Virtual lines: `<p>`, `one two`, `</p>`, `<p>`, `three`, `</p>`.
+        Page::from_text("t", "<p>one two</p>\n<p>three</p>\n")
+    }
+
+    #[test]
+    fn raw_lines_split_after_newlines() {
+        assert_eq!(raw_lines(""), vec![0..0]);
+        assert_eq!(raw_lines("a\nb"), vec![0..2, 2..3]);
+        assert_eq!(raw_lines("a\n"), vec![0..2]);
+    }
+
+    #[test]
+    fn token_series_sum_and_max_per_line() {
+        let p = page();
+        let v: Vec<Range<usize>> = p.lines().lines.iter().map(|l| l.range()).collect();
+        let text = p.text();
+        let one = text.find("one").unwrap();
+        let two = text.find("two").unwrap();
+        let three = text.find("three").unwrap();
+        let trace = Trace {
+            series: vec![
+                Series::new(
+                    "w",
+                    "words",
+                    Unit::Token,
+                    Role::ContentSignal,
+                    vec![1.0, 2.0, 4.0],
+                ),
+                Series::new(
+                    "t",
+                    "thr",
+                    Unit::Token,
+                    Role::Threshold,
+                    vec![0.5, 0.25, 0.75],
+                ),
+            ],
+            positions: vec![Positions {
+                unit: Unit::Token,
+                ranges: vec![one..one + 3, two..two + 3, three..three + 5],
+            }],
+            marks: vec![Marks::new(
+                "sel",
+                "sel",
+                Unit::Token,
+                Role::Selected,
+                vec![1..3],
+            )],
+            ..Default::default()
+        };
+        trace.validate(&p).unwrap();
+        let lt = to_lines(&trace, &p, &v);
+        let lo = v.iter().position(|r| r.contains(&one)).unwrap();
+        let hi = v.iter().position(|r| r.contains(&three)).unwrap();
+        assert_eq!(
+            lt.series[0].values[lo], 3.0,
+            "1 + 2 on the line of `one two`"
+        );
+        assert_eq!(lt.series[0].values[hi], 4.0);
+        assert_eq!(
+            lt.series[0].values.iter().sum::<f64>(),
+            7.0,
+            "each token counts once"
+        );
+        assert_eq!(lt.series[1].values[lo], 0.5, "max of 0.5 and 0.25");
+        assert_eq!(lt.marks[0].spans, vec![lo..hi + 1]);
+        // Raw lines: the first raw line holds `one two`, the second `three`.
+        let raw = raw_lines(text);
+        let lt = to_lines(&trace, &p, &raw);
+        assert_eq!(lt.series[0].values, vec![3.0, 4.0]);
+        assert_eq!(lt.marks[0].spans, vec![0..2]);
+    }
+
+    #[test]
+    fn virtual_lines_sum_into_raw_lines_and_bound_reach() {
+        let p = page();
+        let nv = p.lines().len();
+        let trace = Trace {
+            series: vec![Series::new(
+                "s",
+                "s",
+                Unit::VirtualLine,
+                Role::Size,
+                (0..nv).map(|i| i as f64).collect(),
+            )],
+            marks: vec![Marks::new(
+                "sel",
+                "sel",
+                Unit::VirtualLine,
+                Role::Selected,
+                vec![1..2],
+            )],
+            scalars: vec![Scalar::new(
+                "g",
+                "gap",
+                Some(Unit::VirtualLine),
+                Role::Bound,
+                3.0,
+            )],
+            ..Default::default()
+        };
+        let raw = raw_lines(p.text());
+        let lt = to_lines(&trace, &p, &raw);
+        let total: f64 = (0..nv).map(|i| i as f64).sum();
+        assert_eq!(lt.series[0].values.iter().sum::<f64>(), total);
+        let v: Vec<Range<usize>> = p.lines().lines.iter().map(|l| l.range()).collect();
+        let lt = to_lines(&trace, &p, &v);
+        // gap 3: reach of 2 lines on each side, clamped at the page's start.
+        let bound = lt.marks.iter().find(|m| m.role == Role::Bound).unwrap();
+        assert_eq!(bound.spans, vec![0..1, 2..4]);
+    }
+
+    #[test]
+    fn marks_on_raw_lines_leave_out_white_space() {
+        // Raw lines: `<div>`, `  <p>a</p>`, `  <p>b</p>`, `</div>`. Virtual lines: `<div>`,
+        // `\n  <p>`, `a`, `</p>`, …: the `<p>` line starts with the newline of the raw line
+        // before it.
+        let p = Page::from_text("t", "<div>\n  <p>a</p>\n  <p>b</p>\n</div>\n");
+        let v: Vec<Range<usize>> = p.lines().lines.iter().map(|l| l.range()).collect();
+        let first = 1;
+        assert_eq!(&p.text()[v[first].clone()], "\n  <p>");
+        let close = first + 2;
+        let trace = Trace {
+            series: vec![Series::new(
+                "s",
+                "s",
+                Unit::VirtualLine,
+                Role::Size,
+                (0..v.len()).map(|i| (i == first) as u8 as f64).collect(),
+            )],
+            marks: vec![Marks::new(
+                "m",
+                "m",
+                Unit::VirtualLine,
+                Role::Selected,
+                vec![first..close + 1],
+            )],
+            ..Default::default()
+        };
+        let lt = to_lines(&trace, &p, &raw_lines(p.text()));
+        assert_eq!(lt.marks[0].spans, vec![1..2], "raw line 2 only");
+        assert_eq!(lt.series[0].values, vec![0.0, 1.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn validate_catches_bad_traces() {
+        let p = page();
+        let bad_len = Trace {
+            series: vec![Series::new(
+                "a",
+                "a",
+                Unit::VirtualLine,
+                Role::Size,
+                vec![1.0],
+            )],
+            ..Default::default()
+        };
+        assert!(bad_len.validate(&p).unwrap_err().contains("values"));
+        let no_pos = Trace {
+            series: vec![Series::new("a", "a", Unit::Node, Role::Size, vec![])],
+            ..Default::default()
+        };
+        assert!(no_pos.validate(&p).unwrap_err().contains("positions"));
+        let dup = Trace {
+            marks: vec![Marks::new("a", "a", Unit::Byte, Role::Seed, vec![0..1])],
+            scalars: vec![Scalar::new("a", "a", None, Role::Info, 1.0)],
+            ..Default::default()
+        };
+        assert!(dup.validate(&p).unwrap_err().contains("twice"));
+    }
+
+    #[test]
+    fn revealed_by_phase() {
+        const P: &[Phase] = &[
+            Phase {
+                name: "a",
+                what: "",
+                reveals: &["x"],
+            },
+            Phase {
+                name: "b",
+                what: "",
+                reveals: &["y"],
+            },
+            Phase {
+                name: "c",
+                what: "",
+                reveals: &[],
+            },
+        ];
+        assert!(revealed(P, None, "y"));
+        assert!(revealed(P, Some(0), "x") && !revealed(P, Some(0), "y"));
+        assert!(revealed(P, Some(1), "y"));
+        assert!(!revealed(P, Some(1), "z") && revealed(P, Some(2), "z"));
+    }
+
+    #[test]
+    fn generic_explain_names_values_and_marks() {
+        let p = page();
+        let text = p.text();
+        let three = text.find("three").unwrap();
+        let trace = Trace {
+            series: vec![Series::new(
+                "q",
+                "quota",
+                Unit::Node,
+                Role::Threshold,
+                vec![0.1, 0.6],
+            )],
+            marks: vec![Marks::new(
+                "b",
+                "blocks",
+                Unit::Node,
+                Role::Candidates,
+                vec![1..2],
+            )],
+            positions: vec![Positions {
+                unit: Unit::Node,
+                ranges: vec![0..text.len(), three - 3..three + 9],
+            }],
+            ..Default::default()
+        };
+        let ex = explain_generic(&p, &trace, Location::Node(1));
+        assert_eq!(ex[0], "node 1: quota = 0.600 (threshold)");
+        assert!(
+            ex[1].starts_with("in blocks #1 [1, 2) of nodes (candidates)"),
+            "{ex:?}"
+        );
+        // A line shows the nodes that start in it (the `<p>` of node 1), not those that only
+        // overlap it.
+        let line = p.lines().line_of(three - 3).unwrap();
+        let ex = explain_generic(&p, &trace, Location::Line(line));
+        assert!(ex[0].contains("quota = 0.600"), "{ex:?}");
+        let ex = explain_generic(&p, &trace, Location::Line(line + 1));
+        assert!(!ex[0].contains("quota"), "{ex:?}");
+        assert!(ex[1].contains("blocks #1"), "the marks overlap it: {ex:?}");
+        assert_eq!(explain_generic(&p, &trace, Location::Node(9)).len(), 1);
+    }
+}
