@@ -129,8 +129,13 @@ fn algos_lists_every_algorithm_with_defaults() {
     let names = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
         names.lines().collect::<Vec<_>>(),
-        ["r2l", "dana", "danag", "addanag"]
+        cescope::algorithms::names(),
+        "`algos --names` lists the registry in order"
     );
+    assert!(names
+        .lines()
+        .take(4)
+        .eq(["r2l", "dana", "danag", "addanag"]));
     let out = cescope()
         .args(["algos", "--format", "json"])
         .output()

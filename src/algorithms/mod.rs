@@ -19,7 +19,9 @@
 //! Shared preprocessing (the hyperlink filters of Mohammadzadeh 2013, 4.6.1) is in
 //! [`preprocess`].
 
+pub mod bte;
 pub mod dana;
+pub mod plain;
 pub mod preprocess;
 pub mod trace;
 
@@ -331,6 +333,8 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
         Box::new(dana::DanaFamily::dana()),
         Box::new(dana::DanaFamily::danag()),
         Box::new(dana::DanaFamily::addanag()),
+        Box::new(plain::Plain),
+        Box::new(bte::Bte),
     ]
 }
 

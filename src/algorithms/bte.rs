@@ -1,0 +1,281 @@
+//! `bte` — Body Text Extraction (Finn, Kushmerick & Smyth 2001), as described in Mohammadzadeh
+//! (2013), section 3.3.1.1, Formula 3.3 and Algorithm 5.
+//!
+//! The page is a sequence of N tokens `B_0 … B_{N−1}` ([`crate::page::tokens`]): `B_n = 1` for a
+//! tag token and `0` for a word token. BTE selects the one continuous token range `[i, j]` that
+//! maximises Formula 3.3, "the number of tag tokens before i, plus the word tokens inside, plus the
+//! tag tokens after j" — the plateau of the cumulative tag-token curve `d(n) = Σ_{k≤n} B_k`
+//! (Formula 3.4, thesis Fig. 3.5). The word tokens of that range are the main content.
+//!
+//! Algorithm 5 finds the optimum by trying every `(i, j)` (O(N³) as printed, O(N²) with its
+//! lookup tables); cescope finds the same optimum in O(N) as a maximum-sum sub-array
+//! ([`optimum`], property-tested against the O(N²) definition [`optimum_quadratic`]). BTE has no
+//! parameters.
+
+use super::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::{Extraction, Extractor, ParamSpec, Params};
+use crate::page::tokens::TokenKind;
+use crate::page::Page;
+use crate::selection::Selection;
+
+/// Body Text Extraction (no parameters).
+#[derive(Debug, Clone, Default)]
+pub struct Bte;
+
+impl Extractor for Bte {
+    fn name(&self) -> &'static str {
+        "bte"
+    }
+
+    fn describe(&self) -> &'static str {
+        "Body Text Extraction: the token range with most words inside and most tags outside (Mohammadzadeh 2013, 3.3.1.1, Formula 3.3, Algorithm 5)"
+    }
+
+    fn params(&self) -> &[ParamSpec] {
+        &[]
+    }
+
+    fn phases(&self) -> &'static [Phase] {
+        &[
+            Phase {
+                name: "tokens",
+                what: "the page as tag tokens (B = 1) and word tokens (B = 0)",
+                reveals: &["tags", "words"],
+            },
+            Phase {
+                name: "cumulative tags",
+                what: "d(n) = number of tag tokens up to n (Formula 3.4); the main content is a plateau",
+                reveals: &["d"],
+            },
+            Phase {
+                name: "optimum",
+                what: "the range [i, j] maximising T(i, j) (Formula 3.3), found in O(N)",
+                reveals: &["plateau", "T"],
+            },
+            Phase {
+                name: "extraction",
+                what: "the words of the range are the main content",
+                reveals: &[],
+            },
+        ]
+    }
+
+    /// Trace (token unit, positions = each token's byte range): `tags` (code signal, 1 per tag
+    /// token), `words` (content signal, 1 per word token), `d` (the cumulative tag count of
+    /// Formula 3.4, a size series aggregated by maximum, so a plateau shows as equal bars),
+    /// `plateau` (the selected range `[i, j]`, selected) and the scalar `T` (the optimum of
+    /// Formula 3.3).
+    fn run(&self, page: &Page, _params: &Params) -> Extraction {
+        let tokens = page.tokens();
+        let b: Vec<bool> = tokens.iter().map(|t| t.kind == TokenKind::Tag).collect();
+        let mut d = Vec::with_capacity(b.len());
+        let mut tags = 0.0;
+        for &is_tag in &b {
+            tags += is_tag as u8 as f64;
+            d.push(tags);
+        }
+        let best = optimum(&b);
+        let (selection, plateau, t) = match best {
+            Some((i, j)) => {
+                let range = tokens[i].range.start..tokens[j].range.end;
+                let t = objective(&b, i, j);
+                (
+                    page.normalize(&Selection::from_range(range)),
+                    vec![i..j + 1],
+                    t,
+                )
+            }
+            None => (Selection::new(), Vec::new(), 0),
+        };
+        let series = vec![
+            Series::new(
+                "tags",
+                "tag tokens",
+                Unit::Token,
+                Role::CodeSignal,
+                b.iter().map(|&x| x as u8 as f64).collect(),
+            ),
+            Series::new(
+                "words",
+                "word tokens",
+                Unit::Token,
+                Role::ContentSignal,
+                b.iter().map(|&x| (!x) as u8 as f64).collect(),
+            ),
+            Series::new(
+                "d",
+                "d(n), cumulative tag tokens (Formula 3.4)",
+                Unit::Token,
+                Role::Size,
+                d,
+            )
+            .with_agg(super::trace::Agg::Max),
+        ];
+        Extraction {
+            selection,
+            trace: Trace {
+                series,
+                scalars: vec![Scalar::new(
+                    "T",
+                    "T(i, j) at the optimum (Formula 3.3)",
+                    None,
+                    Role::Info,
+                    t as f64,
+                )],
+                marks: vec![Marks::new(
+                    "plateau",
+                    "the range [i, j] maximising T (Formula 3.3)",
+                    Unit::Token,
+                    Role::Selected,
+                    plateau,
+                )],
+                positions: vec![Positions {
+                    unit: Unit::Token,
+                    ranges: tokens.into_iter().map(|t| t.range).collect(),
+                }],
+            },
+        }
+    }
+}
+
+/// Formula 3.3 for one range `[i, j]` (inclusive) of the token vector `b` (`true` = tag): tags
+/// before `i` + words in `[i, j]` + tags after `j`. O(N).
+pub fn objective(b: &[bool], i: usize, j: usize) -> i64 {
+    let before = b[..i].iter().filter(|&&x| x).count();
+    let inside = b[i..=j].iter().filter(|&&x| !x).count();
+    let after = b[j + 1..].iter().filter(|&&x| x).count();
+    (before + inside + after) as i64
+}
+
+/// The token range `(i, j)` (inclusive) maximising Finn's objective (Mohammadzadeh 2013,
+/// Formula 3.3)
+///
+/// `T(i, j) = Σ_{n<i} B_n + Σ_{n=i..=j} (1 − B_n) + Σ_{n>j} B_n`
+///
+/// over a token vector `b` (`true` = tag token, B = 1; `false` = word token, B = 0), in O(N)
+/// time and O(1) memory. Since `T(i, j) = tags(B) + Σ_{n=i..=j} s_n` with `s_n = +1` for a word
+/// and `−1` for a tag, the optimum is the maximum-sum sub-array of `s` (Kadane's algorithm).
+///
+/// Ties are broken as Algorithm 5 breaks them — it scans `i` and then `j` upwards and replaces
+/// the best only on a strictly greater `T`, so the first maximum in that order (smallest `i`,
+/// then smallest `j`) wins; when no `T` exceeds 0 it returns its initial `(0, N − 1)`. `None` for
+/// an empty vector. (Algorithm 5's lookup tables count `B_i` and `B_j` on both sides of the
+/// range, an off-by-one against Formula 3.3; cescope follows the formula.)
+pub fn optimum(b: &[bool]) -> Option<(usize, usize)> {
+    let n = b.len();
+    if n == 0 {
+        return None;
+    }
+    let tags = b.iter().filter(|&&x| x).count() as i64;
+    // Best (sum, i, j) so far, and the best sum of a range ending at the current j with the
+    // smallest start achieving it.
+    let mut best: Option<(i64, usize, usize)> = None;
+    let (mut cur, mut start) = (0i64, 0usize);
+    for (j, &is_tag) in b.iter().enumerate() {
+        if j > 0 && cur < 0 {
+            cur = 0;
+            start = j;
+        }
+        cur += if is_tag { -1 } else { 1 };
+        let better = match best {
+            None => true,
+            Some((s, bi, _)) => cur > s || (cur == s && start < bi),
+        };
+        if better {
+            best = Some((cur, start, j));
+        }
+    }
+    match best {
+        Some((s, i, j)) if tags + s > 0 => Some((i, j)),
+        _ => Some((0, n - 1)),
+    }
+}
+
+/// Formula 3.3 evaluated for every `(i, j)` with `i ≤ j`, scanned as Algorithm 5 scans them:
+/// O(N²) with prefix sums. The reference for [`optimum`] (property-tested); not used on pages.
+pub fn optimum_quadratic(b: &[bool]) -> Option<(usize, usize)> {
+    let n = b.len();
+    if n == 0 {
+        return None;
+    }
+    let mut prefix = vec![0i64; n + 1]; // tags in b[..k]
+    for (k, &x) in b.iter().enumerate() {
+        prefix[k + 1] = prefix[k] + x as i64;
+    }
+    let mut best = (0usize, n - 1);
+    let mut t_max = 0i64;
+    for i in 0..n {
+        for j in i..n {
+            let before = prefix[i];
+            let inside_words = (j + 1 - i) as i64 - (prefix[j + 1] - prefix[i]);
+            let after = prefix[n] - prefix[j + 1];
+            let t = before + inside_words + after;
+            if t > t_max {
+                t_max = t;
+                best = (i, j);
+            }
+        }
+    }
+    Some(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn hand_computed_optimum() {
+        // tokens: T T W W T W W W T T  (T = tag, W = word)
+        let b: Vec<bool> = "TTWWTWWWTT".chars().map(|c| c == 'T').collect();
+        // Best range: words 2..=7 with one tag inside: 2 tags before + 5 words + 2 tags after = 9.
+        assert_eq!(optimum(&b), Some((2, 7)));
+        assert_eq!(objective(&b, 2, 7), 9);
+        assert_eq!(optimum_quadratic(&b), Some((2, 7)));
+        assert_eq!(optimum(&[]), None);
+        // Only tags: no range beats T = 0 except single tags at the ends... T(0,0) = 0 + 0 + 2.
+        assert_eq!(
+            optimum(&[true, true, true]),
+            optimum_quadratic(&[true, true, true])
+        );
+    }
+
+    #[test]
+    fn bte_selects_the_article_not_the_menu() {
+        let mut html = String::from("<html><body><ul>");
+        for i in 0..15 {
+            html.push_str(&format!("<li><a href=/{i}>Menu {i}</a></li>"));
+        }
+        html.push_str("</ul><div><p>");
+        html.push_str(&"Main content words without markup in this long paragraph ".repeat(8));
+        html.push_str("</p><p>");
+        html.push_str(&"A second paragraph of the same article text ".repeat(6));
+        html.push_str("</p></div><div class=footer><a href=/a>About</a> <a href=/b>Contact</a></div></body></html>");
+        let p = Page::from_text("t.html", html);
+        let x = Bte.run(&p, &Params::default());
+        x.trace.validate(&p).unwrap();
+        let text = p.render(&x.selection);
+        assert!(text.starts_with("Main content words"), "{text}");
+        assert!(text.contains("A second paragraph"), "{text}");
+        assert!(!text.contains("Menu") && !text.contains("About"), "{text}");
+        assert!(p.is_normal(&x.selection));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        /// The O(N) optimum equals Algorithm 5's O(N²) scan, ties included.
+        #[test]
+        fn linear_optimum_matches_the_definition(b in proptest::collection::vec(any::<bool>(), 0..60)) {
+            prop_assert_eq!(optimum(&b), optimum_quadratic(&b));
+            if let Some((i, j)) = optimum(&b) {
+                // And it is a maximum of Formula 3.3 over all ranges.
+                let best = (0..b.len())
+                    .flat_map(|i| (i..b.len()).map(move |j| (i, j)))
+                    .map(|(i, j)| objective(&b, i, j))
+                    .max()
+                    .unwrap();
+                prop_assert!(objective(&b, i, j) == best || best == 0);
+            }
+        }
+    }
+}
