@@ -81,7 +81,7 @@ impl Extractor for Bte {
                 let t = objective(&b, i, j);
                 (
                     page.normalize(&Selection::from_range(range)),
-                    vec![i..j + 1],
+                    std::iter::once(i..j + 1).collect(),
                     t,
                 )
             }
