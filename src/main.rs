@@ -28,7 +28,8 @@ fn main() {
                 std::process::exit(0);
             }
         }
-        let msg = format!("{e:#}").replace('\n', " ");
+        // Each cause once (many errors print their source too), control characters escaped.
+        let msg = cescope::error::report(e.as_ref());
         eprintln!("cescope: error: {msg}");
         std::process::exit(1);
     }
