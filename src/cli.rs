@@ -449,13 +449,14 @@ fn eval_cmd(
             .install(|| run::evaluate(&pages, &algos, metric, progress)),
         None => run::evaluate(&pages, &algos, metric, progress),
     };
-    for p in rep.pages.iter().filter(|p| p.error.is_some()) {
-        eprintln!(
-            "cescope: warning: {}/{}: {} (counted as an empty extract)",
-            p.corpus,
-            p.id,
-            p.error.as_deref().unwrap_or_default()
-        );
+    for p in &rep.pages {
+        let at = cescope::error::escape_controls(&format!("{}/{}", p.corpus, p.id));
+        if let Some(e) = &p.error {
+            eprintln!("cescope: warning: {at}: {e} (counted as an empty extract)");
+        }
+        for w in &p.warnings {
+            eprintln!("cescope: warning: {at}: {w}");
+        }
     }
     let mut out = std::io::stdout().lock();
     match format {
