@@ -449,13 +449,14 @@ fn eval_cmd(
             .install(|| run::evaluate(&pages, &algos, metric, progress)),
         None => run::evaluate(&pages, &algos, metric, progress),
     };
-    for p in rep.pages.iter().filter(|p| p.error.is_some()) {
-        eprintln!(
-            "cescope: warning: {}/{}: {} (counted as an empty extract)",
-            p.corpus,
-            p.id,
-            p.error.as_deref().unwrap_or_default()
-        );
+    for p in &rep.pages {
+        let at = cescope::error::escape_controls(&format!("{}/{}", p.corpus, p.id));
+        if let Some(e) = &p.error {
+            eprintln!("cescope: warning: {at}: {e} (counted as an empty extract)");
+        }
+        for w in &p.warnings {
+            eprintln!("cescope: warning: {at}: {w}");
+        }
     }
     let mut out = std::io::stdout().lock();
     match format {
@@ -917,22 +918,4 @@ fn gold_agree(dir_a: &std::path::Path, dir_b: &std::path::Path) -> Result<()> {
     )?;
     out.flush()?;
     Ok(())
-}
-
-/// The one-line message for an error: the chain of causes joined by `: `, each cause left out
-/// when the message already holds its text (library errors name their cause in their own
-/// message), control characters escaped.
-pub fn error_line(e: &anyhow::Error) -> String {
-    let mut msg = String::new();
-    for cause in e.chain() {
-        let text = cause.to_string();
-        if msg.contains(&text) {
-            continue;
-        }
-        if !msg.is_empty() {
-            msg.push_str(": ");
-        }
-        msg.push_str(&text);
-    }
-    printable(&msg.replace('\n', " ")).into_owned()
 }

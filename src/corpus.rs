@@ -9,7 +9,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::error::{Error, Result};
+use crate::error::{escape_controls, Error, Result};
+use crate::fsio::read::{kind_of, read_regular, ReadError};
+
+/// Largest `ground-truth.json` [`open`] reads, in bytes (256 MiB; the largest shared corpus
+/// file, wcxb-dev's, is 15 MB). The parsed map takes a few times the file's size in memory.
+pub const MAX_GROUND_TRUTH_BYTES: u64 = 256 << 20;
 
 /// The gold standard of one page in the common (Scrapinghub) format.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, serde::Serialize)]
@@ -73,18 +78,40 @@ fn page_id(p: &Path) -> String {
 
 /// Opens a corpus: `path` is a `ground-truth.json` file, a directory holding one (pages in its
 /// `html/` subdirectory, or beside it), or a plain directory of page files (no gold).
-/// Errors: [`Error::Corpus`] for a missing path, malformed JSON, or a directory without pages.
+///
+/// Page files are the entries named like pages ([`is_page_file`]) that are not directories; a
+/// FIFO, socket or device among them is listed and refused when it is read
+/// ([`crate::page::Page::load`]), so it is reported rather than skipped silently.
+///
+/// Errors: [`Error::Corpus`] for a missing path, a path that is neither a file nor a directory,
+/// a ground-truth file that is not a regular file, is larger than [`MAX_GROUND_TRUTH_BYTES`]
+/// or is malformed, an id without a page file, or a directory without pages; [`Error::Io`] when
+/// the file system refuses.
 pub fn open(path: &Path) -> Result<Corpus> {
-    let (root, gt) = if path.is_file() {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::Corpus(format!(
+                "{}: no such file or directory",
+                path.display()
+            )))
+        }
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let (root, gt) = if meta.is_file() {
         let root = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         (root, Some(path.to_path_buf()))
-    } else if path.is_dir() {
+    } else if meta.is_dir() {
         let gt = path.join("ground-truth.json");
-        (path.to_path_buf(), gt.is_file().then_some(gt))
+        // Present but unusable (a FIFO, a directory…) is an error from read_ground_truth, not a
+        // reason to treat the corpus as a plain directory.
+        let present = std::fs::symlink_metadata(&gt).is_ok();
+        (path.to_path_buf(), present.then_some(gt))
     } else {
         return Err(Error::Corpus(format!(
-            "{}: no such file or directory",
-            path.display()
+            "{}: it is {}, not a ground-truth file or a directory of pages",
+            path.display(),
+            kind_of(&meta)
         )));
     };
     let name = root
@@ -112,8 +139,9 @@ pub fn open(path: &Path) -> Result<Corpus> {
                 }),
                 None => {
                     return Err(Error::Corpus(format!(
-                        "{}: no page file for id {id} in {}",
+                        "{}: no page file for id {} in {}",
                         gt.display(),
+                        escape_controls(&format!("{id:?}")),
                         html_dir.display()
                     )))
                 }
@@ -138,22 +166,21 @@ pub fn open(path: &Path) -> Result<Corpus> {
     Ok(Corpus { name, root, pages })
 }
 
-/// Reads a `ground-truth.json` file: `id → {"articleBody", "headline"?, "url"?}`, a regular
-/// file of at most [`crate::page::decode::MAX_INPUT_BYTES`] (a FIFO or device is refused
-/// without blocking). The ids are untrusted: check them
-/// ([`crate::fsio::write::check_file_name`]) before using one as a file name. Errors:
-/// [`Error::Io`], [`Error::Corpus`] for a non-regular or too large file or malformed JSON.
-pub fn read_ground_truth(gt: &Path) -> Result<BTreeMap<String, GoldText>> {
-    use crate::fsio::read::{read_regular, ReadError};
-    let data = match read_regular(gt, crate::page::decode::MAX_INPUT_BYTES) {
-        Ok(d) => d,
-        Err(ReadError::Io(e)) => return Err(Error::io(gt, e)),
-        Err(e) => return Err(Error::Corpus(format!("{}: {e}", gt.display()))),
-    };
+/// Reads a ground-truth file in the common format (`id → {"articleBody", "headline"?,
+/// "url"?}`), through [`read_regular`]: a FIFO, socket, device or directory is refused without
+/// blocking, and a file over [`MAX_GROUND_TRUTH_BYTES`] is refused before it is read.
+/// Errors: [`Error::Corpus`] naming the file and what is wrong (not a regular file, too large,
+/// malformed JSON with its position); [`Error::Io`] (missing, permissions).
+pub fn read_ground_truth(path: &Path) -> Result<BTreeMap<String, GoldText>> {
+    let data = read_regular(path, MAX_GROUND_TRUTH_BYTES).map_err(|e| match e {
+        ReadError::Io(e) => Error::io(path, e),
+        other => Error::Corpus(format!("cannot read {}: {other}", path.display())),
+    })?;
     serde_json::from_slice(&data).map_err(|e| {
         Error::Corpus(format!(
-            "{}: not a ground-truth file (id -> {{articleBody, headline?, url}}): {e}",
-            gt.display()
+            "{}: not a ground-truth file (id -> {{articleBody, headline?, url?}}): {}",
+            path.display(),
+            escape_controls(&e.to_string())
         ))
     })
 }
@@ -163,7 +190,7 @@ fn list_pages(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for entry in rd.flatten() {
         let p = entry.path();
-        if p.is_file() && is_page_file(&p) {
+        if is_page_file(&p) && !p.is_dir() {
             out.push(p);
         }
     }
@@ -212,5 +239,27 @@ mod tests {
         assert!(matches!(open(dir.path()), Err(Error::Corpus(_))));
         std::fs::write(dir.path().join("ground-truth.json"), "{bad").unwrap();
         assert!(matches!(open(dir.path()), Err(Error::Corpus(_))));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifo_ground_truth_is_refused_not_read_or_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.html"), "<p>a</p>").unwrap();
+        let gt = dir.path().join("ground-truth.json");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&gt)
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        if !made {
+            return;
+        }
+        for p in [dir.path().to_path_buf(), gt] {
+            match open(&p) {
+                Err(Error::Corpus(m)) => assert!(m.contains("FIFO"), "{m}"),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 }

@@ -28,7 +28,9 @@ fn main() {
                 std::process::exit(0);
             }
         }
-        eprintln!("cescope: error: {}", cli::error_line(&e));
+        // Each cause once (many errors print their source too), control characters escaped.
+        let msg = cescope::error::report(e.as_ref());
+        eprintln!("cescope: error: {msg}");
         std::process::exit(1);
     }
 }

@@ -28,8 +28,10 @@ use serde::Serialize;
 
 use crate::algorithms::{Extractor, Params};
 use crate::corpus::{self, Corpus, CorpusPage, GoldText};
+use crate::error::escape_controls;
 use crate::error::{Error, Result};
 use crate::eval::metrics::{lcsequence_prf, lcstring_prf, mean, word_prf, Prf};
+use crate::fsio::read::ReadError;
 use crate::page::{DecodeOptions, Page};
 
 /// The evaluation measure: all three compare the rendered extract with the gold `articleBody`
@@ -126,6 +128,30 @@ pub struct EvalPage {
     pub gold: GoldText,
     /// The host of the gold `url` (lower case, without port or user info), `"unknown"` without one.
     pub site: String,
+    /// SHA-256 (hex) of the page the gold standard was made on, when its source records one
+    /// (cescope gold files do, `ground-truth.json` does not); [`evaluate`] warns when the page's
+    /// own hash differs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gold_sha256: Option<String>,
+}
+
+/// What a [`GoldSource`] knows about one page's gold standard.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GoldLookup {
+    /// The gold standard; `page_sha256` is the SHA-256 (lower-case hex) of the page it was
+    /// made on, when the source records one ([`evaluate`] warns when the page differs).
+    Found {
+        /// The gold text.
+        gold: GoldText,
+        /// Hash of the annotated page's raw bytes, if known.
+        page_sha256: Option<String>,
+    },
+    /// There is no gold standard for the page (e.g. no gold file): the page is skipped and
+    /// counted in the "skipped … without a gold standard" note.
+    Missing,
+    /// A gold file exists but cannot be used (malformed, not a regular file, too large, …):
+    /// the page is skipped with its own note giving this reason (which names the file).
+    Unusable(String),
 }
 
 /// Where gold standards come from. [`CorpusGold`] reads them from the corpus itself; other
@@ -134,27 +160,61 @@ pub struct EvalPage {
 pub trait GoldSource {
     /// The gold standard of `page` of `corpus`, or `None` to skip the page.
     fn gold(&self, corpus: &Corpus, page: &CorpusPage) -> Option<GoldText>;
+
+    /// Like [`GoldSource::gold`], but says why there is none (missing or unusable) and carries
+    /// the annotated page's hash when known. The default wraps [`GoldSource::gold`] (`None` is
+    /// [`GoldLookup::Missing`]).
+    fn lookup(&self, corpus: &Corpus, page: &CorpusPage) -> GoldLookup {
+        match self.gold(corpus, page) {
+            Some(gold) => GoldLookup::Found {
+                gold,
+                page_sha256: None,
+            },
+            None => GoldLookup::Missing,
+        }
+    }
 }
 
 /// The corpus' own gold when it has one (`ground-truth.json`), else the page's cescope gold
 /// file ([`crate::gold::gold_path_for`], e.g. `gold/x.json` beside `sample-pages/x.html`), read as
-/// plain text: its main content text, headline text and url. Unreadable gold files are skipped
-/// like missing ones.
+/// plain text: its main content text, headline text and url, with the hash of the page it was
+/// made on. A missing gold file is [`GoldLookup::Missing`]; one that cannot be read (a FIFO,
+/// socket, device or directory is refused without blocking; over [`crate::gold::GOLD_FILE_LIMIT`]) or
+/// parsed is [`GoldLookup::Unusable`] with the reason.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CorpusOrGoldFiles;
 
 impl GoldSource for CorpusOrGoldFiles {
     fn gold(&self, corpus: &Corpus, page: &CorpusPage) -> Option<GoldText> {
-        if let Some(g) = CorpusGold.gold(corpus, page) {
-            return Some(g);
+        match self.lookup(corpus, page) {
+            GoldLookup::Found { gold, .. } => Some(gold),
+            GoldLookup::Missing | GoldLookup::Unusable(_) => None,
+        }
+    }
+
+    fn lookup(&self, corpus: &Corpus, page: &CorpusPage) -> GoldLookup {
+        if let Some(gold) = CorpusGold.gold(corpus, page) {
+            return GoldLookup::Found {
+                gold,
+                page_sha256: None,
+            };
         }
         let path = crate::gold::gold_path_for(&page.path, None);
-        let g = crate::gold::load(&path).ok()?;
-        Some(GoldText {
-            article_body: g.main_content.text.clone(),
-            headline: g.headline.as_ref().map(|h| h.text.clone()),
-            url: g.url.clone(),
-        })
+        match crate::gold::load(&path) {
+            Err(crate::gold::GoldError::Read {
+                cause: ReadError::Io(e),
+                ..
+            }) if e.kind() == std::io::ErrorKind::NotFound => GoldLookup::Missing,
+            Ok(g) => GoldLookup::Found {
+                gold: GoldText {
+                    article_body: g.main_content.text.clone(),
+                    headline: g.headline.as_ref().map(|h| h.text.clone()),
+                    url: g.url.clone(),
+                },
+                page_sha256: Some(g.sha256.clone()),
+            },
+            Err(e) => GoldLookup::Unusable(e.to_string()),
+        }
     }
 }
 
@@ -203,9 +263,11 @@ pub fn gather(corpora: &[PathBuf]) -> Result<(Vec<EvalPage>, Vec<String>)> {
     gather_with(corpora, &CorpusGold)
 }
 
-/// Opens each corpus and lists its pages whose gold `source` knows, in corpus order then page-id
-/// order. Returns the pages and one note per corpus with skipped pages (how many, and the first
-/// few ids). Corpus names are the directory names, made unique with `#2`, `#3`… when two corpora
+/// Opens each corpus and lists its pages whose gold `source` knows ([`GoldSource::lookup`]), in
+/// corpus order then page-id order. Returns the pages and the notes: one per page whose gold
+/// file is unusable (with the reason), and one per corpus with pages without gold (how many,
+/// and the first few ids). Notes are one line, control characters escaped. Corpus names are the
+/// directory names, made unique with `#2`, `#3`… when two corpora
 /// share one. Errors: those of [`corpus::open`] (missing path, bad JSON, no pages).
 pub fn gather_with(
     corpora: &[PathBuf],
@@ -225,15 +287,20 @@ pub fn gather_with(
         };
         let mut skipped = Vec::new();
         for p in &c.pages {
-            match source.gold(&c, p) {
-                Some(gold) => pages.push(EvalPage {
+            match source.lookup(&c, p) {
+                GoldLookup::Found { gold, page_sha256 } => pages.push(EvalPage {
                     corpus: name.clone(),
                     id: p.id.clone(),
                     path: p.path.clone(),
                     site: site_of(&gold),
                     gold,
+                    gold_sha256: page_sha256,
                 }),
-                None => skipped.push(p.id.as_str()),
+                GoldLookup::Missing => skipped.push(escape_controls(&p.id)),
+                GoldLookup::Unusable(why) => notes.push(escape_controls(&format!(
+                    "{name}: skipped page {}: its gold file is unusable: {why}",
+                    p.id
+                ))),
             }
         }
         if !skipped.is_empty() {
@@ -318,6 +385,10 @@ pub struct PageInfo {
     pub load_ms: f64,
     /// Why the page could not be loaded; every algorithm then counts an empty extract for it.
     pub error: Option<String>,
+    /// Doubts about the page that did not stop its evaluation, one line each (e.g. its hash
+    /// differs from the one recorded in its gold file); omitted from JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// The score of one algorithm on one page.
@@ -566,10 +637,20 @@ fn eval_page(
         bytes: 0,
         load_ms,
         error: None,
+        warnings: Vec::new(),
     };
     let results = match loaded {
         Ok(page) => {
             info.bytes = page.raw().len();
+            if let Some(want) = &ep.gold_sha256 {
+                let have = page.sha256_hex();
+                if !want.eq_ignore_ascii_case(&have) {
+                    info.warnings.push(escape_controls(&format!(
+                        "the page differs from the one its gold standard was made on (SHA-256 \
+                         {have}, the gold file says {want}); scored anyway"
+                    )));
+                }
+            }
             algos
                 .iter()
                 .map(|(e, params)| {
@@ -587,7 +668,7 @@ fn eval_page(
                 .collect()
         }
         Err(e) => {
-            info.error = Some(e.to_string());
+            info.error = Some(crate::error::report(&e));
             let prf = metric.prf("", gold);
             vec![
                 PageResult {

@@ -1,9 +1,12 @@
 //! Reading regular files with a size limit.
 //!
-//! Everything cescope reads from a path goes through [`read_regular`]: a FIFO, socket or
-//! device where a regular file is expected is refused at once (reading one could block
-//! forever, or never end, as `/dev/zero` does), and at most `limit + 1` bytes are read, so a
-//! file that grows while it is read cannot exhaust memory.
+//! Everything cescope reads from a path goes through this module: [`read_regular`] for whole
+//! files, [`open_regular`] for callers that stream (pages, which may be gzip-compressed). A FIFO,
+//! socket or device where a regular file is expected is refused at once (reading one could
+//! block forever, or never end, as `/dev/zero` does), and at most `limit + 1` bytes are kept in
+//! memory ([`read_limited`], whose buffer never grows past `limit + 1` bytes), so a file that
+//! grows while it is read cannot exhaust memory. [`count_limited`] measures a stream (e.g. a
+//! decompressor's output) through a fixed buffer without keeping it.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -12,7 +15,8 @@ use std::path::Path;
 /// Why a read through [`read_regular`] failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
-    /// The path exists but is not a regular file (a directory, FIFO, socket or device).
+    /// The path exists but is not a regular file (a directory, FIFO, socket or device); the
+    /// text says which, as [`kind_of`] does ("a FIFO (named pipe)", "a device", …).
     #[error("it is {0}, not a regular file")]
     NotRegular(&'static str),
     /// The file holds more than `limit` bytes.
@@ -87,13 +91,59 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
     File::open(path)
 }
 
-/// Reads at most `limit + 1` bytes of `reader` into memory; `hint` pre-sizes the buffer
-/// (capped at 64 MiB). A result longer than `limit` means the input is over the limit.
-pub fn read_limited(reader: impl Read, limit: u64, hint: u64) -> io::Result<Vec<u8>> {
-    let capacity = hint.min(limit.saturating_add(1)).min(64 << 20);
-    let mut buf = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
-    reader.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
+/// Size of the chunks [`read_limited`] and [`count_limited`] read at a time, in bytes (64 KiB).
+pub const CHUNK_BYTES: usize = 64 << 10;
+
+/// Reads at most `limit + 1` bytes of `reader` into memory; a result longer than `limit` means
+/// the input is over the limit. `hint` (bytes, e.g. the file's size) pre-sizes the buffer to
+/// `min(hint, limit) + 1` bytes, so a correct hint means one allocation and no copy.
+///
+/// The buffer's capacity never exceeds `limit + 1` bytes (past the hint it grows by doubling,
+/// capped there), so refusing an endless or oversized stream costs at most `limit + 1` bytes of
+/// buffer plus one [`CHUNK_BYTES`] chunk. Errors: the reader's (interrupted reads are retried).
+pub fn read_limited(mut reader: impl Read, limit: u64, hint: u64) -> io::Result<Vec<u8>> {
+    let cap = usize::try_from(limit.saturating_add(1)).unwrap_or(usize::MAX);
+    let initial = usize::try_from(hint.saturating_add(1)).unwrap_or(usize::MAX);
+    let mut buf: Vec<u8> = Vec::with_capacity(initial.min(cap));
+    let mut chunk = vec![0u8; CHUNK_BYTES.min(cap)];
+    while buf.len() < cap {
+        let want = chunk.len().min(cap - buf.len());
+        let n = match reader.read(&mut chunk[..want]) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.capacity() - buf.len() < n {
+            let grown = buf
+                .capacity()
+                .saturating_mul(2)
+                .max(buf.len() + n)
+                .max(CHUNK_BYTES);
+            buf.reserve_exact(grown.min(cap) - buf.len());
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
     Ok(buf)
+}
+
+/// Counts the bytes of `reader` up to `limit + 1` through one [`CHUNK_BYTES`] buffer, keeping
+/// none of them: a count over `limit` means the stream is over the limit (reading stops there).
+/// Errors: the reader's (interrupted reads are retried).
+pub fn count_limited(mut reader: impl Read, limit: u64) -> io::Result<u64> {
+    let cap = limit.saturating_add(1);
+    let mut chunk = vec![0u8; CHUNK_BYTES];
+    let mut total = 0u64;
+    while total < cap {
+        let want = usize::try_from(cap - total).map_or(chunk.len(), |r| r.min(chunk.len()));
+        match reader.read(&mut chunk[..want]) {
+            Ok(0) => break,
+            Ok(n) => total += n as u64,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(total)
 }
 
 /// Reads the whole regular file at `path`, refusing non-regular files and files over `limit`
@@ -145,5 +195,42 @@ mod tests {
         }
         let e = read_regular(&p, 100).unwrap_err();
         assert!(e.to_string().contains("FIFO"), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_are_refused_without_reading() {
+        let p = Path::new("/dev/zero");
+        if !p.exists() {
+            return;
+        }
+        assert!(matches!(
+            read_regular(p, 100),
+            Err(ReadError::NotRegular("a device"))
+        ));
+    }
+
+    #[test]
+    fn endless_stream_stops_one_past_the_limit_with_a_capped_buffer() {
+        for limit in [0u64, 1, 1000, 65_536, 200_000] {
+            let buf = read_limited(io::repeat(b'a'), limit, 0).unwrap();
+            assert_eq!(buf.len() as u64, limit + 1);
+            assert!(
+                buf.capacity() as u64 <= limit + 1,
+                "{limit}: {}",
+                buf.capacity()
+            );
+            let buf = read_limited(io::repeat(b'a'), limit, u64::MAX).unwrap();
+            assert!(
+                buf.capacity() as u64 <= limit + 1,
+                "{limit}: {}",
+                buf.capacity()
+            );
+            assert_eq!(count_limited(io::repeat(b'a'), limit).unwrap(), limit + 1);
+        }
+        let short = read_limited(&b"hello"[..], 10, 5).unwrap();
+        assert_eq!(short, b"hello");
+        assert_eq!(count_limited(&b"hello"[..], 10).unwrap(), 5);
+        assert_eq!(count_limited(&b"hello"[..], 3).unwrap(), 4);
     }
 }

@@ -3,7 +3,8 @@
 //! [`read_input`] turns a path (or `-` for standard input) into raw bytes, transparently
 //! decompressing gzip and enforcing a size limit. [`decode`] turns raw bytes into a UTF-8
 //! [`String`], choosing the character encoding in this order (the WHATWG HTML Standard's
-//! "determining the character encoding" algorithm, adapted for a command-line tool):
+//! "determining the character encoding" algorithm, adapted for a command-line tool that reads
+//! saved pages):
 //!
 //! 1. **Override** — a label given by the user ([`DecodeOptions::encoding_override`]), resolved
 //!    with the WHATWG Encoding Standard's "get an encoding" (`Encoding::for_label`). An unknown
@@ -18,11 +19,30 @@
 //!    charset=…">`, skipping comments and other markup, with the spec's fix-ups (a UTF-16 label
 //!    means UTF-8, `x-user-defined` means windows-1252) and, as the spec's fallback, the
 //!    `encoding` of a leading `<?xml …?>` declaration.
+//!
+//!    **The bytes overrule a contradicted `<meta>` (cescope's rule, not the HTML Standard's).**
+//!    When `<meta>` (or the `<?xml?>` declaration) names an encoding other than UTF-8 but the
+//!    input contains non-ASCII bytes and all of them form valid UTF-8 (or valid UTF-8 cut in
+//!    the middle of its last character), the page is decoded as UTF-8 and the source is
+//!    [`EncodingSource::Utf8OverMeta`], with a warning naming the label. Why: a saved page
+//!    loses the HTTP header that told the browser "UTF-8" (which beats `<meta>`), so the stale
+//!    `<meta>` of a page re-encoded by its server or by the saver is all that is left; and text
+//!    in a legacy encoding is almost never valid UTF-8 by accident — every non-ASCII character
+//!    would have to fall on UTF-8's lead/continuation byte pattern, a chance that shrinks
+//!    geometrically with the number of non-ASCII characters (chardetng's README makes the same
+//!    argument for legacy CJK encodings). ASCII-only input keeps the declared encoding (it
+//!    decodes the same in every ASCII-compatible encoding, and ISO-2022-JP is 7-bit). The
+//!    override (step 1) still wins, so `--encoding gbk` decodes such a page as GBK.
 //! 5. **UTF-8** — if the whole input is valid UTF-8, it is UTF-8 (the fast path: one validation
 //!    and one copy).
-//! 6. **chardetng** — otherwise the bytes are fed to `chardetng` (the detector of Firefox), with
-//!    the top-level domain of [`DecodeOptions::tld`] as a hint.
+//! 6. **chardetng** — otherwise `chardetng` (the detector of Firefox) guesses from a bounded
+//!    prefix of the bytes ([`CHARDETNG_BYTES`] bytes from the first non-ASCII byte on), with the
+//!    top-level domain of [`DecodeOptions::tld`] as a hint.
 //! 7. **Default** — windows-1252, the Web's default for the generic TLDs.
+//!
+//! Each input byte is checked for UTF-8 validity at most once by cescope (steps 4 and 5 share
+//! the one check; a declared UTF-8 is validated by the decoder itself), plus chardetng's own
+//! check of its bounded prefix.
 //!
 //! Unknown labels found in steps 3 and 4 are ignored with a message in [`Decoded::warnings`] and
 //! detection continues. Labels that the Encoding Standard maps to the "replacement" encoding
@@ -38,14 +58,33 @@
 //! U+0000 in the text (every encoding used here maps byte 0x00 to U+0000); they are not replaced.
 
 use crate::error::{Error, Result};
+use crate::fsio::read::{count_limited, open_regular, read_limited, ReadError};
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::{Encoding, REPLACEMENT, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, X_USER_DEFINED};
-use std::io::{self, Read};
+use flate2::read::MultiGzDecoder;
+use std::io::{self, Read, Seek};
 use std::path::{Path, PathBuf};
 
 /// Largest input accepted by [`read_input`], in bytes, measured after gzip decompression
 /// (1 GiB).
 pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// Decompressed inputs up to this size (16 MiB) are decompressed once, straight into memory.
+/// Past it, [`read_input`] stops keeping the data and only counts the rest of the stream; if
+/// the total is within the limit, it decompresses again into a buffer of the exact size. So a
+/// decompression bomb is refused holding at most this much decompressed data, and a page of
+/// ordinary size is decompressed once.
+pub const SINGLE_PASS_BYTES: u64 = 16 << 20;
+
+/// How many bytes chardetng sees (64 KiB), counted from the first non-ASCII byte of the input
+/// (leading ASCII — markup, scripts — is skipped by chardetng at memchr speed anyway, and ASCII
+/// byte pairs never contribute to its decision, so the budget is spent where the evidence is).
+/// chardetng's documentation says a prefix may be fed (without `last`), and its README that
+/// longer input makes a wrong legacy-CJK candidate ever less likely to survive: 64 KiB of
+/// text from the first non-ASCII byte holds tens of thousands of non-ASCII bytes on a real
+/// page, far past the point where its scores settle, while a multi-megabyte page no longer
+/// costs a full second UTF-8 validation and scoring pass.
+pub const CHARDETNG_BYTES: usize = 64 << 10;
 
 /// How many bytes at the start of the input the `<meta>` prescan looks at (HTML Standard: 1024).
 pub const PRESCAN_BYTES: usize = 1024;
@@ -59,8 +98,8 @@ pub const INPUT_PLACEHOLDER: &str = "<input>";
 
 /// Which step of the detection order (see the module documentation) chose the encoding.
 ///
-/// Serialized in lowercase (`"override"`, `"bom"`, `"transport"`, `"meta"`, `"utf8"`,
-/// `"chardetng"`, `"default"`).
+/// Serialized in lowercase (`"override"`, `"bom"`, `"transport"`, `"meta"`,
+/// `"utf8-over-meta"`, `"utf8"`, `"chardetng"`, `"default"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EncodingSource {
@@ -73,6 +112,11 @@ pub enum EncodingSource {
     /// The `<meta>` prescan of the first 1024 bytes (or a leading `<?xml encoding=…?>`
     /// declaration, the prescan's fallback).
     Meta,
+    /// `<meta>` (or `<?xml?>`) named another encoding, but the input's non-ASCII bytes are all
+    /// valid UTF-8, so it was decoded as UTF-8 (the rule under step 4 of the module
+    /// documentation); [`Decoded::warnings`] names the overruled label.
+    #[serde(rename = "utf8-over-meta")]
+    Utf8OverMeta,
     /// Nothing was declared and the whole input is valid UTF-8 (or valid UTF-8 cut in the middle
     /// of its last character).
     Utf8,
@@ -82,6 +126,17 @@ pub enum EncodingSource {
     /// input always contains non-ASCII, so in practice this is not reached; it is kept for
     /// completeness of the algorithm.
     Default,
+}
+
+impl EncodingSource {
+    /// A short note for displays that show only the encoding's name (the inspector's status
+    /// bar): `" (bytes over <meta>)"` for [`EncodingSource::Utf8OverMeta`], else empty.
+    pub fn display_note(self) -> &'static str {
+        match self {
+            EncodingSource::Utf8OverMeta => " (bytes over <meta>)",
+            _ => "",
+        }
+    }
 }
 
 /// What the caller knows about the input besides its bytes. All fields are optional; the
@@ -201,6 +256,41 @@ pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<Decoded> {
     }
 
     let (encoding, source) = match chosen {
+        // 4b. A <meta> label contradicted by valid UTF-8 (see the module documentation). The
+        // ASCII scan stops at the first non-ASCII byte; the UTF-8 check is the only one.
+        Some((declared, EncodingSource::Meta))
+            if declared != UTF_8
+                && declared != UTF_16LE
+                && declared != UTF_16BE
+                && !body.is_ascii() =>
+        {
+            let overruled = |warnings: &mut Vec<String>| {
+                warnings.push(format!(
+                    "<meta> declares {} but the bytes are valid UTF-8 with non-ASCII \
+                     characters; decoded as UTF-8 (use --encoding {} to follow the label)",
+                    declared.name(),
+                    declared.name().to_ascii_lowercase()
+                ))
+            };
+            match std::str::from_utf8(body) {
+                Ok(text) => {
+                    overruled(&mut warnings);
+                    return Ok(Decoded {
+                        text: text.to_owned(),
+                        encoding: UTF_8,
+                        source: EncodingSource::Utf8OverMeta,
+                        had_errors: false,
+                        bom_len,
+                        warnings,
+                    });
+                }
+                Err(e) if is_truncated_utf8(body, &e) => {
+                    overruled(&mut warnings);
+                    (UTF_8, EncodingSource::Utf8OverMeta)
+                }
+                Err(_) => (declared, EncodingSource::Meta),
+            }
+        }
         Some(found) => found,
         // 5. Valid UTF-8: the fast path.
         None => match std::str::from_utf8(body) {
@@ -320,19 +410,24 @@ pub fn sniff_binary(bytes: &[u8]) -> Option<&'static str> {
 
 /// Reads a whole input into memory: the file at `path`, or standard input when `path` is `-`.
 ///
+/// A path must name a regular file (links are followed): a directory, FIFO, socket or device is
+/// refused at once, without reading or blocking (a FIFO with no writer would wait forever,
+/// `/dev/zero` never ends); a stream is read through standard input (`-`) instead.
+///
 /// If the bytes start with the gzip magic number (`1f 8b`), they are decompressed (all members
 /// of a multi-member stream). The result may be at most [`MAX_INPUT_BYTES`] (1 GiB) after
-/// decompression; reading stops one byte past the limit, so a decompression bomb cannot exhaust
-/// memory.
+/// decompression, and memory stays bounded while streaming: at most `limit + 1` bytes are ever
+/// kept, and for compressed input at most [`SINGLE_PASS_BYTES`] of decompressed data until the
+/// stream is known to fit (see there), so a decompression bomb is refused cheaply.
 ///
 /// # Errors
 ///
-/// - [`Error::Io`] (with `path`, `-` for standard input) if the input cannot be read, including
-///   when `path` is a directory.
+/// - [`Error::NotRegular`] if `path` is a directory, FIFO, socket or device.
+/// - [`Error::Io`] (with `path`, `-` for standard input) if the input cannot be read.
 /// - [`Error::Gzip`] if the input starts with the gzip magic number but does not decompress.
-/// - [`Error::TooLarge`] if the input is larger than the limit; `size` is exact for a regular
-///   file that is too large as stored, and otherwise (standard input, decompressed data) a lower
-///   bound: the limit plus one.
+/// - [`Error::TooLarge`] if the input is larger than the limit, with `after_decompression` set
+///   when the decompressed data passed it; `size` is exact for a regular file that is too large
+///   as stored, and otherwise a lower bound: the limit plus one.
 pub fn read_input(path: &Path) -> Result<Vec<u8>> {
     read_input_limited(path, MAX_INPUT_BYTES)
 }
@@ -340,51 +435,126 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>> {
 /// [`read_input`] with a size limit of `limit` bytes (after decompression) instead of
 /// [`MAX_INPUT_BYTES`]; same behaviour and errors otherwise.
 pub fn read_input_limited(path: &Path, limit: u64) -> Result<Vec<u8>> {
-    let too_large = |size: u64| Error::TooLarge {
+    let too_large = |size: u64, after_decompression: bool| Error::TooLarge {
         path: path.to_path_buf(),
         size,
         limit,
+        after_decompression,
     };
-    let raw = if path.as_os_str() == "-" {
-        read_limited(io::stdin().lock(), limit, 0).map_err(|e| Error::io(path, e))?
-    } else {
-        let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-        if meta.is_dir() {
-            return Err(Error::io(
-                path,
-                io::Error::new(io::ErrorKind::IsADirectory, "it is a directory, not a file"),
-            ));
+    let io_err = |e: io::Error| Error::io(path, e);
+    if path.as_os_str() == "-" {
+        let raw = read_limited(io::stdin().lock(), limit, 0).map_err(io_err)?;
+        if raw.len() as u64 > limit {
+            return Err(too_large(raw.len() as u64, false));
         }
-        if meta.is_file() && meta.len() > limit {
-            return Err(too_large(meta.len()));
+        if !raw.starts_with(&GZIP_MAGIC) {
+            return Ok(raw);
         }
-        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-        read_limited(file, limit, meta.len()).map_err(|e| Error::io(path, e))?
-    };
-    if raw.len() as u64 > limit {
-        return Err(too_large(raw.len() as u64));
+        let hint = (raw.len() as u64).saturating_mul(4);
+        return gunzip_limited(path, limit, hint, || Ok(raw.as_slice()));
     }
-    if !raw.starts_with(&[0x1f, 0x8b]) {
+    let (file, len) = open_regular(path).map_err(|e| read_error(path, e))?;
+    if len > limit {
+        return Err(too_large(len, false));
+    }
+    let mut magic = [0u8; 2];
+    let got = read_prefix(&file, &mut magic).map_err(io_err)?;
+    if got < 2 || magic != GZIP_MAGIC {
+        let raw = read_limited(&file, limit, len).map_err(io_err)?;
+        if raw.len() as u64 > limit {
+            return Err(too_large(raw.len() as u64, false)); // it grew while being read
+        }
         return Ok(raw);
     }
-    let decoder = flate2::read::MultiGzDecoder::new(raw.as_slice());
-    let hint = (raw.len() as u64).saturating_mul(4);
-    let out = read_limited(decoder, limit, hint).map_err(|e| Error::Gzip {
-        path: path.to_path_buf(),
-        message: one_line(&e.to_string()),
-    })?;
-    if out.len() as u64 > limit {
-        return Err(too_large(out.len() as u64));
-    }
-    Ok(out)
+    gunzip_limited(path, limit, len.saturating_mul(4), || {
+        (&file).seek(io::SeekFrom::Start(0))?;
+        Ok(io::BufReader::new(&file))
+    })
 }
 
-/// Reads at most `limit + 1` bytes from `reader`; `hint` pre-sizes the buffer.
-fn read_limited(reader: impl Read, limit: u64, hint: u64) -> io::Result<Vec<u8>> {
-    let capacity = hint.min(limit.saturating_add(1)).min(64 << 20);
-    let mut buf = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
-    reader.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
-    Ok(buf)
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Fills `buf` from the start of `file` (fewer bytes for a shorter file), then rewinds it.
+fn read_prefix(mut file: &std::fs::File, buf: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match file.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    file.seek(io::SeekFrom::Start(0))?;
+    Ok(got)
+}
+
+/// The page-reading view of a [`ReadError`]: names the path, and for a FIFO or socket says how
+/// to read a stream instead.
+fn read_error(path: &Path, e: ReadError) -> Error {
+    match e {
+        ReadError::NotRegular(kind) => Error::NotRegular {
+            path: path.to_path_buf(),
+            kind,
+            hint: if kind.contains("FIFO") || kind.contains("socket") {
+                "; to read a stream, pass it on standard input as -"
+            } else {
+                ""
+            },
+        },
+        ReadError::TooLarge { limit } => Error::TooLarge {
+            path: path.to_path_buf(),
+            size: limit.saturating_add(1),
+            limit,
+            after_decompression: false,
+        },
+        ReadError::Io(e) => Error::io(path, e),
+    }
+}
+
+/// Decompresses the gzip stream that `open` yields (called once, or twice for data over
+/// [`SINGLE_PASS_BYTES`]: the first pass keeps up to that much, then only counts; the second
+/// fills a buffer of the counted size). `hint` pre-sizes the first buffer. At most
+/// `min(limit, SINGLE_PASS_BYTES) + 1` decompressed bytes are held until the total is known to
+/// be within `limit`.
+fn gunzip_limited<R: Read>(
+    path: &Path,
+    limit: u64,
+    hint: u64,
+    mut open: impl FnMut() -> io::Result<R>,
+) -> Result<Vec<u8>> {
+    let gzip_err = |e: io::Error| Error::Gzip {
+        path: path.to_path_buf(),
+        message: one_line(&e.to_string()),
+    };
+    let too_large = || Error::TooLarge {
+        path: path.to_path_buf(),
+        size: limit.saturating_add(1),
+        limit,
+        after_decompression: true,
+    };
+    let keep = limit.min(SINGLE_PASS_BYTES);
+    let mut decoder = MultiGzDecoder::new(open().map_err(|e| Error::io(path, e))?);
+    let out = read_limited(&mut decoder, keep, hint).map_err(gzip_err)?;
+    let seen = out.len() as u64;
+    if seen <= keep {
+        return Ok(out); // the whole stream, within the limit
+    }
+    drop(out);
+    if seen > limit {
+        return Err(too_large());
+    }
+    let total = seen + count_limited(&mut decoder, limit - seen).map_err(gzip_err)?;
+    if total > limit {
+        return Err(too_large());
+    }
+    drop(decoder);
+    let decoder = MultiGzDecoder::new(open().map_err(|e| Error::io(path, e))?);
+    let out = read_limited(decoder, limit, total).map_err(gzip_err)?;
+    if out.len() as u64 > limit {
+        return Err(too_large()); // the file changed between the passes
+    }
+    Ok(out)
 }
 
 fn one_line(message: &str) -> String {
@@ -397,6 +567,7 @@ fn source_description(source: EncodingSource) -> &'static str {
         EncodingSource::Bom => "the byte order mark",
         EncodingSource::Transport => "the Content-Type",
         EncodingSource::Meta => "<meta>",
+        EncodingSource::Utf8OverMeta => "UTF-8 validation over <meta>",
         EncodingSource::Utf8 => "UTF-8 validation",
         EncodingSource::Chardetng => "chardetng",
         EncodingSource::Default => "the default",
@@ -411,10 +582,17 @@ fn is_truncated_utf8(bytes: &[u8], e: &std::str::Utf8Error) -> bool {
         && !bytes[..e.valid_up_to()].is_ascii()
 }
 
-/// Steps 6 and 7: chardetng on all of `bytes`, then windows-1252 if only ASCII was seen.
+/// Steps 6 and 7: chardetng on a bounded prefix of `bytes` ([`CHARDETNG_BYTES`] from the first
+/// non-ASCII byte), then windows-1252 if only ASCII was seen. The prefix is fed without `last`
+/// when the input goes on (chardetng's documented way to detect on a prefix). Its UTF-8
+/// candidate stays allowed: the caller already knows the whole input is not valid UTF-8, so
+/// chardetng answers UTF-8 only when the prefix is valid UTF-8 with non-ASCII and the invalid
+/// bytes come later — a UTF-8 page with stray bytes, best decoded as UTF-8 with U+FFFD.
 fn guess(bytes: &[u8], tld: Option<&str>) -> (&'static Encoding, EncodingSource) {
+    let start = Encoding::ascii_valid_up_to(bytes);
+    let end = start.saturating_add(CHARDETNG_BYTES).min(bytes.len());
     let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
-    if !detector.feed(bytes, true) {
+    if !detector.feed(&bytes[..end], end == bytes.len()) {
         return (WINDOWS_1252, EncodingSource::Default);
     }
     let tld = tld.and_then(tld_label);
@@ -787,7 +965,7 @@ fn xml_declaration_encoding(input: &[u8], warnings: &mut Vec<String>) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use encoding_rs::{ISO_8859_2, SHIFT_JIS, WINDOWS_1251, WINDOWS_1256};
+    use encoding_rs::{GBK, ISO_8859_2, SHIFT_JIS, WINDOWS_1251, WINDOWS_1256};
     use std::io::Write;
 
     fn meta(input: &[u8]) -> (Option<&'static Encoding>, Vec<String>) {
@@ -1198,11 +1376,108 @@ mod tests {
         assert_eq!(sniff_binary(b""), None);
     }
 
+    /// A saved page whose `<meta>` says GBK but whose bytes are UTF-8 (hand-made, CJK text).
+    fn gbk_labelled_utf8_page() -> Vec<u8> {
+        "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=gbk\">\
+         <title>新闻</title></head><body><p>今天上午，市政府宣布新的公交线路将于下月开通。\
+         </p></body></html>"
+            .as_bytes()
+            .to_vec()
+    }
+
+    #[test]
+    fn utf8_bytes_overrule_a_contradicting_meta() {
+        let bytes = gbk_labelled_utf8_page();
+        let d = dec(&bytes);
+        assert_eq!(
+            (d.encoding, d.source),
+            (UTF_8, EncodingSource::Utf8OverMeta)
+        );
+        assert!(d.text.contains("市政府宣布"), "{}", d.text);
+        assert!(!d.had_errors);
+        assert_eq!(d.warnings.len(), 1, "{:?}", d.warnings);
+        assert!(d.warnings[0].contains("GBK"), "{:?}", d.warnings);
+
+        // The override still wins: as GBK the same bytes are mojibake.
+        let opts = DecodeOptions {
+            encoding_override: Some("gbk".into()),
+            ..Default::default()
+        };
+        let d = decode(&bytes, &opts).unwrap();
+        assert_eq!((d.encoding, d.source), (GBK, EncodingSource::Override));
+        assert!(!d.text.contains("市政府宣布"));
+
+        // Truncated mid-character: still UTF-8, the partial character replaced.
+        let d = dec(&bytes[..bytes.len() - "。</p></body></html>".len() + 1]);
+        assert_eq!(d.source, EncodingSource::Utf8OverMeta);
+        assert!(d.had_errors && d.text.ends_with('\u{fffd}'), "{}", d.text);
+
+        // The Content-Type (transport) is not overruled.
+        let opts = DecodeOptions {
+            content_type: Some("text/html; charset=gbk".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            decode(&bytes, &opts).unwrap().source,
+            EncodingSource::Transport
+        );
+    }
+
+    #[test]
+    fn a_meta_label_stands_when_the_bytes_do_not_contradict_it() {
+        // Real GBK bytes are not valid UTF-8: the label is followed.
+        let (gbk, _, _) = GBK.encode("<meta charset=gbk><p>今天上午，市政府宣布新的公交线路。</p>");
+        let d = dec(&gbk);
+        assert_eq!((d.encoding, d.source), (GBK, EncodingSource::Meta));
+        assert!(d.text.contains("市政府宣布"));
+        // ASCII only: the label is kept (it decodes the same).
+        let d = dec(b"<meta charset=windows-1251><p>plain</p>");
+        assert_eq!((d.encoding, d.source), (WINDOWS_1251, EncodingSource::Meta));
+        assert!(d.warnings.is_empty());
+        // A UTF-8 label is not "contradicted".
+        let d = dec("<meta charset=utf-8><p>é</p>".as_bytes());
+        assert_eq!(d.source, EncodingSource::Meta);
+    }
+
+    #[test]
+    fn chardetng_sees_a_bounded_prefix() {
+        // windows-1251 text early, then far past the budget a byte pattern that only UTF-8
+        // explains: the guess comes from the prefix.
+        let (early, _, _) =
+            WINDOWS_1251.encode("<p>Привет, мир! Это страница на русском языке.</p>");
+        let mut bytes = early.into_owned();
+        bytes.resize(bytes.len() + CHARDETNG_BYTES + 10, b' ');
+        let opts = DecodeOptions {
+            tld: Some("ru".into()),
+            ..Default::default()
+        };
+        let d = decode(&bytes, &opts).unwrap();
+        assert_eq!(
+            (d.encoding, d.source),
+            (WINDOWS_1251, EncodingSource::Chardetng)
+        );
+        // Leading ASCII does not use up the budget.
+        let mut late = vec![b' '; 3 * CHARDETNG_BYTES];
+        late.extend_from_slice(&bytes);
+        assert_eq!(decode(&late, &opts).unwrap().encoding, WINDOWS_1251);
+        // A UTF-8 prefix with a stray byte past the budget is taken for UTF-8.
+        let mut mostly = "<p>Привет, мир!</p>".as_bytes().to_vec();
+        mostly.resize(mostly.len() + CHARDETNG_BYTES, b' ');
+        mostly.push(0xff);
+        let d = dec(&mostly);
+        assert_eq!((d.encoding, d.source), (UTF_8, EncodingSource::Chardetng));
+        assert!(d.had_errors);
+    }
+
     #[test]
     fn encoding_source_serializes_lowercase() {
-        let json =
-            serde_json::to_string(&[EncodingSource::Chardetng, EncodingSource::Utf8]).unwrap();
-        assert_eq!(json, r#"["chardetng","utf8"]"#);
+        let json = serde_json::to_string(&[
+            EncodingSource::Chardetng,
+            EncodingSource::Utf8,
+            EncodingSource::Utf8OverMeta,
+        ])
+        .unwrap();
+        assert_eq!(json, r#"["chardetng","utf8","utf8-over-meta"]"#);
     }
 
     fn gzip(data: &[u8]) -> Vec<u8> {
@@ -1272,9 +1547,46 @@ mod tests {
         let bomb = dir.path().join("bomb.gz");
         std::fs::write(&bomb, gzip(&vec![b'a'; 1 << 20])).unwrap();
         match read_input_limited(&bomb, 10_000) {
-            Err(Error::TooLarge { size, limit, .. }) => {
-                assert_eq!((size, limit), (10_001, 10_000))
+            Err(e @ Error::TooLarge { .. }) => {
+                let Error::TooLarge {
+                    size,
+                    limit,
+                    after_decompression,
+                    ..
+                } = e
+                else {
+                    unreachable!()
+                };
+                assert_eq!((size, limit, after_decompression), (10_001, 10_000, true));
+                let msg = e.to_string();
+                assert!(
+                    msg.contains("after decompression") && msg.contains("10000"),
+                    "{msg}"
+                );
             }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn two_pass_decompression_past_the_single_pass_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let size = SINGLE_PASS_BYTES as usize + 1000;
+        let mut page = b"<html><body><p>".to_vec();
+        page.resize(size, b'a');
+        let path = dir.path().join("big.html.gz");
+        std::fs::write(&path, gzip(&page)).unwrap();
+        let got = read_input_limited(&path, size as u64).unwrap();
+        assert!(got == page, "decompressed bytes differ");
+        // The second pass fills a buffer of the counted size (plus the byte that shows the end).
+        assert!(got.capacity() <= size + 1, "{}", got.capacity());
+        match read_input_limited(&path, size as u64 - 1) {
+            Err(Error::TooLarge {
+                size: s,
+                limit,
+                after_decompression: true,
+                ..
+            }) => assert_eq!((s, limit), (size as u64, size as u64 - 1)),
             other => panic!("{other:?}"),
         }
     }
@@ -1283,9 +1595,9 @@ mod tests {
     fn io_errors() {
         let dir = tempfile::tempdir().unwrap();
         match read_input(dir.path()) {
-            Err(Error::Io { path, source }) => {
+            Err(Error::NotRegular { path, kind, .. }) => {
                 assert_eq!(path, dir.path());
-                assert_eq!(source.kind(), io::ErrorKind::IsADirectory);
+                assert_eq!(kind, "a directory");
             }
             other => panic!("{other:?}"),
         }

@@ -40,8 +40,10 @@ pub struct Page {
 
 impl Page {
     /// Reads and decodes a page: `path` may be `-` (standard input) or a `.gz` file (detected by
-    /// its magic bytes). Errors: [`Error::Io`], [`Error::Gzip`], [`Error::TooLarge`],
-    /// [`Error::Binary`] (with the path), [`Error::UnknownEncoding`] for a bad override.
+    /// its magic bytes); any other path must be a regular file ([`decode::read_input`]).
+    /// Errors: [`Error::NotRegular`] (a FIFO, device, directory… refused without reading),
+    /// [`Error::Io`], [`Error::Gzip`], [`Error::TooLarge`], [`Error::Binary`] (with the path),
+    /// [`Error::UnknownEncoding`] for a bad override.
     pub fn load(path: &Path, opts: &DecodeOptions) -> Result<Page> {
         let raw = decode::read_input(path)?;
         let name = path

@@ -850,7 +850,11 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
         let enc = if p.had_errors() {
             format!("{} (bytes replaced)", p.encoding().name())
         } else {
-            p.encoding().name().to_string()
+            format!(
+                "{}{}",
+                p.encoding().name(),
+                p.encoding_source().display_note()
+            )
         };
         parts.push(Span::styled(format!("│ {enc} "), dim));
         parts.push(Span::styled(
