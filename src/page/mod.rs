@@ -6,6 +6,7 @@
 //! decoded UTF-8 text** ([`Page::text`]).
 
 pub mod decode;
+pub mod dom;
 pub mod lex;
 pub mod lines;
 pub mod text;
@@ -16,6 +17,7 @@ use std::sync::OnceLock;
 use sha2::{Digest, Sha256};
 
 pub use decode::{DecodeOptions, EncodingSource};
+pub use dom::{Dom, DomOptions, NodeId, NodeKind};
 pub use lex::{ByteClass, Lexed, Span, Tag};
 pub use lines::{VLine, VirtualLines};
 
@@ -33,6 +35,7 @@ pub struct Page {
     warnings: Vec<String>,
     lexed: OnceLock<Lexed>,
     lines: OnceLock<VirtualLines>,
+    dom: OnceLock<Dom>,
     sha256: OnceLock<[u8; 32]>,
 }
 
@@ -69,6 +72,7 @@ impl Page {
             warnings: d.warnings,
             lexed: OnceLock::new(),
             lines: OnceLock::new(),
+            dom: OnceLock::new(),
             sha256: OnceLock::new(),
         })
     }
@@ -87,6 +91,7 @@ impl Page {
             warnings: Vec::new(),
             lexed: OnceLock::new(),
             lines: OnceLock::new(),
+            dom: OnceLock::new(),
             sha256: OnceLock::new(),
         }
     }
@@ -145,6 +150,13 @@ impl Page {
     pub fn lines(&self) -> &VirtualLines {
         self.lines
             .get_or_init(|| lines::build(&self.text, self.lexed()))
+    }
+
+    /// The positioned DOM with the default options (scripting enabled, as browsers), built on
+    /// first use, O(n); [`Dom::parse`] gives other options.
+    pub fn dom(&self) -> &Dom {
+        self.dom
+            .get_or_init(|| Dom::parse(&self.text, &DomOptions::default()))
     }
 }
 
