@@ -1249,10 +1249,30 @@ struct Cb<'a, 't> {
     stack: Vec<(EgoId, LocalName)>,
 }
 
-const VOID: &[&str] = &[
-    "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input",
-    "keygen", "link", "meta", "param", "source", "track", "wbr",
-];
+/// HTML void elements (no content, no end tag).
+fn is_void(name: &str) -> bool {
+    matches!(
+        name,
+        "area"
+            | "base"
+            | "basefont"
+            | "bgsound"
+            | "br"
+            | "col"
+            | "embed"
+            | "frame"
+            | "hr"
+            | "img"
+            | "input"
+            | "keygen"
+            | "link"
+            | "meta"
+            | "param"
+            | "source"
+            | "track"
+            | "wbr"
+    )
+}
 
 impl<'a, 't> Cb<'a, 't> {
     fn sink(&self) -> &PosSink<'t> {
@@ -1292,7 +1312,7 @@ impl<'a, 't> Cb<'a, 't> {
                 .and_then(|n| n.value().as_element().map(|e| e.name.ns == ns!(html)))
                 .unwrap_or(true);
             let void = if html_ns {
-                VOID.contains(&&*name)
+                is_void(&name)
             } else {
                 self_closing
             };
@@ -1416,8 +1436,12 @@ impl<'a, 't> Cb<'a, 't> {
     }
 }
 
+/// html5gum hands out UTF-8 (its input is a `&str`); the lossy path is only a safety net.
 fn to_str(b: &[u8]) -> std::borrow::Cow<'_, str> {
-    String::from_utf8_lossy(b)
+    match std::str::from_utf8(b) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(b),
+    }
 }
 
 impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
