@@ -264,6 +264,7 @@ fn hand_written_cases_agree_with_lol_html() {
         "<svg><g>a<![CDATA[x&amp;]]>b&amp;c</g></svg>",
         "<p><select></p>",
         "text</>text &amp;</>x",
+        "<p><image src=a></image>x</p>",
         "<body><p>x</p></body>\n</html>\n",
     ] {
         if let Err(e) = differential(t, true) {
@@ -408,4 +409,33 @@ proptest! {
         let r = differential(&t, false);
         prop_assert!(r.is_ok(), "{:?}", r);
     }
+}
+
+/// The span invariants and the lol_html comparison on every page of the shared corpora. End
+/// tags are compared loosely (real pages are mis-nested; see [`differential`]).
+#[test]
+#[ignore = "needs ../shared/corpus"]
+fn corpus_pages_keep_the_invariants_and_agree_with_lol_html() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for name in ["scrapinghub-dev", "readability", "wcxb-dev"] {
+        let c = cescope::corpus::open(&root.join(name)).unwrap();
+        for p in &c.pages {
+            let Ok(page) = Page::load(&p.path, &DecodeOptions::default()) else {
+                continue;
+            };
+            n += 1;
+            if let Err(e) = differential(page.text(), false) {
+                failures.push(format!("{name}/{}: {e}", p.id));
+            }
+        }
+    }
+    assert!(n > 200, "pages checked: {n}");
+    assert!(
+        failures.is_empty(),
+        "{} of {n} pages:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

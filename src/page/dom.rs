@@ -1302,15 +1302,13 @@ impl<'a, 't> Cb<'a, 't> {
         self.process(TokKind::Start, span, HToken::TagToken(tag));
         if let Some(h) = self.sink().created.take() {
             self.sink().stamp(h, span.0..span.1, false);
-            let html_ns = self
-                .sink()
-                .inner
-                .0
-                .borrow()
-                .tree
-                .get(h)
-                .and_then(|n| n.value().as_element().map(|e| e.name.ns == ns!(html)))
-                .unwrap_or(true);
+            // The element's own name (`<image>` makes an `img`).
+            let elem = self.sink().inner.0.borrow().tree.get(h).and_then(|n| {
+                n.value()
+                    .as_element()
+                    .map(|e| (e.name.ns == ns!(html), e.name.local.clone()))
+            });
+            let (html_ns, name) = elem.unwrap_or((true, name));
             let void = if html_ns {
                 is_void(&name)
             } else {
