@@ -265,6 +265,7 @@ fn hand_written_cases_agree_with_lol_html() {
         "<p><select></p>",
         "text</>text &amp;</>x",
         "<p><image src=a></image>x</p>",
+        "<style>\r\n</></style><p>a\r\n</>b</p>",
         "<body><p>x</p></body>\n</html>\n",
     ] {
         if let Err(e) = differential(t, true) {

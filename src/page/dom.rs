@@ -1372,9 +1372,10 @@ impl<'a, 't> Cb<'a, 't> {
 
 impl<'a, 't> Cb<'a, 't> {
     /// Character data with source bytes that are in no token inside it: CDATA delimiters in
-    /// foreign content (`a<![CDATA[b]]>c`) and `</>` (which the tokenizer drops). One text
+    /// foreign content (`a<![CDATA[b]]>c`) and `</>` (which the tokenizer drops in data, not
+    /// in raw text: `strip_empty_end` says it was dropped here). One text
     /// source per piece between them, CDATA content literal, the rest decoded.
-    fn push_split(&mut self, start: usize, end: usize, mut in_cdata: bool) {
+    fn push_split(&mut self, start: usize, end: usize, mut in_cdata: bool, strip_empty_end: bool) {
         let foreign = self
             .tb
             .adjusted_current_node_present_but_not_in_html_namespace();
@@ -1409,7 +1410,11 @@ impl<'a, 't> Cb<'a, 't> {
                 in_cdata = false;
                 continue;
             }
-            let empty_end = rest.find("</>");
+            let empty_end = if strip_empty_end {
+                rest.find("</>")
+            } else {
+                None
+            };
             let cdata = if foreign {
                 rest.find("<![CDATA[")
             } else {
@@ -1508,13 +1513,13 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                         dec: None,
                         dpos: 0,
                     });
-                } else if src.contains("</>")
+                } else if (src.contains("</>") && !value.windows(3).any(|w| w == b"</>"))
                     || ((src.contains("<![CDATA[") || src.contains("]]>"))
                         && self
                             .tb
                             .adjusted_current_node_present_but_not_in_html_namespace())
                 {
-                    self.push_split(start, end, in_cdata);
+                    self.push_split(start, end, in_cdata, !value.windows(3).any(|w| w == b"</>"));
                 } else {
                     self.sink().texts.borrow_mut().push_back(TextSrc {
                         cur: start,
