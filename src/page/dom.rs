@@ -28,6 +28,11 @@
 //! Bytes in no node: CDATA delimiters `<![CDATA[` / `]]>`, tags the tree builder ignores (a
 //! second `<body>`, stray end tags), white space the tree builder drops (before `<html>`, …).
 //!
+//! Storage: the tree scraper builds (`scraper::Html`) is flattened into this module's own arena
+//! right after parsing and dropped — `scraper::Html` is not `Sync` (tendrils, `OnceCell`), and a
+//! [`crate::page::Page`] is shared between threads. Names are html5ever atoms; text, comment and
+//! attribute values are copied once into one string buffer.
+//!
 //! Nodes are numbered densely in document order ([`NodeId`], a pre-order index; the document
 //! node is 0), so a subtree is the contiguous index range [`Dom::subtree`] and per-node series
 //! can be plain vectors.
@@ -557,7 +562,8 @@ impl Iterator for Children<'_> {
 // ---------------------------------------------------------------------------------------------
 // Building the index.
 
-/// Identity-like hasher for ego-tree ids (an index inside).
+/// A cheap hasher for ego-tree node ids (a `usize` index inside), used once per node while
+/// flattening.
 #[derive(Default)]
 struct IdHasher(u64);
 impl Hasher for IdHasher {
