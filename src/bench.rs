@@ -5,6 +5,8 @@
 //!
 //! - `page-model`: decoding + lexing + virtual lines ([`Page::from_bytes`], [`Page::lexed`],
 //!   [`Page::lines`]) — what every line-based extractor needs before it starts;
+//! - `dom`: decoding + the positioned DOM ([`Page::dom`]), without lexing or lines — what a
+//!   DOM-based extractor needs before it starts;
 //! - one row per extractor: **end to end** from the bytes — decoding, whatever parts of the page
 //!   model the extractor asks for (lazily), and the run itself.
 //!
@@ -25,7 +27,7 @@ use crate::page::{decode, DecodeOptions, Page};
 /// One row of the benchmark table.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchRow {
-    /// Extractor name, or `page-model`.
+    /// Extractor name, `page-model` or `dom`.
     pub algo: String,
     /// Number of pages.
     pub pages: usize,
@@ -74,7 +76,7 @@ fn best_of(repeat: usize, mut pass: impl FnMut() -> f64) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// Runs the benchmark over `pages` for `algos`; the first row is the page model.
+/// Runs the benchmark over `pages` for `algos`; the first rows are the page model and the DOM.
 /// Pages that fail to decode (binary, …) are skipped in every row.
 pub fn run(
     pages: &[(String, Vec<u8>)],
@@ -98,6 +100,16 @@ pub fn run(
         t.elapsed().as_secs_f64()
     });
     rows.push(row("page-model", &pages, secs));
+    let secs = best_of(repeat, || {
+        let t = Instant::now();
+        for (name, raw) in &pages {
+            if let Ok(p) = Page::from_bytes(name.as_str(), raw.clone(), &opts) {
+                std::hint::black_box(p.dom().len());
+            }
+        }
+        t.elapsed().as_secs_f64()
+    });
+    rows.push(row("dom", &pages, secs));
     for e in algos {
         let params = Params::defaults(e.params());
         let secs = best_of(repeat, || {
@@ -144,8 +156,9 @@ mod tests {
         ];
         let algos = crate::algorithms::registry();
         let rows = run(&pages, &algos, 1);
-        assert_eq!(rows.len(), algos.len() + 1);
+        assert_eq!(rows.len(), algos.len() + 2);
         assert_eq!(rows[0].algo, "page-model");
+        assert_eq!(rows[1].algo, "dom");
         for r in &rows {
             assert_eq!(r.pages, 1, "the PNG is skipped");
             assert_eq!(r.bytes, 18);

@@ -169,8 +169,9 @@ fn bench_json_has_the_documented_keys() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = v.as_array().unwrap();
-    assert_eq!(rows.len(), 2);
+    assert_eq!(rows.len(), 3);
     assert_eq!(rows[0]["algo"], "page-model");
+    assert_eq!(rows[1]["algo"], "dom");
     for k in [
         "algo",
         "pages",
@@ -179,8 +180,8 @@ fn bench_json_has_the_documented_keys() {
         "mb_per_s",
         "ms_per_page",
     ] {
-        assert!(rows[1].get(k).is_some(), "missing {k}");
+        assert!(rows[2].get(k).is_some(), "missing {k}");
     }
-    assert_eq!(rows[1]["pages"], 2);
-    assert_eq!(rows[1]["bytes"], 2 * PAGE.len());
+    assert_eq!(rows[2]["pages"], 2);
+    assert_eq!(rows[2]["bytes"], 2 * PAGE.len());
 }

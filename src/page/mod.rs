@@ -6,6 +6,7 @@
 //! decoded UTF-8 text** ([`Page::text`]).
 
 pub mod decode;
+pub mod dom;
 pub mod lex;
 pub mod lines;
 pub mod mask;
@@ -18,6 +19,7 @@ use std::sync::OnceLock;
 use sha2::{Digest, Sha256};
 
 pub use decode::{DecodeOptions, EncodingSource};
+pub use dom::{Dom, DomOptions, NodeId, NodeKind};
 pub use lex::{ByteClass, Lexed, Span, Tag};
 pub use lines::{VLine, VirtualLines};
 
@@ -35,6 +37,7 @@ pub struct Page {
     warnings: Vec<String>,
     lexed: OnceLock<Lexed>,
     lines: OnceLock<VirtualLines>,
+    dom: OnceLock<Dom>,
     sha256: OnceLock<[u8; 32]>,
 }
 
@@ -73,6 +76,7 @@ impl Page {
             warnings: d.warnings,
             lexed: OnceLock::new(),
             lines: OnceLock::new(),
+            dom: OnceLock::new(),
             sha256: OnceLock::new(),
         })
     }
@@ -91,6 +95,7 @@ impl Page {
             warnings: Vec::new(),
             lexed: OnceLock::new(),
             lines: OnceLock::new(),
+            dom: OnceLock::new(),
             sha256: OnceLock::new(),
         }
     }
@@ -166,6 +171,13 @@ impl Page {
     pub fn lines(&self) -> &VirtualLines {
         self.lines
             .get_or_init(|| lines::build(&self.text, self.lexed()))
+    }
+
+    /// The positioned DOM with the default options (scripting enabled, as browsers), built on
+    /// first use, O(n); [`Dom::parse`] gives other options.
+    pub fn dom(&self) -> &Dom {
+        self.dom
+            .get_or_init(|| Dom::parse(&self.text, &DomOptions::default()))
     }
 }
 

@@ -1,0 +1,442 @@
+//! The positioned DOM (`cescope::page::dom`): span invariants on the sample pages and on
+//! arbitrary input, and lol_html as a differential oracle for where tags, text and comments are.
+//!
+//! Known, documented differences from lol_html (not failures):
+//! - lol_html reports no stray end tags and the DOM stamps only end tags it can match to an open
+//!   element, so only "DOM end tags ⊆ lol_html end tags" is checked;
+//! - start tags the tree builder ignores (a second `<body>`, `<tr>` outside a table, …) are in
+//!   lol_html's list and in no DOM node: only "DOM start tags ⊆ lol_html start tags" is checked;
+//! - text the tree builder drops (white space before `<html>` or in table context, NUL) is text
+//!   for lol_html and in no DOM node: the bytes lol_html alone calls text must be ASCII white
+//!   space or NUL;
+//! - CDATA sections in foreign content: the DOM's text excludes `<![CDATA[` and `]]>`, and so
+//!   does the comparison (their bytes are ignored on both sides);
+//! - lol_html's element extents (an unclosed `<p>` lasting to its parent's end tag) are not
+//!   compared: the DOM's extents follow the tree builder.
+
+use std::cell::RefCell;
+use std::ops::Range;
+use std::path::Path;
+use std::rc::Rc;
+
+use cescope::page::{DecodeOptions, Dom, DomOptions, NodeKind, Page};
+use cescope::selection::Selection;
+use lol_html::html_content::{Comment, Element, EndTag, TextChunk};
+use lol_html::{DocumentContentHandlers, ElementContentHandlers, HtmlRewriter, Selector, Settings};
+use proptest::prelude::*;
+
+fn sample_pages() -> Vec<Page> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-pages");
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "html") {
+            out.push(Page::load(&p, &DecodeOptions::default()).unwrap());
+        }
+    }
+    assert!(out.len() >= 5, "sample pages found: {}", out.len());
+    out
+}
+
+#[derive(Debug, Default)]
+struct Lol {
+    start_tags: Vec<Range<usize>>,
+    end_tags: Vec<Range<usize>>,
+    text: Vec<Range<usize>>,
+    comments: Vec<Range<usize>>,
+}
+
+/// Where lol_html (non-strict) sees start tags, end tags, text chunks and comments.
+fn lol(text: &str) -> Lol {
+    let found: Rc<RefCell<Lol>> = Rc::default();
+    let (f1, f2, f3) = (found.clone(), found.clone(), found.clone());
+    let elements = ElementContentHandlers::default().element(move |el: &mut Element<'_, '_>| {
+        f1.borrow_mut()
+            .start_tags
+            .push(el.source_location().bytes());
+        if el.can_have_content() {
+            let f = f1.clone();
+            let name = el.tag_name();
+            el.on_end_tag(Box::new(move |end: &mut EndTag<'_>| {
+                if end.name() == name {
+                    f.borrow_mut().end_tags.push(end.source_location().bytes());
+                }
+                Ok(())
+            }))?;
+        }
+        Ok(())
+    });
+    let doc = DocumentContentHandlers::default()
+        .text(move |t: &mut TextChunk<'_>| {
+            let r = t.source_location().bytes();
+            if r.start < r.end {
+                f2.borrow_mut().text.push(r);
+            }
+            Ok(())
+        })
+        .comments(move |c: &mut Comment<'_>| {
+            f3.borrow_mut().comments.push(c.source_location().bytes());
+            Ok(())
+        });
+    let settings = Settings::new()
+        .with_strict(false)
+        .append_element_content_handler((
+            std::borrow::Cow::Owned("*".parse::<Selector>().unwrap()),
+            elements,
+        ))
+        .append_document_content_handler(doc);
+    let mut rw = HtmlRewriter::new(settings, |_: &[u8]| {});
+    let ok = rw.write(text.as_bytes()).is_ok() && rw.end().is_ok();
+    assert!(ok, "lol_html failed");
+    Rc::try_unwrap(found).unwrap().into_inner()
+}
+
+/// Byte ranges of CDATA delimiters (`<![CDATA[` and the next `]]>`) that fall outside every
+/// comment of the DOM, i.e. CDATA sections in foreign content.
+fn cdata_delimiters(text: &str, dom: &Dom) -> Selection {
+    let comments = Selection::from_ranges(
+        (0..dom.len())
+            .filter(|&i| dom.kind(i) == NodeKind::Comment)
+            .flat_map(|i| dom.spans(i).to_vec()),
+    );
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find("<![CDATA[") {
+        let a = from + i;
+        from = a + 9;
+        if comments.contains(a) {
+            continue;
+        }
+        out.push(a..a + 9);
+        if let Some(j) = text[from..].find("]]>") {
+            out.push(from + j..from + j + 3);
+            from += j + 3;
+        }
+    }
+    Selection::from_ranges(out)
+}
+
+/// Compares the DOM of `text` with lol_html; returns the first disagreement. With
+/// `strict_end_tags`, every end tag the DOM matched must be one lol_html matched too (true on
+/// well-formed pages; on mis-nested input lol_html closes elements at an ancestor's end tag and
+/// then calls the element's own end tag stray, e.g. `<td><template></td></template>` outside a
+/// table); otherwise the DOM's end tag must only name its element.
+fn differential(text: &str, strict_end_tags: bool) -> Result<(), String> {
+    let dom = Dom::parse(text, &DomOptions::default());
+    dom.validate(text)?;
+    let lol = lol(text);
+    let lol_start: std::collections::HashSet<_> = lol.start_tags.iter().cloned().collect();
+    let lol_end: std::collections::HashSet<_> = lol.end_tags.iter().cloned().collect();
+    for id in (0..dom.len()).filter(|&i| dom.kind(i) == NodeKind::Element) {
+        for r in dom.spans(id) {
+            if !text[r.clone()].starts_with("</") && !lol_start.contains(r) {
+                return Err(format!(
+                    "start tag {r:?} {:?} not a lol_html start tag",
+                    &text[r.clone()]
+                ));
+            }
+        }
+        if let Some(r) = dom.end_tag(id) {
+            let name = dom.tag_name(id).unwrap_or("?");
+            let tag = text[r.clone()][2..].trim_end_matches('>');
+            if !tag
+                .get(..name.len())
+                .is_some_and(|t| t.eq_ignore_ascii_case(name))
+            {
+                return Err(format!("end tag {r:?} {tag:?} does not name <{name}>"));
+            }
+            if strict_end_tags && !lol_end.contains(&r) {
+                return Err(format!(
+                    "end tag {r:?} {:?} of <{}> not a lol_html end tag",
+                    &text[r.clone()],
+                    dom.tag_name(id).unwrap_or("?")
+                ));
+            }
+        }
+    }
+    // Comments: the same set.
+    let mut dom_comments: Vec<Range<usize>> = (0..dom.len())
+        .filter(|&i| dom.kind(i) == NodeKind::Comment)
+        .flat_map(|i| dom.spans(i).to_vec())
+        .collect();
+    let mut lol_comments = lol.comments.clone();
+    dom_comments.sort_by_key(|r| r.start);
+    lol_comments.sort_by_key(|r| r.start);
+    if dom_comments != lol_comments {
+        return Err(format!(
+            "comments differ: DOM {dom_comments:?}, lol_html {lol_comments:?}"
+        ));
+    }
+    // Text: the DOM's text bytes are lol_html text bytes; lol_html's extra text bytes are
+    // white space or NUL the tree builder dropped. CDATA delimiters are ignored on both sides.
+    let cdata = cdata_delimiters(text, &dom);
+    let dom_text = Selection::from_ranges(dom.text_nodes().flat_map(|(_, s)| s.to_vec()));
+    let lol_text = Selection::from_ranges(lol.text.iter().cloned());
+    for r in dom_text.ranges() {
+        for b in r.clone() {
+            if !lol_text.contains(b) && !cdata.contains(b) {
+                return Err(format!(
+                    "DOM text byte {b} ({:?} in {:?}) is not lol_html text",
+                    text.as_bytes()[b] as char,
+                    &text[r.clone()]
+                ));
+            }
+        }
+    }
+    for r in lol_text.ranges() {
+        for b in r.clone() {
+            let c = text.as_bytes()[b];
+            if !dom_text.contains(b) && !cdata.contains(b) && !c.is_ascii_whitespace() && c != 0 {
+                return Err(format!(
+                    "lol_html text byte {b} ({:?} in {:?}) is in no DOM text node",
+                    c as char,
+                    &text[r.clone()]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn sample_pages_keep_the_span_invariants() {
+    for page in sample_pages() {
+        let dom = page.dom();
+        if let Err(e) = dom.validate(page.text()) {
+            panic!("{}: {e}", page.name());
+        }
+        assert!(dom.elements().count() > 10, "{}", page.name());
+        // Every text byte of the DOM is inside <body>'s or <head>'s region or the html's.
+        let html = dom
+            .elements()
+            .find(|&(i, _)| dom.tag_name(i) == Some("html"))
+            .unwrap()
+            .0;
+        for (i, spans) in dom.text_nodes() {
+            for r in spans {
+                assert!(dom.region(html).intersects(r.clone()) || dom.parent(i) == Some(0));
+            }
+        }
+    }
+}
+
+#[test]
+fn sample_pages_agree_with_lol_html() {
+    for page in sample_pages() {
+        if let Err(e) = differential(page.text(), true) {
+            panic!("{}: {e}", page.name());
+        }
+    }
+}
+
+#[test]
+fn sample_pages_regions_nest() {
+    for page in sample_pages() {
+        let dom = page.dom();
+        for (id, _) in dom.elements() {
+            let region = dom.region(id);
+            for c in dom.children(id) {
+                let cr = dom.region(c);
+                assert_eq!(
+                    cr.intersection(&region),
+                    cr,
+                    "{}: child {c} of {id} outside its region",
+                    page.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn hand_written_cases_agree_with_lol_html() {
+    for t in [
+        "<div><p>a<div>b</div></div>",
+        "<table>stray<tr><td>cell</td></tr></table>",
+        "<p><b>1<i>2</b>3</i></p>",
+        "<noscript><p>x</p></noscript>",
+        "<script>var s = '</div>'; if (a<b) {}</script><div>after</div>",
+        "<svg><style><![CDATA[a<b]]></style></svg>",
+        "<title>a &amp; b</title><textarea><b>x</b></textarea>",
+        "<!-- c --><!----><!-- a --!><p title=\"c>d\" data-q='a>b'>x</p>",
+        "\r\n<p>\r\nline\r\n</p>",
+        "<ul><li>one<li>two</ul>",
+        "<svg><g>a<![CDATA[x&amp;]]>b&amp;c</g></svg>",
+        "<p><select></p>",
+        "text</>text &amp;</>x",
+        "<p><image src=a></image>x</p>",
+        "<style>\r\n</></style><p>a\r\n</>b</p>",
+        "<body><p>x</p></body>\n</html>\n",
+    ] {
+        if let Err(e) = differential(t, true) {
+            panic!("{t:?}: {e}");
+        }
+    }
+}
+
+/// HTML-like input built from tricky pieces. No foreign content here: lol_html's tree-builder
+/// simulator leaves `<svg>` / `<math>` differently from the HTML tree builder when an HTML
+/// element breaks out of it (`<b><svg></b><title>…`: RCDATA for the DOM, SVG for lol_html) —
+/// see [`svgish`]. No `<frameset>` either: the tree builder drops all text in it.
+fn htmlish() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "<div>",
+        "</div>",
+        "<p>",
+        "</p>",
+        "<table>",
+        "</table>",
+        "<tr>",
+        "<td>",
+        "</td>",
+        "<b>",
+        "</b>",
+        "<i>",
+        "</i>",
+        "<a href=x>",
+        "</a>",
+        "<ul>",
+        "<li>",
+        "<br>",
+        "<br/>",
+        "<img src=a>",
+        "<!-- c -->",
+        "<!-->",
+        "text",
+        "  ",
+        "\n",
+        "\r\n",
+        "&amp;",
+        "&lt",
+        "&#x41;",
+        "&nbsp;",
+        "<",
+        ">",
+        "&",
+        "\"",
+        "'",
+        "=",
+        "</",
+        "<span class='a>b'>",
+        "</span>",
+        "<title>",
+        "</title>",
+        "<script>",
+        "</script>",
+        "<style>",
+        "</style>",
+        "<textarea>",
+        "</textarea>",
+        "<![CDATA[x]]>",
+        "<noscript>",
+        "</noscript>",
+        "<select>",
+        "<option>",
+        "<h1>",
+        "</h1>",
+        "<body>",
+        "<html>",
+        "</body>",
+        "</html>",
+        "<head>",
+        "é",
+        "日本",
+        "\u{0}",
+        "<form>",
+        "</form>",
+        "<pre>",
+        "<template>",
+        "</template>",
+    ]);
+    prop::collection::vec(pieces, 0..40).prop_map(|v| v.concat())
+}
+
+/// SVG content without HTML break-out elements and without HTML integration points
+/// (`<desc>`, `<title>`, `<foreignObject>`: inside them lol_html treats `<![CDATA[` as a bogus
+/// comment, where the tokenizer spec — the adjusted current node is an SVG element — reads a
+/// CDATA section): CDATA sections, entities, raw `<style>`.
+fn svgish() -> impl Strategy<Value = String> {
+    let leaf = prop::sample::select(vec![
+        "<![CDATA[x&amp;]]>",
+        "<![CDATA[a<b]]>",
+        "text",
+        " ",
+        "&amp;",
+        "&lt;",
+        "<!-- c -->",
+        "<path d='M0>1'/>",
+        "\r\n",
+        "<style>a{}</style>",
+        "<![CDATA[\r\n]]>",
+    ])
+    .prop_map(str::to_string);
+    // Well nested: lol_html's simulator follows `<svg>` … `</svg>` but not an HTML end tag that
+    // closes the `<svg>` from inside (`<g><svg></g>`), which the tree builder honours.
+    let tree = leaf.prop_recursive(4, 40, 5, |inner| {
+        (
+            prop::sample::select(vec!["svg", "g"]),
+            prop::collection::vec(inner, 0..5),
+        )
+            .prop_map(|(name, kids)| format!("<{name}>{}</{name}>", kids.concat()))
+    });
+    prop::collection::vec(tree, 0..4)
+        .prop_map(|v| format!("<body><svg>{}</svg><p>after</p>", v.concat()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn arbitrary_bytes_keep_the_span_invariants(bytes in proptest::collection::vec(any::<u8>(), 0..1500)) {
+        if let Ok(page) = Page::from_bytes("p.html", bytes, &DecodeOptions::default()) {
+            let dom = page.dom();
+            prop_assert!(dom.validate(page.text()).is_ok(), "{:?}", dom.validate(page.text()));
+            let off = Dom::parse(page.text(), &DomOptions { scripting_enabled: false });
+            prop_assert!(off.validate(page.text()).is_ok(), "{:?}", off.validate(page.text()));
+            for id in 0..dom.len() {
+                prop_assert!(dom.text_chars(id) >= dom.anchor_chars(id));
+            }
+        }
+    }
+
+    #[test]
+    fn htmlish_input_agrees_with_lol_html(t in htmlish()) {
+        let r = differential(&t, false);
+        prop_assert!(r.is_ok(), "{:?}", r);
+    }
+
+    #[test]
+    fn svg_input_agrees_with_lol_html(t in svgish()) {
+        let r = differential(&t, false);
+        prop_assert!(r.is_ok(), "{:?}", r);
+    }
+}
+
+/// The span invariants and the lol_html comparison on every page of the shared corpora. End
+/// tags are compared loosely (real pages are mis-nested; see [`differential`]).
+#[test]
+#[ignore = "needs ../shared/corpus"]
+fn corpus_pages_keep_the_invariants_and_agree_with_lol_html() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for name in ["scrapinghub-dev", "readability", "wcxb-dev"] {
+        let c = cescope::corpus::open(&root.join(name)).unwrap();
+        for p in &c.pages {
+            let Ok(page) = Page::load(&p.path, &DecodeOptions::default()) else {
+                continue;
+            };
+            n += 1;
+            if let Err(e) = differential(page.text(), false) {
+                failures.push(format!("{name}/{}: {e}", p.id));
+            }
+        }
+    }
+    assert!(n > 200, "pages checked: {n}");
+    assert!(
+        failures.is_empty(),
+        "{} of {n} pages:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
