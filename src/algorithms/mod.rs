@@ -21,6 +21,7 @@
 
 pub mod bte;
 pub mod dana;
+pub mod lqf;
 pub mod plain;
 pub mod preprocess;
 pub mod trace;
@@ -335,6 +336,7 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
         Box::new(dana::DanaFamily::addanag()),
         Box::new(plain::Plain),
         Box::new(bte::Bte),
+        Box::new(lqf::Lqf::default()),
     ]
 }
 

@@ -173,6 +173,7 @@ impl Dom {
                 skip_value: false,
                 next_state: None,
                 stack: Vec::new(),
+                suppressed: Vec::new(),
             };
             let em = Em {
                 inner: CallbackEmitter::new(cb),
@@ -1253,7 +1254,18 @@ struct Cb<'a, 't> {
     next_state: Option<State>,
     /// Elements opened by a start tag and not yet closed (as far as end tags tell).
     stack: Vec<(EgoId, LocalName)>,
+    /// Start tags ignored by the depth cap ([`MAX_DEPTH`]), innermost last, so their end tags
+    /// are ignored too.
+    suppressed: Vec<LocalName>,
 }
+
+/// The deepest nesting of elements the DOM builds. Browsers cap it too (Blink's parser stops
+/// nesting at 512 and inserts deeper elements as siblings): without a cap, html5ever's scope
+/// checks make a page of 100 000 nested `<div>`s cost O(depth²) (39 s measured, release build).
+/// Past the cap, further start tags (and their matching end tags) are ignored — their bytes are
+/// in no node, like other tags the tree builder ignores — and their text goes into the deepest
+/// element. Real pages nest a few dozen levels.
+pub const MAX_DEPTH: usize = 512;
 
 /// HTML void elements (no content, no end tag).
 fn is_void(name: &str) -> bool {
@@ -1300,7 +1312,27 @@ impl<'a, 't> Cb<'a, 't> {
         };
     }
 
+    /// Is the tree at least [`MAX_DEPTH`] deep at the insertion point? Checked only when our
+    /// own stack is that long (it over-counts elements closed implicitly, e.g. unclosed `<p>`s),
+    /// by walking at most [`MAX_DEPTH`] ancestors of the last inserted node.
+    fn too_deep(&self) -> bool {
+        if self.stack.len() < MAX_DEPTH {
+            return false;
+        }
+        let Some(last) = self.sink().last_inserted.get() else {
+            return false;
+        };
+        let tree = self.sink().inner.0.borrow();
+        tree.tree
+            .get(last)
+            .is_some_and(|n| n.ancestors().take(MAX_DEPTH).count() >= MAX_DEPTH)
+    }
+
     fn start_tag(&mut self, tag: HTag, span: (usize, usize)) {
+        if !is_void(&tag.name) && !tag.self_closing && self.too_deep() {
+            self.suppressed.push(tag.name);
+            return;
+        }
         let name = tag.name.clone();
         let self_closing = tag.self_closing;
         *self.sink().name.borrow_mut() = Some(name.clone());
@@ -1328,6 +1360,10 @@ impl<'a, 't> Cb<'a, 't> {
     }
 
     fn end_tag(&mut self, name: LocalName, span: (usize, usize)) {
+        if self.suppressed.last() == Some(&name) {
+            self.suppressed.pop();
+            return;
+        }
         // Which open element does this end tag close? The nearest one of that name (from the
         // top of our stack) that is an ancestor-or-self of the last inserted node.
         let matched = {
@@ -1842,5 +1878,28 @@ mod tests {
     fn dom_is_send_and_sync() {
         fn check<T: Send + Sync>() {}
         check::<Dom>();
+    }
+
+    #[test]
+    fn nesting_is_capped_and_text_is_kept() {
+        let n = 3 * MAX_DEPTH;
+        let html = format!(
+            "{}<p>deep text</p>{}",
+            "<div>".repeat(n),
+            "</div>".repeat(n)
+        );
+        let dom = Dom::parse(&html, &DomOptions::default());
+        dom.validate(&html).unwrap();
+        let deepest = (0..dom.len()).map(|i| dom.depth(i)).max().unwrap();
+        assert!(deepest <= MAX_DEPTH + 4, "depth {deepest}");
+        assert!((MAX_DEPTH - 4..).contains(&deepest), "depth {deepest}");
+        assert_eq!(dom.text(0).trim(), "deep text");
+        // Unclosed paragraphs (closed implicitly) never trigger the cap: every <p> stays.
+        let html = "<p>x".repeat(2 * MAX_DEPTH);
+        let dom = Dom::parse(&html, &DomOptions::default());
+        let ps = (0..dom.len())
+            .filter(|&i| dom.tag_name(i) == Some("p"))
+            .count();
+        assert_eq!(ps, 2 * MAX_DEPTH);
     }
 }

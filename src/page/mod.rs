@@ -113,6 +113,7 @@ impl Page {
             warnings: self.warnings.clone(),
             lexed: OnceLock::new(),
             lines: OnceLock::new(),
+            dom: OnceLock::new(),
             sha256: OnceLock::new(),
         }
     }

@@ -1,0 +1,339 @@
+//! `lqf` — the Link Quota Filter (Mantratzis et al. 2005; Gupta et al. 2003), as given in
+//! Mohammadzadeh (2013), section 3.2.4, Algorithm 3 (after Gottron 2009's thesis).
+//!
+//! For every block-level DOM element `n` ([`crate::page::dom::Dom::is_block`], the same block
+//! list as the virtual lines), Algorithm 3 computes the **link quota**
+//! `q(n) = t_link / t_tot`: the characters of hyperlinked text over all characters of text in
+//! `n`, where the text of nested block elements is left out ("C ← C \ descendants(m)" for every
+//! block descendant `m`). A block whose quota exceeds the threshold `t` is deleted with its whole
+//! subtree ("If the value of the calculated ratio is greater than the threshold defined by the
+//! user, the DOM node will be deleted"); the text that remains is the main content.
+//!
+//! Choices where the pseudo-code is open (documented, and tested):
+//! - Algorithm 3 iterates over all descendants and, for a non-block element `m` that is not a
+//!   link, adds `length(getText(m))` and `Linkquota(m) · length(getText(m))`; taken literally,
+//!   the text of an inline element (`<span>`, `<b>`) would then be counted once for the element
+//!   and again for its own text nodes. cescope counts every text node once, as link text when it
+//!   is inside an `<a>` — the same quota the recursion intends (`Linkquota(m) · length(m)` *is*
+//!   the link text inside `m`).
+//! - `length` counts characters without white space (as the line-based algorithms count "kept
+//!   characters", thesis 4.5), so source indentation does not dilute a quota.
+//! - A block with no text of its own (`t_tot = 0`) has no quota and is not deleted (its nested
+//!   blocks are judged on their own).
+//! - Text outside every block element (e.g. directly in `<body>` is inside the `body` block) is
+//!   kept; text in `<head>` (the `title`) and text the DOM marks as not shown (scripts, styles,
+//!   templates, `<noscript>` with scripting on) is never main content.
+//!
+//! Parameter `t` (threshold): 0.25 by default; the thesis also studies 0.5 and 0.75
+//! (Tables 4.4–4.6, "LQF-25/50/75").
+
+use std::ops::Range;
+
+use super::trace::{Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
+use crate::page::dom::{Dom, NodeKind};
+use crate::page::lex::Tag;
+use crate::page::Page;
+use crate::selection::Selection;
+
+/// The link-quota threshold `t` (Mohammadzadeh 2013, 3.2.4 and Tables 4.4–4.6).
+pub const T_SPEC: ParamSpec = ParamSpec {
+    name: "t",
+    kind: ParamKind::Float {
+        min: 0.0,
+        max: 1.0,
+        step: 0.05,
+    },
+    default: ParamValue::Float(0.25),
+    help: "a block whose link quota exceeds t is deleted (0.25; 0.5 and 0.75 also studied)",
+    source: "Mohammadzadeh 2013, 3.2.4, Algorithm 3; Tables 4.4-4.6 (LQF-25/50/75)",
+};
+
+/// The Link Quota Filter.
+#[derive(Debug, Clone)]
+pub struct Lqf {
+    specs: [ParamSpec; 1],
+}
+
+impl Default for Lqf {
+    fn default() -> Self {
+        Lqf { specs: [T_SPEC] }
+    }
+}
+
+/// Per-block counts of Algorithm 3 for one DOM.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BlockQuotas {
+    /// The block elements, in document order (the trace's node unit indexes this list).
+    pub blocks: Vec<usize>,
+    /// `t_tot` of each block: its own text characters (nested blocks excluded, white space
+    /// excluded).
+    pub total: Vec<u64>,
+    /// `t_link` of each block: the part of `total` inside `<a>` elements.
+    pub link: Vec<u64>,
+}
+
+impl BlockQuotas {
+    /// The quota `t_link / t_tot` of block `k` (`None` when the block has no text of its own).
+    pub fn quota(&self, k: usize) -> Option<f64> {
+        (self.total[k] > 0).then(|| self.link[k] as f64 / self.total[k] as f64)
+    }
+}
+
+/// Algorithm 3 for every block of `dom` in one O(nodes + text) pass: each shown text node's
+/// non-white-space characters go to its nearest block ancestor ("nested blocks excluded").
+pub fn block_quotas(dom: &Dom) -> BlockQuotas {
+    let n = dom.len();
+    let mut index_of = vec![usize::MAX; n]; // node -> block number
+    let mut q = BlockQuotas::default();
+    for (id, _) in dom.blocks() {
+        index_of[id] = q.blocks.len();
+        q.blocks.push(id);
+    }
+    q.total = vec![0; q.blocks.len()];
+    q.link = vec![0; q.blocks.len()];
+    // owner[i] = block number of node i's nearest block ancestor-or-self (pre-order: a parent
+    // precedes its children, so one forward pass suffices).
+    let mut owner = vec![usize::MAX; n];
+    for id in 0..n {
+        owner[id] = if index_of[id] != usize::MAX {
+            index_of[id]
+        } else {
+            dom.parent(id).map_or(usize::MAX, |p| owner[p])
+        };
+        if dom.kind(id) != NodeKind::Text || dom.is_non_text(id) || owner[id] == usize::MAX {
+            continue;
+        }
+        let chars =
+            dom.node_text(id)
+                .map_or(0, |s| s.chars().filter(|c| !c.is_whitespace()).count()) as u64;
+        let k = owner[id];
+        q.total[k] += chars;
+        if dom.in_anchor(id) {
+            q.link[k] += chars;
+        }
+    }
+    q
+}
+
+impl Extractor for Lqf {
+    fn name(&self) -> &'static str {
+        "lqf"
+    }
+
+    fn describe(&self) -> &'static str {
+        "Link Quota Filter: delete DOM blocks whose link text / text exceeds t (Mohammadzadeh 2013, 3.2.4, Algorithm 3)"
+    }
+
+    fn params(&self) -> &[ParamSpec] {
+        &self.specs
+    }
+
+    fn needs_dom(&self) -> bool {
+        true
+    }
+
+    fn phases(&self) -> &'static [Phase] {
+        &[
+            Phase {
+                name: "blocks",
+                what: "each block element's own text, nested blocks excluded: link text (left) and other text (right)",
+                reveals: &["link", "text", "blocks"],
+            },
+            Phase {
+                name: "link quota",
+                what: "q = link text / all text per block (Algorithm 3), against the threshold t",
+                reveals: &["quota", "t"],
+            },
+            Phase {
+                name: "deletion",
+                what: "blocks with q > t are deleted with their subtrees; the remaining text is the main content",
+                reveals: &["kept", "deleted"],
+            },
+        ]
+    }
+
+    /// Trace (node unit = the page's block elements in document order; positions = each block's
+    /// outer byte extent): `link` (code signal, link characters of the block's own text), `text`
+    /// (content signal, its other characters), `quota` (combined signal, `t_link / t_tot`, 0 for a
+    /// block without text; maximum per line), `t` (threshold), `blocks` (candidates: blocks with
+    /// text), `deleted` (blocks with `q > t`, bound), `kept` (selected: blocks with text that
+    /// survive, i.e. neither deleted nor inside a deleted block).
+    fn run(&self, page: &Page, params: &Params) -> Extraction {
+        let t = params.float(&T_SPEC);
+        let dom = page.dom();
+        let q = block_quotas(dom);
+        let nb = q.blocks.len();
+        let deleted: Vec<bool> = (0..nb).map(|k| q.quota(k).is_some_and(|x| x > t)).collect();
+
+        // Walk the tree: skip deleted subtrees and the head; collect the shown text.
+        let mut sel = Vec::new();
+        let mut survives = vec![false; nb];
+        let mut block_of = std::collections::HashMap::with_capacity(nb);
+        for (k, &id) in q.blocks.iter().enumerate() {
+            block_of.insert(id, k);
+        }
+        let mut id = 0;
+        while id < dom.len() {
+            if let Some(&k) = block_of.get(&id) {
+                if deleted[k] || dom.tag(id) == Tag::Head {
+                    id = dom.subtree(id).end;
+                    continue;
+                }
+                survives[k] = true;
+            }
+            if dom.kind(id) == NodeKind::Text && !dom.is_non_text(id) {
+                sel.extend(dom.spans(id).iter().cloned());
+            }
+            id += 1;
+        }
+        let selection = page.normalize(&Selection::from_ranges(sel));
+
+        let runs = |pred: &dyn Fn(usize) -> bool| -> Vec<Range<usize>> {
+            let mut out: Vec<Range<usize>> = Vec::new();
+            for k in (0..nb).filter(|&k| pred(k)) {
+                match out.last_mut() {
+                    Some(r) if r.end == k => r.end = k + 1,
+                    _ => out.push(k..k + 1),
+                }
+            }
+            out
+        };
+        let has_text = |k: usize| q.total[k] > 0;
+        let positions = q
+            .blocks
+            .iter()
+            .map(|&id| dom.hull(id).unwrap_or(0..0))
+            .collect();
+        let trace = Trace {
+            series: vec![
+                Series::new(
+                    "link",
+                    "link chars (own text, nested blocks excluded)",
+                    Unit::Node,
+                    Role::CodeSignal,
+                    q.link.iter().map(|&x| x as f64).collect(),
+                ),
+                Series::new(
+                    "text",
+                    "non-link chars (own text)",
+                    Unit::Node,
+                    Role::ContentSignal,
+                    q.total
+                        .iter()
+                        .zip(&q.link)
+                        .map(|(&a, &l)| (a - l) as f64)
+                        .collect(),
+                ),
+                Series::new(
+                    "quota",
+                    "link quota q (Algorithm 3)",
+                    Unit::Node,
+                    Role::CombinedSignal,
+                    (0..nb).map(|k| q.quota(k).unwrap_or(0.0)).collect(),
+                )
+                .with_agg(Agg::Max),
+            ],
+            scalars: vec![Scalar::new("t", "threshold t", None, Role::Threshold, t)],
+            marks: vec![
+                Marks::new(
+                    "blocks",
+                    "blocks with text",
+                    Unit::Node,
+                    Role::Candidates,
+                    runs(&has_text),
+                ),
+                Marks::new(
+                    "deleted",
+                    "deleted blocks (q > t)",
+                    Unit::Node,
+                    Role::Bound,
+                    runs(&|k| deleted[k]),
+                ),
+                Marks::new(
+                    "kept",
+                    "kept blocks",
+                    Unit::Node,
+                    Role::Selected,
+                    runs(&|k| survives[k] && has_text(k)),
+                ),
+            ],
+            positions: vec![Positions {
+                unit: Unit::Node,
+                ranges: positions,
+            }],
+        };
+        Extraction { selection, trace }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(html: &str, t: f64) -> (Page, Extraction) {
+        let p = Page::from_text("t.html", html);
+        let lqf = Lqf::default();
+        let mut params = Params::defaults(lqf.params());
+        params.set("t", ParamValue::Float(t));
+        let x = lqf.run(&p, &params);
+        (p, x)
+    }
+
+    /// Nested blocks by hand: the outer div holds 20 chars of its own text (10 of them a link),
+    /// an inner list of links (all link text) and a paragraph (no links).
+    #[test]
+    fn nested_blocks_by_hand() {
+        let html = "<html><head><title>Title</title></head><body>\
+            <div>abcdefghij<a href=x>klmnopqrst</a>\
+              <ul><li><a href=1>Home</a></li><li><a href=2>News</a></li></ul>\
+              <p>Plain article text <b>here</b>.</p>\
+            </div></body></html>";
+        let p = Page::from_text("t.html", html);
+        let q = block_quotas(p.dom());
+        let names: Vec<String> = q
+            .blocks
+            .iter()
+            .map(|&id| p.dom().tag_name(id).unwrap_or("").to_string())
+            .collect();
+        let k = |name: &str| names.iter().position(|n| n == name).unwrap();
+        // div: own text = 20 chars, 10 of them link text; the ul and p are nested blocks.
+        assert_eq!((q.total[k("div")], q.link[k("div")]), (20, 10));
+        assert_eq!(q.quota(k("div")), Some(0.5));
+        // li: all link text; ul: no text of its own (only nested li blocks).
+        assert_eq!(q.quota(k("li")), Some(1.0));
+        assert_eq!(q.quota(k("ul")), None);
+        // p: "Plainarticletexthere." = 21 chars, no links; inline <b> counted once.
+        assert_eq!((q.total[k("p")], q.link[k("p")]), (21, 0));
+
+        // t = 0.25: the div (0.5) is deleted with its whole subtree, the paragraph too.
+        let (p, x) = run(html, 0.25);
+        assert_eq!(p.render(&x.selection), "");
+        // t = 0.5: the div survives (0.5 is not > 0.5), the link items go, the title never counts.
+        let (p, x) = run(html, 0.5);
+        let text = p.render(&x.selection);
+        assert!(
+            text.contains("abcdefghij") && text.contains("Plain article text here."),
+            "{text}"
+        );
+        assert!(!text.contains("Home") && !text.contains("Title"), "{text}");
+        x.trace.validate(&p).unwrap();
+        assert!(p.is_normal(&x.selection));
+    }
+
+    #[test]
+    fn removes_link_lists_keeps_the_article() {
+        let mut html = String::from("<body><div id=nav>");
+        for i in 0..10 {
+            html.push_str(&format!("<a href=/{i}>Section {i}</a> "));
+        }
+        html.push_str("</div><div id=main><p>The article has a <a href=/r>reference</a> and a lot of text around it.</p></div></body>");
+        let (p, x) = run(&html, 0.25);
+        let text = p.render(&x.selection);
+        assert!(
+            text.contains("The article has a reference and a lot of text around it."),
+            "{text}"
+        );
+        assert!(!text.contains("Section"), "{text}");
+    }
+}
