@@ -122,69 +122,112 @@ pub fn is_rtl(c: char) -> bool {
         0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFC | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF | 0x200C)
 }
 
-#[inline]
-fn is_ascii_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
+/// What one byte contributes to the counts of [`count_kept`], as bit flags of [`BYTE_FLAGS`].
+mod byte_flag {
+    /// ASCII white space (space, tab, LF, CR, FF): counts nothing by itself.
+    pub const WS: u8 = 1;
+    /// An ASCII character other than white space: one character of `length` and of `ascii`.
+    pub const ASCII: u8 = 2;
+    /// The first byte of a non-ASCII UTF-8 sequence: one character of `length`.
+    pub const LEAD: u8 = 4;
+    /// A lead byte of a character that may be right-to-left (U+0580 and above, lead byte 0xD6
+    /// or more): [`super::is_rtl`] decides.
+    pub const MAYBE_RTL: u8 = 8;
+    /// `&`: the text may hold character references.
+    pub const AMP: u8 = 16;
 }
 
-/// Counts of one byte slice: (non-white-space chars, rtl chars, non-white-space ASCII chars).
+/// [`byte_flag`]s of each byte value (continuation bytes 0x80–0xBF have none).
+const BYTE_FLAGS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0usize;
+    while b < 256 {
+        t[b] = match b as u8 {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0c => byte_flag::WS,
+            b'&' => byte_flag::ASCII | byte_flag::AMP,
+            0x00..=0x7f => byte_flag::ASCII,
+            0x80..=0xbf => 0,
+            0xc0..=0xd5 => byte_flag::LEAD,
+            _ => byte_flag::LEAD | byte_flag::MAYBE_RTL,
+        };
+        b += 1;
+    }
+    t
+};
+
+/// The counts of one slice (see the module documentation for the units).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Kept {
+    /// Kept characters: non-white-space characters plus one per white-space run between two of
+    /// them (`length`).
+    chars: u32,
+    /// Characters of right-to-left scripts ([`is_rtl`]).
+    rtl: u32,
+    /// Non-white-space ASCII characters plus the inner white-space runs.
+    ascii: u32,
+    /// The slice contains `&` (so its decoded content may count differently).
+    has_amp: bool,
+}
+
+/// Counts a slice in one pass over its bytes, with no branch per byte: a table lookup
+/// ([`BYTE_FLAGS`]) classifies each byte, and an inner white-space run is counted where a
+/// non-white-space byte follows a white-space byte (minus the leading run, if any). Only slices
+/// with a byte of U+0580 or above are decoded a second time, to count right-to-left characters.
 #[inline]
-fn count_kept(s: &str) -> (u32, u32, u32) {
+fn count_kept(s: &str) -> Kept {
     let b = s.as_bytes();
-    let mut ascii = 0u32;
-    let mut other = 0u32;
-    let mut rtl = 0u32;
-    let ws_runs = internal_ws_runs(b);
-    if b.is_ascii() {
-        for &c in b {
-            ascii += (!is_ascii_ws(c)) as u32;
-        }
-        return (ascii + ws_runs, 0, ascii + ws_runs);
-    }
-    for c in s.chars() {
-        if c.is_ascii() {
-            ascii += (!is_ascii_ws(c as u8)) as u32;
-        } else {
-            other += 1;
-            rtl += is_rtl(c) as u32;
-        }
-    }
-    (ascii + other + ws_runs, rtl, ascii + ws_runs)
-}
-
-fn internal_ws_runs(b: &[u8]) -> u32 {
-    let mut n = 0;
-    let mut seen = false;
-    let mut pending = false;
+    let (mut ascii, mut lead, mut ws_to_char, mut any) = (0u32, 0u32, 0u32, 0u8);
+    let mut prev_ws = false;
     for &c in b {
-        if is_ascii_ws(c) {
-            pending = seen;
-        } else {
-            if pending {
-                n += 1;
-                pending = false;
-            }
-            seen = true;
-        }
+        let f = BYTE_FLAGS[c as usize];
+        let ws = f & byte_flag::WS != 0;
+        ascii += u32::from(f & byte_flag::ASCII != 0);
+        lead += u32::from(f & byte_flag::LEAD != 0);
+        // Counted at the first byte of the character that ends the run.
+        ws_to_char += u32::from(prev_ws & !ws);
+        prev_ws = ws;
+        any |= f;
     }
-    n
+    // `ws_to_char` counts every white-space run followed by a character; a run at the very
+    // start is not between two characters.
+    let leading_run = b
+        .first()
+        .is_some_and(|&c| BYTE_FLAGS[c as usize] & byte_flag::WS != 0);
+    let runs = ws_to_char - u32::from(leading_run && ws_to_char > 0);
+    let rtl = if any & byte_flag::MAYBE_RTL != 0 {
+        s.chars().filter(|&c| is_rtl(c)).count() as u32
+    } else {
+        0
+    };
+    Kept {
+        chars: ascii + lead + runs,
+        rtl,
+        ascii: ascii + runs,
+        has_amp: any & byte_flag::AMP != 0,
+    }
 }
 
 /// Kept characters of a slice as counted for `length` (white space normalised, see the module
 /// documentation).
 #[inline]
 pub fn kept_chars(s: &str) -> u32 {
-    count_kept(s).0
+    count_kept(s).chars
 }
 
 /// Characters of a text span after decoding character references (white space normalised).
 #[inline]
 pub fn content_chars(raw: &str) -> u32 {
-    if memchr::memchr(b'&', raw.as_bytes()).is_some() {
-        let dec = htmlize::unescape(raw);
-        count_kept(&dec).0
+    content_of(raw, count_kept(raw))
+}
+
+/// [`content_chars`] of `raw` whose [`count_kept`] is `kept`: the same count unless `raw` holds
+/// a `&`, then the count of the decoded text.
+#[inline]
+fn content_of(raw: &str, kept: Kept) -> u32 {
+    if kept.has_amp {
+        count_kept(&htmlize::unescape(raw)).chars
     } else {
-        count_kept(raw).0
+        kept.chars
     }
 }
 
@@ -224,12 +267,12 @@ pub fn build(text: &str, lexed: &Lexed) -> VirtualLines {
             close(&mut cur, &mut lines, s.start, i);
         }
         let slice = &text[s.range()];
-        let (len, rtl, ascii) = count_kept(slice);
-        cur.length += len;
-        cur.rtl += rtl;
-        cur.ascii += ascii;
-        if s.class == ByteClass::Text {
-            cur.content += if len == 0 { 0 } else { content_chars(slice) };
+        let kept = count_kept(slice);
+        cur.length += kept.chars;
+        cur.rtl += kept.rtl;
+        cur.ascii += kept.ascii;
+        if s.class == ByteClass::Text && kept.chars > 0 {
+            cur.content += content_of(slice, kept);
         }
         if block && cur.length > 0 {
             close(&mut cur, &mut lines, s.end, i + 1);
@@ -254,6 +297,7 @@ pub fn build(text: &str, lexed: &Lexed) -> VirtualLines {
 mod tests {
     use super::*;
     use crate::page::lex::lex;
+    use proptest::strategy::Strategy;
 
     fn lines_of(t: &str) -> Vec<String> {
         let lx = lex(t);
@@ -363,6 +407,112 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(key(&a), key(&b));
+    }
+
+    /// The three-pass `count_kept` this module had before it was made single-pass, kept as the
+    /// reference: (kept chars, rtl chars, ascii chars).
+    fn count_kept_reference(s: &str) -> (u32, u32, u32) {
+        fn ws(b: u8) -> bool {
+            matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
+        }
+        let (mut runs, mut seen, mut pending) = (0, false, false);
+        for &c in s.as_bytes() {
+            if ws(c) {
+                pending = seen;
+            } else {
+                if pending {
+                    runs += 1;
+                    pending = false;
+                }
+                seen = true;
+            }
+        }
+        let (mut ascii, mut other, mut rtl) = (0u32, 0u32, 0u32);
+        for c in s.chars() {
+            if c.is_ascii() {
+                ascii += u32::from(!ws(c as u8));
+            } else {
+                other += 1;
+                rtl += u32::from(is_rtl(c));
+            }
+        }
+        (ascii + other + runs, rtl, ascii + runs)
+    }
+
+    /// Strings over an alphabet that exercises every branch: all five white-space bytes, `&`
+    /// and references, other ASCII, Latin-1, characters at the edges of each right-to-left
+    /// block, ZWNJ, CJK and a supplementary-plane character.
+    fn tricky_text() -> impl proptest::strategy::Strategy<Value = String> {
+        let alphabet = vec![
+            ' ',
+            '\t',
+            '\n',
+            '\r',
+            '\u{c}',
+            '&',
+            ';',
+            'a',
+            'Z',
+            '<',
+            '\u{0}',
+            '\u{7f}',
+            '\u{a0}',
+            'é',
+            '\u{57f}',
+            '\u{580}',
+            '\u{58f}',
+            '\u{590}',
+            'س',
+            '\u{7ff}',
+            '\u{800}',
+            '\u{8ff}',
+            '\u{900}',
+            '\u{200b}',
+            '\u{200c}',
+            '\u{fb1c}',
+            '\u{fb1d}',
+            '\u{fdff}',
+            '\u{fe6f}',
+            '\u{fe70}',
+            '\u{fefc}',
+            '\u{fefd}',
+            '中',
+            '\u{107ff}',
+            '\u{10800}',
+            '\u{1e800}',
+            '\u{1efff}',
+            '\u{1f000}',
+            '\u{1f600}',
+        ];
+        proptest::collection::vec(proptest::sample::select(alphabet), 0..40)
+            .prop_map(|v| v.into_iter().collect())
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn count_kept_matches_reference(s in tricky_text()) {
+            let k = count_kept(&s);
+            proptest::prop_assert_eq!((k.chars, k.rtl, k.ascii), count_kept_reference(&s));
+            proptest::prop_assert_eq!(k.has_amp, s.contains('&'));
+        }
+
+        #[test]
+        fn count_kept_matches_reference_on_any_string(s in "\\PC*") {
+            let k = count_kept(&s);
+            proptest::prop_assert_eq!((k.chars, k.rtl, k.ascii), count_kept_reference(&s));
+        }
+
+        #[test]
+        fn content_chars_matches_reference(s in tricky_text(), refs in proptest::sample::subsequence(
+            vec!["&amp;", "&lt;", "&#1587;", "&#x200C;", "&nbsp;", "&bogus;", "& "], 0..4)) {
+            let s = format!("{s}{}", refs.concat());
+            let expected = if s.contains('&') {
+                count_kept_reference(&htmlize::unescape(&s)).0
+            } else {
+                count_kept_reference(&s).0
+            };
+            proptest::prop_assert_eq!(content_chars(&s), expected);
+        }
     }
 
     #[test]
