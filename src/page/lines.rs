@@ -169,41 +169,142 @@ struct Kept {
     has_amp: bool,
 }
 
-/// Counts a slice in one pass over its bytes, with no branch per byte: a table lookup
-/// ([`BYTE_FLAGS`]) classifies each byte, and an inner white-space run is counted where a
-/// non-white-space byte follows a white-space byte (minus the leading run, if any). Only slices
-/// with a byte of U+0580 or above are decoded a second time, to count right-to-left characters.
+/// Counts a slice in one pass over its bytes, with no branch per byte. An inner white-space run
+/// is counted where a non-white-space byte follows a white-space byte (minus the leading run, if
+/// any). The bytes are read eight at a time as one `u64` and classified by word arithmetic
+/// ([`swar`]); the last `len % 8` bytes go one by one through [`BYTE_FLAGS`]. Only slices with a
+/// byte of U+0580 or above are decoded a second time, to count right-to-left characters.
 #[inline]
 fn count_kept(s: &str) -> Kept {
     let b = s.as_bytes();
-    let (mut ascii, mut lead, mut ws_to_char, mut any) = (0u32, 0u32, 0u32, 0u8);
-    let mut prev_ws = false;
-    for &c in b {
+    let (words, tail) = b.as_chunks::<8>();
+    let mut t = swar::count_words(words);
+    for &c in tail {
         let f = BYTE_FLAGS[c as usize];
         let ws = f & byte_flag::WS != 0;
-        ascii += u32::from(f & byte_flag::ASCII != 0);
-        lead += u32::from(f & byte_flag::LEAD != 0);
+        t.ascii += u32::from(f & byte_flag::ASCII != 0);
+        t.lead += u32::from(f & byte_flag::LEAD != 0);
         // Counted at the first byte of the character that ends the run.
-        ws_to_char += u32::from(prev_ws & !ws);
-        prev_ws = ws;
-        any |= f;
+        t.ws_to_char += u32::from(t.last_ws & !ws);
+        t.last_ws = ws;
+        t.any |= f;
     }
     // `ws_to_char` counts every white-space run followed by a character; a run at the very
     // start is not between two characters.
     let leading_run = b
         .first()
         .is_some_and(|&c| BYTE_FLAGS[c as usize] & byte_flag::WS != 0);
-    let runs = ws_to_char - u32::from(leading_run && ws_to_char > 0);
-    let rtl = if any & byte_flag::MAYBE_RTL != 0 {
+    let runs = t.ws_to_char - u32::from(leading_run && t.ws_to_char > 0);
+    let rtl = if t.any & byte_flag::MAYBE_RTL != 0 {
         s.chars().filter(|&c| is_rtl(c)).count() as u32
     } else {
         0
     };
     Kept {
-        chars: ascii + lead + runs,
+        chars: t.ascii + t.lead + runs,
         rtl,
-        ascii: ascii + runs,
-        has_amp: any & byte_flag::AMP != 0,
+        ascii: t.ascii + runs,
+        has_amp: t.any & byte_flag::AMP != 0,
+    }
+}
+
+/// Running sums of [`count_kept`] over the bytes seen so far.
+#[derive(Debug, Default, Clone, Copy)]
+struct Tally {
+    /// Non-white-space ASCII bytes.
+    ascii: u32,
+    /// Lead bytes of non-ASCII characters.
+    lead: u32,
+    /// Non-white-space bytes that follow a white-space byte.
+    ws_to_char: u32,
+    /// The last byte seen was white space.
+    last_ws: bool,
+    /// The union of the [`byte_flag`]s seen (only `MAYBE_RTL` and `AMP` are read).
+    any: u8,
+}
+
+/// [`count_kept`] eight bytes at a time ("SIMD within a register"): each test below sets the
+/// high bit of every byte of a little-endian `u64` word that passes it, with no carry between
+/// bytes, so each result is exact per byte. Per-byte counters are summed in byte lanes and
+/// folded to `u32` every 255 words, before a lane can overflow.
+mod swar {
+    use super::{byte_flag, Tally};
+
+    /// `0x01` in every byte.
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    /// The high bit of every byte.
+    const HIGH: u64 = ONES * 0x80;
+    /// The low seven bits of every byte.
+    const LOW7: u64 = ONES * 0x7f;
+
+    /// High bit of each byte of `x` that is 0.
+    #[inline]
+    fn zero_bytes(x: u64) -> u64 {
+        !(((x & LOW7) + LOW7) | x) & HIGH
+    }
+
+    /// High bit of each byte of `w` equal to `b`.
+    #[inline]
+    fn bytes_eq(w: u64, b: u8) -> u64 {
+        zero_bytes(w ^ (ONES * u64::from(b)))
+    }
+
+    /// High bit of each byte of `w` that is at least `b`, among bytes whose high bit is the
+    /// same as `b`'s (the caller masks with `w` or `!w`). `(byte & 0x7f) + 0x80 - (b & 0x7f)`
+    /// stays below 0x100, so no carry crosses into the next byte.
+    #[inline]
+    fn low7_at_least(w: u64, b: u8) -> u64 {
+        ((w & LOW7) + ONES * u64::from(0x80 - (b & 0x7f))) & HIGH
+    }
+
+    /// High bit of each byte of `w` that is ASCII white space: 0x09, 0x0A, 0x0C, 0x0D, 0x20.
+    #[inline]
+    pub(super) fn ws_bytes(w: u64) -> u64 {
+        let ascii = !w & HIGH;
+        let tab_to_cr = ascii & low7_at_least(w, 0x09) & !low7_at_least(w, 0x0e);
+        (tab_to_cr & !bytes_eq(w, 0x0b)) | bytes_eq(w, b' ')
+    }
+
+    /// Sum of the eight byte lanes of `acc` (each at most 255).
+    #[inline]
+    fn lane_sum(acc: u64) -> u32 {
+        const EVEN: u64 = 0x00ff_00ff_00ff_00ff;
+        let pairs = (acc & EVEN) + ((acc >> 8) & EVEN);
+        (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
+    }
+
+    /// The tally of whole words, in order.
+    pub(super) fn count_words(words: &[[u8; 8]]) -> Tally {
+        let mut t = Tally::default();
+        // High bit of byte 0 set when the byte before the current word was white space.
+        let mut carry = 0u64;
+        let (mut amp, mut maybe_rtl) = (0u64, 0u64);
+        for group in words.chunks(255) {
+            let (mut ascii, mut lead, mut to_char) = (0u64, 0u64, 0u64);
+            for word in group {
+                let w = u64::from_le_bytes(*word);
+                let ws = ws_bytes(w);
+                let before_ws = (ws << 8) | carry;
+                carry = ws >> 56;
+                ascii += ((!w & HIGH) & !ws) >> 7;
+                // Lead bytes are 0b11xx_xxxx: bit 6 moved up to bit 7.
+                lead += (w & (w << 1) & HIGH) >> 7;
+                to_char += (before_ws & !ws & HIGH) >> 7;
+                amp |= bytes_eq(w, b'&');
+                maybe_rtl |= w & low7_at_least(w, 0xd6);
+            }
+            t.ascii += lane_sum(ascii);
+            t.lead += lane_sum(lead);
+            t.ws_to_char += lane_sum(to_char);
+        }
+        t.last_ws = carry != 0;
+        if amp != 0 {
+            t.any |= byte_flag::AMP;
+        }
+        if maybe_rtl != 0 {
+            t.any |= byte_flag::MAYBE_RTL;
+        }
+        t
     }
 }
 
@@ -488,7 +589,65 @@ mod tests {
             .prop_map(|v| v.into_iter().collect())
     }
 
+    #[test]
+    fn swar_white_space_is_exact_for_every_byte_pair() {
+        // Every value next to every value, in every lane: no false hit, no miss, no carry.
+        for v in 0..=255u8 {
+            for u in 0..=255u8 {
+                for lane in 0..7 {
+                    let mut word = [b'x'; 8];
+                    word[lane] = v;
+                    word[lane + 1] = u;
+                    let expected = word.iter().enumerate().fold(0u64, |m, (k, &c)| {
+                        let ws = BYTE_FLAGS[c as usize] & byte_flag::WS != 0;
+                        m | (u64::from(ws) << (8 * k + 7))
+                    });
+                    assert_eq!(
+                        swar::ws_bytes(u64::from_le_bytes(word)),
+                        expected,
+                        "{word:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn count_kept_on_long_uniform_runs() {
+        // Runs long enough for a byte lane of a SWAR counter to reach its 255 limit.
+        for unit in [
+            "a",
+            " ",
+            "a ",
+            "\u{5d0}",
+            "\u{5d0} ",
+            "中",
+            "&amp;",
+            "\n\t",
+            "\u{10800}x",
+        ] {
+            for len in [2039usize, 2040, 2041, 2048, 4096, 4097] {
+                let s = unit.repeat(len.div_ceil(unit.len()));
+                let k = count_kept(&s);
+                assert_eq!(
+                    (k.chars, k.rtl, k.ascii),
+                    count_kept_reference(&s),
+                    "{unit:?} × {len}"
+                );
+            }
+        }
+    }
+
     proptest::proptest! {
+        #[test]
+        fn count_kept_matches_reference_on_long_text(parts in proptest::collection::vec(tricky_text(), 0..120)) {
+            // Up to ~19 000 bytes: several 255-word groups of the SWAR counters.
+            let s = parts.concat();
+            let k = count_kept(&s);
+            proptest::prop_assert_eq!((k.chars, k.rtl, k.ascii), count_kept_reference(&s));
+            proptest::prop_assert_eq!(k.has_amp, s.contains('&'));
+        }
+
         #[test]
         fn count_kept_matches_reference(s in tricky_text()) {
             let k = count_kept(&s);
