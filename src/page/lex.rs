@@ -309,12 +309,18 @@ mod name_hash {
         if name.is_empty() || name.len() > MAX_NAME {
             return Tag::Other;
         }
-        let mut buf = [0u8; 16];
-        for (d, s) in buf.iter_mut().zip(name) {
-            *d = s.to_ascii_lowercase();
+        // The packing of `name_key`, built in registers (a byte buffer read back as one
+        // integer stalls the store-to-load forwarding).
+        let (mut lo, mut hi) = (0u64, (name.len() as u64) << 56);
+        for (i, &c) in name.iter().enumerate() {
+            let c = u64::from(c.to_ascii_lowercase());
+            if i < 8 {
+                lo |= c << (8 * i);
+            } else {
+                hi |= c << (8 * (i - 8));
+            }
         }
-        buf[15] = name.len() as u8; // the packing of `name_key`
-        let key = u128::from_le_bytes(buf);
+        let key = u128::from(lo) | (u128::from(hi) << 64);
         match NAME_SLOTS[name_slot(key)] {
             0 => Tag::Other,
             i => {
