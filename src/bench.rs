@@ -8,9 +8,9 @@
 //! - one row per extractor: **end to end** from the bytes — decoding, whatever parts of the page
 //!   model the extractor asks for (lazily), and the run itself.
 //!
-//! Only the work is timed: [`Page::from_bytes`] takes the page's bytes by value, so each pass
-//! hands it a fresh copy (and name) made before the clock starts, and the page is dropped after the clock
-//! stops; a pass's time is the sum of its per-page times.
+//! Only the work is timed ([`timed_pass`]): [`Page::from_bytes`] takes the page's bytes by
+//! value, so each pass hands it a fresh copy (and name) made before the clock starts, and the
+//! page is dropped after the clock stops; a pass's time is the sum of its per-page times.
 //!
 //! Each row is measured `repeat` times over all pages and the fastest pass is reported (the
 //! least disturbed by other load on a shared machine). MB = 10^6 bytes of HTML input
@@ -111,8 +111,9 @@ pub fn run(
 }
 
 /// One pass over `pages`: for each, decodes a copy of its bytes into a [`Page`] and calls
-/// `work` on it. Returns the seconds spent in decoding and `work` only: the copy is made before
-/// the clock starts and the page is dropped after it stops.
+/// `work` on it (pages that fail to decode get no call). Returns the seconds spent in decoding
+/// and `work` only: the copy is made before the clock starts and the page is dropped after it
+/// stops. Every row of [`run`] is measured with it.
 fn timed_pass(
     pages: &[(String, Vec<u8>)],
     opts: &DecodeOptions,
