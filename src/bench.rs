@@ -8,7 +8,7 @@
 //! - one row per extractor: **end to end** from the bytes — decoding, whatever parts of the page
 //!   model the extractor asks for (lazily), and the run itself.
 //!
-//! Only the work is timed ([`timed_pass`]): [`Page::from_bytes`] takes the page's bytes by
+//! Only the work is timed (`timed_pass`): [`Page::from_bytes`] takes the page's bytes by
 //! value, so each pass hands it a fresh copy (and name) made before the clock starts, and the
 //! page is dropped after the clock stops; a pass's time is the sum of its per-page times.
 //!

@@ -343,7 +343,7 @@ impl Tag {
         name_hash::lookup(name)
     }
 
-    /// The lower-case name, or `"?"` for [`Tag::Other`]. O(1): [`TAG_NAMES`] lists the tags in
+    /// The lower-case name, or `"?"` for [`Tag::Other`]. O(1): `TAG_NAMES` lists the tags in
     /// discriminant order.
     pub fn name(self) -> &'static str {
         match self {
