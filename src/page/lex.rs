@@ -159,7 +159,8 @@ pub enum Tag {
     Xmp,
 }
 
-/// Sorted by name for binary search; names are lower case.
+/// Every interned tag with its name, in discriminant order (which is also alphabetical order);
+/// names are lower case and at most 10 bytes long.
 const TAG_NAMES: &[(&str, Tag)] = &[
     ("a", Tag::A),
     ("address", Tag::Address),
@@ -231,30 +232,124 @@ const TAG_NAMES: &[(&str, Tag)] = &[
     ("xmp", Tag::Xmp),
 ];
 
-impl Tag {
-    /// Interns an ASCII tag name (any case); unknown names are [`Tag::Other`].
-    pub fn from_name(name: &[u8]) -> Tag {
-        if name.is_empty() || name.len() > 10 {
-            return Tag::Other;
+/// Tag-name lookup by perfect hashing: the lexer interns every tag name it meets, so this is on
+/// the hot path (one lookup per tag, about one per 30 bytes of a typical page).
+///
+/// A name of 1 to 10 bytes, lower-cased, is packed with its length into a 128-bit key
+/// ([`name_key`]); [`name_slot`] folds the key to 64 bits and hashes it multiplicatively
+/// (Knuth's multiplicative hashing) to one of 256 slots. [`NAME_SLOTS`] maps a slot to `1 +` the
+/// index of the one name of [`TAG_NAMES`] that hashes there (0: none), and the lookup compares
+/// the whole key with that name's key, so an unknown name can never be mistaken for a known one.
+/// [`NAME_HASH`] was chosen so that the 68 names fall into 68 different slots; the table is built
+/// at compile time and the build fails if a name is added that collides (then pick another odd
+/// multiplier).
+mod name_hash {
+    use super::{Tag, TAG_NAMES};
+
+    /// Longest interned name, in bytes (`blockquote`, `figcaption`).
+    pub(super) const MAX_NAME: usize = 10;
+
+    /// The multiplier of the hash (odd; found by a search for a collision-free one).
+    const NAME_HASH: u64 = 0x4a28_19ea_a323_3a21;
+
+    /// Bits of the slot number: 2^8 = 256 slots.
+    const SLOT_BITS: u32 = 8;
+
+    /// The key of a name of at most [`MAX_NAME`] bytes that is already lower case: bytes 0..len
+    /// little-endian, byte 15 the length (so `a` and `a\0` differ).
+    pub(super) const fn name_key(lower: &[u8]) -> u128 {
+        let mut buf = [0u8; 16];
+        let mut i = 0;
+        while i < lower.len() {
+            buf[i] = lower[i];
+            i += 1;
         }
-        let mut buf = [0u8; 10];
-        for (d, s) in buf.iter_mut().zip(name) {
-            *d = s.to_ascii_lowercase();
-        }
-        let lower = &buf[..name.len()];
-        match TAG_NAMES.binary_search_by(|(n, _)| n.as_bytes().cmp(lower)) {
-            Ok(i) => TAG_NAMES[i].1,
-            Err(_) => Tag::Other,
-        }
+        buf[15] = lower.len() as u8;
+        u128::from_le_bytes(buf)
     }
 
-    /// The lower-case name, or `"?"` for [`Tag::Other`].
+    /// The slot of a key, in `0..256`.
+    pub(super) const fn name_slot(key: u128) -> usize {
+        let lo = key as u64;
+        let hi = (key >> 64) as u64;
+        ((lo ^ hi.rotate_left(17)).wrapping_mul(NAME_HASH) >> (64 - SLOT_BITS)) as usize
+    }
+
+    /// The key of each name of [`TAG_NAMES`], by index.
+    pub(super) const NAME_KEYS: [u128; TAG_NAMES.len()] = {
+        let mut keys = [0u128; TAG_NAMES.len()];
+        let mut i = 0;
+        while i < TAG_NAMES.len() {
+            keys[i] = name_key(TAG_NAMES[i].0.as_bytes());
+            i += 1;
+        }
+        keys
+    };
+
+    /// Slot → `1 +` index into [`TAG_NAMES`], 0 for an empty slot. Built at compile time; a
+    /// collision is a compile error.
+    pub(super) const NAME_SLOTS: [u8; 1 << SLOT_BITS] = {
+        let mut slots = [0u8; 1 << SLOT_BITS];
+        let mut i = 0;
+        while i < TAG_NAMES.len() {
+            let s = name_slot(NAME_KEYS[i]);
+            assert!(
+                slots[s] == 0,
+                "two tag names share a hash slot: change NAME_HASH"
+            );
+            slots[s] = (i + 1) as u8;
+            i += 1;
+        }
+        slots
+    };
+
+    /// The tag of a name of any case; [`Tag::Other`] for names not in [`TAG_NAMES`].
+    #[inline]
+    pub(super) fn lookup(name: &[u8]) -> Tag {
+        if name.is_empty() || name.len() > MAX_NAME {
+            return Tag::Other;
+        }
+        // The packing of `name_key`, built in registers (a byte buffer read back as one
+        // integer stalls the store-to-load forwarding).
+        let (mut lo, mut hi) = (0u64, (name.len() as u64) << 56);
+        for (i, &c) in name.iter().enumerate() {
+            let c = u64::from(c.to_ascii_lowercase());
+            if i < 8 {
+                lo |= c << (8 * i);
+            } else {
+                hi |= c << (8 * (i - 8));
+            }
+        }
+        let key = u128::from(lo) | (u128::from(hi) << 64);
+        match NAME_SLOTS[name_slot(key)] {
+            0 => Tag::Other,
+            i => {
+                let i = i as usize - 1;
+                if NAME_KEYS[i] == key {
+                    TAG_NAMES[i].1
+                } else {
+                    Tag::Other
+                }
+            }
+        }
+    }
+}
+
+impl Tag {
+    /// Interns an ASCII tag name (any case); unknown names are [`Tag::Other`]. O(1): one hash
+    /// and one 16-byte comparison (see `name_hash`).
+    #[inline]
+    pub fn from_name(name: &[u8]) -> Tag {
+        name_hash::lookup(name)
+    }
+
+    /// The lower-case name, or `"?"` for [`Tag::Other`]. O(1): `TAG_NAMES` lists the tags in
+    /// discriminant order.
     pub fn name(self) -> &'static str {
-        TAG_NAMES
-            .iter()
-            .find(|(_, t)| *t == self)
-            .map(|(n, _)| *n)
-            .unwrap_or("?")
+        match self {
+            Tag::Other => "?",
+            t => TAG_NAMES[t as usize - 1].0,
+        }
     }
 
     /// Block-level elements: their start tags and end tags are virtual-line boundaries (see
@@ -832,7 +927,58 @@ mod tests {
         assert_eq!(Tag::from_name(b"blockquote"), Tag::Blockquote);
         assert_eq!(Tag::from_name(b"custom-element"), Tag::Other);
         assert_eq!(Tag::Div.name(), "div");
-        // TAG_NAMES must stay sorted for the binary search.
+        assert_eq!(Tag::Other.name(), "?");
+        // TAG_NAMES lists the tags in discriminant order (`Tag::name` indexes it) and every
+        // name fits the hash key.
+        for (i, (name, tag)) in TAG_NAMES.iter().enumerate() {
+            assert_eq!(*tag as usize, i + 1, "{name}");
+            assert_eq!(tag.name(), *name);
+            assert!(!name.is_empty() && name.len() <= name_hash::MAX_NAME);
+            assert_eq!(Tag::from_name(name.to_ascii_uppercase().as_bytes()), *tag);
+        }
         assert!(TAG_NAMES.windows(2).all(|w| w[0].0 < w[1].0));
+        // Near misses: a prefix, an extension, a NUL-padded name, a non-ASCII case fold.
+        for miss in [
+            &b"di"[..],
+            b"divv",
+            b"a\0",
+            b"h7",
+            b"scrip",
+            b"\xC4\xB0mg",
+            b"",
+        ] {
+            assert_eq!(Tag::from_name(miss), Tag::Other, "{miss:?}");
+        }
+    }
+
+    /// The old lookup, kept as the reference: ASCII case-insensitive equality with each name.
+    fn from_name_reference(name: &[u8]) -> Tag {
+        TAG_NAMES
+            .iter()
+            .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(name))
+            .map_or(Tag::Other, |(_, t)| *t)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn from_name_matches_reference_on_any_bytes(name in proptest::collection::vec(proptest::num::u8::ANY, 0..12)) {
+            proptest::prop_assert_eq!(Tag::from_name(&name), from_name_reference(&name));
+        }
+
+        #[test]
+        fn from_name_matches_reference_on_mixed_case_names(
+            i in 0..TAG_NAMES.len(),
+            upper in proptest::collection::vec(proptest::bool::ANY, 10),
+            edit in proptest::option::of((0usize..10, proptest::num::u8::ANY)),
+        ) {
+            let mut name: Vec<u8> = TAG_NAMES[i].0.bytes().zip(&upper)
+                .map(|(c, &u)| if u { c.to_ascii_uppercase() } else { c })
+                .collect();
+            if let Some((at, b)) = edit {
+                let at = at % name.len();
+                name[at] = b;
+            }
+            proptest::prop_assert_eq!(Tag::from_name(&name), from_name_reference(&name));
+        }
     }
 }

@@ -122,69 +122,213 @@ pub fn is_rtl(c: char) -> bool {
         0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFC | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF | 0x200C)
 }
 
-#[inline]
-fn is_ascii_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
+/// What one byte contributes to the counts of [`count_kept`], as bit flags of [`BYTE_FLAGS`].
+mod byte_flag {
+    /// ASCII white space (space, tab, LF, CR, FF): counts nothing by itself.
+    pub const WS: u8 = 1;
+    /// An ASCII character other than white space: one character of `length` and of `ascii`.
+    pub const ASCII: u8 = 2;
+    /// The first byte of a non-ASCII UTF-8 sequence: one character of `length`.
+    pub const LEAD: u8 = 4;
+    /// A lead byte of a character that may be right-to-left (U+0580 and above, lead byte 0xD6
+    /// or more): [`super::is_rtl`] decides.
+    pub const MAYBE_RTL: u8 = 8;
+    /// `&`: the text may hold character references.
+    pub const AMP: u8 = 16;
 }
 
-/// Counts of one byte slice: (non-white-space chars, rtl chars, non-white-space ASCII chars).
+/// [`byte_flag`]s of each byte value (continuation bytes 0x80–0xBF have none).
+const BYTE_FLAGS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0usize;
+    while b < 256 {
+        t[b] = match b as u8 {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0c => byte_flag::WS,
+            b'&' => byte_flag::ASCII | byte_flag::AMP,
+            0x00..=0x7f => byte_flag::ASCII,
+            0x80..=0xbf => 0,
+            0xc0..=0xd5 => byte_flag::LEAD,
+            _ => byte_flag::LEAD | byte_flag::MAYBE_RTL,
+        };
+        b += 1;
+    }
+    t
+};
+
+/// The counts of one slice (see the module documentation for the units).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Kept {
+    /// Kept characters: non-white-space characters plus one per white-space run between two of
+    /// them (`length`).
+    chars: u32,
+    /// Characters of right-to-left scripts ([`is_rtl`]).
+    rtl: u32,
+    /// Non-white-space ASCII characters plus the inner white-space runs.
+    ascii: u32,
+    /// The slice contains `&` (so its decoded content may count differently).
+    has_amp: bool,
+}
+
+/// Counts a slice in one pass over its bytes, with no branch per byte. An inner white-space run
+/// is counted where a non-white-space byte follows a white-space byte (minus the leading run, if
+/// any). The bytes are read eight at a time as one `u64` and classified by word arithmetic
+/// ([`swar`]); the last `len % 8` bytes go one by one through [`BYTE_FLAGS`]. Only slices with a
+/// byte of U+0580 or above are decoded a second time, to count right-to-left characters.
 #[inline]
-fn count_kept(s: &str) -> (u32, u32, u32) {
+fn count_kept(s: &str) -> Kept {
     let b = s.as_bytes();
-    let mut ascii = 0u32;
-    let mut other = 0u32;
-    let mut rtl = 0u32;
-    let ws_runs = internal_ws_runs(b);
-    if b.is_ascii() {
-        for &c in b {
-            ascii += (!is_ascii_ws(c)) as u32;
-        }
-        return (ascii + ws_runs, 0, ascii + ws_runs);
+    let (words, tail) = b.as_chunks::<8>();
+    let mut t = swar::count_words(words);
+    for &c in tail {
+        let f = BYTE_FLAGS[c as usize];
+        let ws = f & byte_flag::WS != 0;
+        t.ascii += u32::from(f & byte_flag::ASCII != 0);
+        t.lead += u32::from(f & byte_flag::LEAD != 0);
+        // Counted at the first byte of the character that ends the run.
+        t.ws_to_char += u32::from(t.last_ws & !ws);
+        t.last_ws = ws;
+        t.any |= f;
     }
-    for c in s.chars() {
-        if c.is_ascii() {
-            ascii += (!is_ascii_ws(c as u8)) as u32;
-        } else {
-            other += 1;
-            rtl += is_rtl(c) as u32;
-        }
+    // `ws_to_char` counts every white-space run followed by a character; a run at the very
+    // start is not between two characters.
+    let leading_run = b
+        .first()
+        .is_some_and(|&c| BYTE_FLAGS[c as usize] & byte_flag::WS != 0);
+    let runs = t.ws_to_char - u32::from(leading_run && t.ws_to_char > 0);
+    let rtl = if t.any & byte_flag::MAYBE_RTL != 0 {
+        s.chars().filter(|&c| is_rtl(c)).count() as u32
+    } else {
+        0
+    };
+    Kept {
+        chars: t.ascii + t.lead + runs,
+        rtl,
+        ascii: t.ascii + runs,
+        has_amp: t.any & byte_flag::AMP != 0,
     }
-    (ascii + other + ws_runs, rtl, ascii + ws_runs)
 }
 
-fn internal_ws_runs(b: &[u8]) -> u32 {
-    let mut n = 0;
-    let mut seen = false;
-    let mut pending = false;
-    for &c in b {
-        if is_ascii_ws(c) {
-            pending = seen;
-        } else {
-            if pending {
-                n += 1;
-                pending = false;
-            }
-            seen = true;
-        }
+/// Running sums of [`count_kept`] over the bytes seen so far.
+#[derive(Debug, Default, Clone, Copy)]
+struct Tally {
+    /// Non-white-space ASCII bytes.
+    ascii: u32,
+    /// Lead bytes of non-ASCII characters.
+    lead: u32,
+    /// Non-white-space bytes that follow a white-space byte.
+    ws_to_char: u32,
+    /// The last byte seen was white space.
+    last_ws: bool,
+    /// The union of the [`byte_flag`]s seen (only `MAYBE_RTL` and `AMP` are read).
+    any: u8,
+}
+
+/// [`count_kept`] eight bytes at a time ("SIMD within a register"): each test below sets the
+/// high bit of every byte of a little-endian `u64` word that passes it, with no carry between
+/// bytes, so each result is exact per byte. Per-byte counters are summed in byte lanes and
+/// folded to `u32` every 255 words, before a lane can overflow.
+mod swar {
+    use super::{byte_flag, Tally};
+
+    /// `0x01` in every byte.
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    /// The high bit of every byte.
+    const HIGH: u64 = ONES * 0x80;
+    /// The low seven bits of every byte.
+    const LOW7: u64 = ONES * 0x7f;
+
+    /// High bit of each byte of `x` that is 0.
+    #[inline]
+    fn zero_bytes(x: u64) -> u64 {
+        !(((x & LOW7) + LOW7) | x) & HIGH
     }
-    n
+
+    /// High bit of each byte of `w` equal to `b`.
+    #[inline]
+    fn bytes_eq(w: u64, b: u8) -> u64 {
+        zero_bytes(w ^ (ONES * u64::from(b)))
+    }
+
+    /// High bit of each byte of `w` that is at least `b`, among bytes whose high bit is the
+    /// same as `b`'s (the caller masks with `w` or `!w`). `(byte & 0x7f) + 0x80 - (b & 0x7f)`
+    /// stays below 0x100, so no carry crosses into the next byte.
+    #[inline]
+    fn low7_at_least(w: u64, b: u8) -> u64 {
+        ((w & LOW7) + ONES * u64::from(0x80 - (b & 0x7f))) & HIGH
+    }
+
+    /// High bit of each byte of `w` that is ASCII white space: 0x09, 0x0A, 0x0C, 0x0D, 0x20.
+    #[inline]
+    pub(super) fn ws_bytes(w: u64) -> u64 {
+        let ascii = !w & HIGH;
+        let tab_to_cr = ascii & low7_at_least(w, 0x09) & !low7_at_least(w, 0x0e);
+        (tab_to_cr & !bytes_eq(w, 0x0b)) | bytes_eq(w, b' ')
+    }
+
+    /// Sum of the eight byte lanes of `acc` (each at most 255).
+    #[inline]
+    fn lane_sum(acc: u64) -> u32 {
+        const EVEN: u64 = 0x00ff_00ff_00ff_00ff;
+        let pairs = (acc & EVEN) + ((acc >> 8) & EVEN);
+        (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
+    }
+
+    /// The tally of whole words, in order.
+    pub(super) fn count_words(words: &[[u8; 8]]) -> Tally {
+        let mut t = Tally::default();
+        // High bit of byte 0 set when the byte before the current word was white space.
+        let mut carry = 0u64;
+        let (mut amp, mut maybe_rtl) = (0u64, 0u64);
+        for group in words.chunks(255) {
+            let (mut ascii, mut lead, mut to_char) = (0u64, 0u64, 0u64);
+            for word in group {
+                let w = u64::from_le_bytes(*word);
+                let ws = ws_bytes(w);
+                let before_ws = (ws << 8) | carry;
+                carry = ws >> 56;
+                ascii += ((!w & HIGH) & !ws) >> 7;
+                // Lead bytes are 0b11xx_xxxx: bit 6 moved up to bit 7.
+                lead += (w & (w << 1) & HIGH) >> 7;
+                to_char += (before_ws & !ws & HIGH) >> 7;
+                amp |= bytes_eq(w, b'&');
+                maybe_rtl |= w & low7_at_least(w, 0xd6);
+            }
+            t.ascii += lane_sum(ascii);
+            t.lead += lane_sum(lead);
+            t.ws_to_char += lane_sum(to_char);
+        }
+        t.last_ws = carry != 0;
+        if amp != 0 {
+            t.any |= byte_flag::AMP;
+        }
+        if maybe_rtl != 0 {
+            t.any |= byte_flag::MAYBE_RTL;
+        }
+        t
+    }
 }
 
 /// Kept characters of a slice as counted for `length` (white space normalised, see the module
 /// documentation).
 #[inline]
 pub fn kept_chars(s: &str) -> u32 {
-    count_kept(s).0
+    count_kept(s).chars
 }
 
 /// Characters of a text span after decoding character references (white space normalised).
 #[inline]
 pub fn content_chars(raw: &str) -> u32 {
-    if memchr::memchr(b'&', raw.as_bytes()).is_some() {
-        let dec = htmlize::unescape(raw);
-        count_kept(&dec).0
+    content_of(raw, count_kept(raw))
+}
+
+/// [`content_chars`] of `raw` whose [`count_kept`] is `kept`: the same count unless `raw` holds
+/// a `&`, then the count of the decoded text.
+#[inline]
+fn content_of(raw: &str, kept: Kept) -> u32 {
+    if kept.has_amp {
+        count_kept(&htmlize::unescape(raw)).chars
     } else {
-        count_kept(raw).0
+        kept.chars
     }
 }
 
@@ -224,12 +368,12 @@ pub fn build(text: &str, lexed: &Lexed) -> VirtualLines {
             close(&mut cur, &mut lines, s.start, i);
         }
         let slice = &text[s.range()];
-        let (len, rtl, ascii) = count_kept(slice);
-        cur.length += len;
-        cur.rtl += rtl;
-        cur.ascii += ascii;
-        if s.class == ByteClass::Text {
-            cur.content += if len == 0 { 0 } else { content_chars(slice) };
+        let kept = count_kept(slice);
+        cur.length += kept.chars;
+        cur.rtl += kept.rtl;
+        cur.ascii += kept.ascii;
+        if s.class == ByteClass::Text && kept.chars > 0 {
+            cur.content += content_of(slice, kept);
         }
         if block && cur.length > 0 {
             close(&mut cur, &mut lines, s.end, i + 1);
@@ -254,6 +398,7 @@ pub fn build(text: &str, lexed: &Lexed) -> VirtualLines {
 mod tests {
     use super::*;
     use crate::page::lex::lex;
+    use proptest::strategy::Strategy;
 
     fn lines_of(t: &str) -> Vec<String> {
         let lx = lex(t);
@@ -363,6 +508,170 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(key(&a), key(&b));
+    }
+
+    /// The three-pass `count_kept` this module had before it was made single-pass, kept as the
+    /// reference: (kept chars, rtl chars, ascii chars).
+    fn count_kept_reference(s: &str) -> (u32, u32, u32) {
+        fn ws(b: u8) -> bool {
+            matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
+        }
+        let (mut runs, mut seen, mut pending) = (0, false, false);
+        for &c in s.as_bytes() {
+            if ws(c) {
+                pending = seen;
+            } else {
+                if pending {
+                    runs += 1;
+                    pending = false;
+                }
+                seen = true;
+            }
+        }
+        let (mut ascii, mut other, mut rtl) = (0u32, 0u32, 0u32);
+        for c in s.chars() {
+            if c.is_ascii() {
+                ascii += u32::from(!ws(c as u8));
+            } else {
+                other += 1;
+                rtl += u32::from(is_rtl(c));
+            }
+        }
+        (ascii + other + runs, rtl, ascii + runs)
+    }
+
+    /// Strings over an alphabet that exercises every branch: all five white-space bytes, `&`
+    /// and references, other ASCII, Latin-1, characters at the edges of each right-to-left
+    /// block, ZWNJ, CJK and a supplementary-plane character.
+    fn tricky_text() -> impl proptest::strategy::Strategy<Value = String> {
+        let alphabet = vec![
+            ' ',
+            '\t',
+            '\n',
+            '\r',
+            '\u{c}',
+            '&',
+            ';',
+            'a',
+            'Z',
+            '<',
+            '\u{0}',
+            '\u{7f}',
+            '\u{a0}',
+            'é',
+            '\u{57f}',
+            '\u{580}',
+            '\u{58f}',
+            '\u{590}',
+            'س',
+            '\u{7ff}',
+            '\u{800}',
+            '\u{8ff}',
+            '\u{900}',
+            '\u{200b}',
+            '\u{200c}',
+            '\u{fb1c}',
+            '\u{fb1d}',
+            '\u{fdff}',
+            '\u{fe6f}',
+            '\u{fe70}',
+            '\u{fefc}',
+            '\u{fefd}',
+            '中',
+            '\u{107ff}',
+            '\u{10800}',
+            '\u{1e800}',
+            '\u{1efff}',
+            '\u{1f000}',
+            '\u{1f600}',
+        ];
+        proptest::collection::vec(proptest::sample::select(alphabet), 0..40)
+            .prop_map(|v| v.into_iter().collect())
+    }
+
+    #[test]
+    fn swar_white_space_is_exact_for_every_byte_pair() {
+        // Every value next to every value, in every lane: no false hit, no miss, no carry.
+        for v in 0..=255u8 {
+            for u in 0..=255u8 {
+                for lane in 0..7 {
+                    let mut word = [b'x'; 8];
+                    word[lane] = v;
+                    word[lane + 1] = u;
+                    let expected = word.iter().enumerate().fold(0u64, |m, (k, &c)| {
+                        let ws = BYTE_FLAGS[c as usize] & byte_flag::WS != 0;
+                        m | (u64::from(ws) << (8 * k + 7))
+                    });
+                    assert_eq!(
+                        swar::ws_bytes(u64::from_le_bytes(word)),
+                        expected,
+                        "{word:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn count_kept_on_long_uniform_runs() {
+        // Runs long enough for a byte lane of a SWAR counter to reach its 255 limit.
+        for unit in [
+            "a",
+            " ",
+            "a ",
+            "\u{5d0}",
+            "\u{5d0} ",
+            "中",
+            "&amp;",
+            "\n\t",
+            "\u{10800}x",
+        ] {
+            for len in [2039usize, 2040, 2041, 2048, 4096, 4097] {
+                let s = unit.repeat(len.div_ceil(unit.len()));
+                let k = count_kept(&s);
+                assert_eq!(
+                    (k.chars, k.rtl, k.ascii),
+                    count_kept_reference(&s),
+                    "{unit:?} × {len}"
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn count_kept_matches_reference_on_long_text(parts in proptest::collection::vec(tricky_text(), 0..120)) {
+            // Up to ~19 000 bytes: several 255-word groups of the SWAR counters.
+            let s = parts.concat();
+            let k = count_kept(&s);
+            proptest::prop_assert_eq!((k.chars, k.rtl, k.ascii), count_kept_reference(&s));
+            proptest::prop_assert_eq!(k.has_amp, s.contains('&'));
+        }
+
+        #[test]
+        fn count_kept_matches_reference(s in tricky_text()) {
+            let k = count_kept(&s);
+            proptest::prop_assert_eq!((k.chars, k.rtl, k.ascii), count_kept_reference(&s));
+            proptest::prop_assert_eq!(k.has_amp, s.contains('&'));
+        }
+
+        #[test]
+        fn count_kept_matches_reference_on_any_string(s in "\\PC*") {
+            let k = count_kept(&s);
+            proptest::prop_assert_eq!((k.chars, k.rtl, k.ascii), count_kept_reference(&s));
+        }
+
+        #[test]
+        fn content_chars_matches_reference(s in tricky_text(), refs in proptest::sample::subsequence(
+            vec!["&amp;", "&lt;", "&#1587;", "&#x200C;", "&nbsp;", "&bogus;", "& "], 0..4)) {
+            let s = format!("{s}{}", refs.concat());
+            let expected = if s.contains('&') {
+                count_kept_reference(&htmlize::unescape(&s)).0
+            } else {
+                count_kept_reference(&s).0
+            };
+            proptest::prop_assert_eq!(content_chars(&s), expected);
+        }
     }
 
     #[test]
