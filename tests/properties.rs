@@ -59,8 +59,9 @@ fn layout_fragment() -> impl Strategy<Value = String> {
         Just("<li>".to_string()),
         Just("</li>".to_string()),
         Just("</ul>".to_string()),
-        Just("<a href=x>".to_string()),
-        Just("</a>".to_string()),
+        // Links as whole inline units: an unclosed `<a>` would swallow the white space inserted
+        // around the next block tag into its anchor text, which Filter 3 (AdDANAg) measures.
+        Just("<a href=x>a link</a>".to_string()),
         Just("<h1>".to_string()),
         Just("</h1>".to_string()),
         Just("<br>".to_string()),
@@ -74,7 +75,7 @@ fn layout_fragment() -> impl Strategy<Value = String> {
 
 /// Block-level tags of [`layout_fragment`], around which inserted white space is insignificant.
 fn is_block_tag(p: &str) -> bool {
-    p.starts_with('<') && !p.contains("<a") && !p.contains("</a") && !p.contains("<br")
+    p.starts_with('<') && !p.starts_with("<a") && !p.contains("<br")
 }
 
 fn check_page(p: &Page) -> Result<(), TestCaseError> {
