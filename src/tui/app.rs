@@ -983,9 +983,18 @@ impl App {
     fn toggle_raw(&mut self) {
         let byte = self.line_range(self.cursor).map_or(0, |r| r.start);
         let top_byte = self.line_range(self.top).map_or(0, |r| r.start);
+        // The visual-mode anchor is a display line too: keep it on the same text.
+        let anchor_byte = self.ann.as_ref().and_then(|a| a.visual);
+        let anchor_byte = anchor_byte
+            .and_then(|v| self.line_range(v))
+            .map(|r| r.start);
         self.raw_lines = !self.raw_lines;
         self.cursor = self.line_at_byte(byte);
         self.top = self.line_at_byte(top_byte);
+        let anchor = anchor_byte.map(|b| self.line_at_byte(b));
+        if let Some(ann) = self.ann.as_mut() {
+            ann.visual = anchor;
+        }
         self.ensure_visible();
     }
 
