@@ -620,3 +620,37 @@ fn soak_long() {
         peak_rss_kib().unwrap_or(0)
     );
 }
+
+/// Regression (found by the soak walk): the visual-mode anchor is a display line; toggling raw /
+/// virtual lines left it on the old line number, past the single raw line of a minified page.
+#[test]
+fn visual_anchor_follows_the_raw_lines_toggle() {
+    let gold = gold_copy();
+    let opts = AppOptions {
+        syntax: false,
+        inline_jobs: true,
+        gold_dir: Some(gold.path().to_path_buf()),
+        annotator: "soak".into(),
+        ..AppOptions::default()
+    };
+    let page = Path::new(ROOT).join("sample-pages/minified-news.html");
+    let mut app = App::open(&page, opts).unwrap();
+    for _ in 0..40 {
+        app.apply(Action::CursorDown);
+    }
+    let anchor_text = app.line_range(app.cursor).unwrap().start;
+    app.apply(Action::Visual);
+    app.apply(Action::ToggleRawLines);
+    assert_eq!(app.line_count(), 1, "the minified page is one raw line");
+    let ann = app.ann.as_ref().unwrap();
+    assert_eq!(
+        ann.visual,
+        Some(0),
+        "the anchor moves to the raw line holding its text"
+    );
+    let target = app.annotation_target().unwrap();
+    assert!(target.contains(&anchor_text));
+    app.apply(Action::ToggleRawLines);
+    let v = app.ann.as_ref().unwrap().visual.unwrap();
+    assert!(app.line_range(v).unwrap().start <= anchor_text);
+}
