@@ -599,12 +599,12 @@ fn soak_short() {
 }
 
 /// The long walk (figures for the README): `CESCOPE_SOAK_EVENTS` events per page set
-/// (default 50 000), syntax highlighting on, as in the real inspector.
+/// (default 20 000), syntax highlighting on, as in the real inspector.
 #[test]
 #[ignore = "long run: CESCOPE_SOAK_EVENTS=N cargo test --release --test soak -- --ignored"]
 fn soak_long() {
     let seed = env_u64("CESCOPE_SOAK_SEED", 0x5eed);
-    let events = env_u64("CESCOPE_SOAK_EVENTS", 50_000);
+    let events = env_u64("CESCOPE_SOAK_EVENTS", 20_000);
     let total = Instant::now();
     let mut all = 0;
     for (i, p) in pages().iter().enumerate() {
@@ -653,4 +653,60 @@ fn visual_anchor_follows_the_raw_lines_toggle() {
     app.apply(Action::ToggleRawLines);
     let v = app.ann.as_ref().unwrap().visual.unwrap();
     assert!(app.line_range(v).unwrap().start <= anchor_text);
+}
+
+/// Regression (found by the long soak walk): a mouse drag that starts and ends on one character
+/// selected one byte, which on a multi-byte character (Arabic, 2 bytes) is not a char boundary.
+#[test]
+fn a_drag_on_one_character_selects_the_whole_character() {
+    let gold = gold_copy();
+    let opts = AppOptions {
+        syntax: false,
+        inline_jobs: true,
+        gold_dir: Some(gold.path().to_path_buf()),
+        annotator: "soak".into(),
+        ..AppOptions::default()
+    };
+    let page = Path::new(ROOT).join("sample-pages/arabic-news.html");
+    let mut app = App::open(&page, opts).unwrap();
+    let mut t = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    // Find an Arabic letter on screen inside the source view.
+    let mut found = None;
+    for _ in 0..200 {
+        t.draw(|f| cescope::tui::ui::draw(f, &mut app)).unwrap();
+        let src = app.rects.source;
+        let buf = t.backend().buffer();
+        found = (src.y..src.y + src.height)
+            .flat_map(|y| (src.x..src.x + src.width).map(move |x| (x, y)))
+            .find(|&(x, y)| {
+                buf[(x, y)]
+                    .symbol()
+                    .chars()
+                    .next()
+                    .is_some_and(|c| ('\u{0621}'..='\u{064A}').contains(&c))
+            });
+        if found.is_some() {
+            break;
+        }
+        app.apply(Action::PageDown);
+    }
+    let (x, y) = found.expect("an Arabic letter is shown");
+    for kind in [
+        MouseEventKind::Down(MouseButton::Left),
+        MouseEventKind::Drag(MouseButton::Left),
+    ] {
+        app.handle_mouse(MouseEvent {
+            kind,
+            column: x,
+            row: y,
+            modifiers: KeyModifiers::NONE,
+        });
+    }
+    let text = app.doc.as_ref().unwrap().page.text().to_string();
+    let sel = app.ann.as_ref().unwrap().char_sel.clone().expect("a drag selects");
+    assert!(text.is_char_boundary(sel.start) && text.is_char_boundary(sel.end), "{sel:?}");
+    assert_eq!(text[sel].chars().count(), 1);
+    app.apply(Action::Include);
+    let ann = app.ann.as_ref().unwrap();
+    checks::assert_selection(&text, &ann.gold.main_selection(), "after include");
 }

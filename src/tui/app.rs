@@ -1170,12 +1170,21 @@ impl App {
                     let col = p.x.saturating_sub(r.source_text_x) as usize;
                     let byte = self.byte_at(line, col);
                     let dragging = matches!(ev.kind, MouseEventKind::Drag(_));
+                    let text = self.doc.as_ref().map_or("", |d| d.page.text());
+                    // The end of the character at `lo` (which may take several bytes).
+                    let one_char = |lo: usize| {
+                        lo + text
+                            .get(lo..)
+                            .and_then(|t| t.chars().next())
+                            .map_or(0, char::len_utf8)
+                    };
                     if let (Some(ann), Some(b)) = (self.ann.as_mut(), byte) {
                         if dragging {
                             if let Some(a) = ann.drag_anchor {
                                 ann.visual = None;
                                 let (lo, hi) = (a.min(b), a.max(b));
-                                ann.char_sel = Some(lo..hi.max(lo + 1));
+                                let end = hi.max(one_char(lo));
+                                ann.char_sel = (end > lo).then_some(lo..end);
                             }
                         } else {
                             ann.drag_anchor = Some(b);
