@@ -1003,9 +1003,18 @@ impl App {
     fn toggle_raw(&mut self) {
         let byte = self.line_range(self.cursor).map_or(0, |r| r.start);
         let top_byte = self.line_range(self.top).map_or(0, |r| r.start);
+        // The visual-mode anchor is a display line too: keep it on the same text.
+        let anchor_byte = self.ann.as_ref().and_then(|a| a.visual);
+        let anchor_byte = anchor_byte
+            .and_then(|v| self.line_range(v))
+            .map(|r| r.start);
         self.raw_lines = !self.raw_lines;
         self.cursor = self.line_at_byte(byte);
         self.top = self.line_at_byte(top_byte);
+        let anchor = anchor_byte.map(|b| self.line_at_byte(b));
+        if let Some(ann) = self.ann.as_mut() {
+            ann.visual = anchor;
+        }
         self.ensure_visible();
     }
 
@@ -1197,12 +1206,21 @@ impl App {
                     let col = p.x.saturating_sub(r.source_text_x) as usize;
                     let byte = self.byte_at(line, col);
                     let dragging = matches!(ev.kind, MouseEventKind::Drag(_));
+                    let text = self.doc.as_ref().map_or("", |d| d.page.text());
+                    // The end of the character at `lo` (which may take several bytes).
+                    let one_char = |lo: usize| {
+                        lo + text
+                            .get(lo..)
+                            .and_then(|t| t.chars().next())
+                            .map_or(0, char::len_utf8)
+                    };
                     if let (Some(ann), Some(b)) = (self.ann.as_mut(), byte) {
                         if dragging {
                             if let Some(a) = ann.drag_anchor {
                                 ann.visual = None;
                                 let (lo, hi) = (a.min(b), a.max(b));
-                                ann.char_sel = Some(lo..hi.max(lo + 1));
+                                let end = hi.max(one_char(lo));
+                                ann.char_sel = (end > lo).then_some(lo..end);
                             }
                         } else {
                             ann.drag_anchor = Some(b);

@@ -1,0 +1,7 @@
+//! AFL++ harness: `cescope_fuzz::checks::check_gold` on each input (see fuzz/README.md).
+
+fn main() {
+    afl::fuzz!(|data: &[u8]| {
+        cescope_fuzz::checks::check_gold(data);
+    });
+}
