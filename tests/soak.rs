@@ -552,6 +552,13 @@ fn report(label: &str, f: &Figures, elapsed: Duration) {
 /// Memory is bounded: after warm-up (a fifth of the walk) RSS may grow by at most half again plus
 /// 64 MiB, and the worker threads do not pile up.
 fn assert_bounded(f: &Figures) {
+    // One backup per gold file (issue 8, item 4): at most a gold file, its `.bak` and its
+    // recovery file per sample page (nine of them), however many saves the walk made.
+    assert!(
+        f.gold_files <= 3 * 9,
+        "{} files piled up in the gold folder",
+        f.gold_files
+    );
     if f.warm_rss_kib > 0 {
         let limit = f.warm_rss_kib + f.warm_rss_kib / 2 + 64 * 1024;
         assert!(
@@ -703,8 +710,17 @@ fn a_drag_on_one_character_selects_the_whole_character() {
         });
     }
     let text = app.doc.as_ref().unwrap().page.text().to_string();
-    let sel = app.ann.as_ref().unwrap().char_sel.clone().expect("a drag selects");
-    assert!(text.is_char_boundary(sel.start) && text.is_char_boundary(sel.end), "{sel:?}");
+    let sel = app
+        .ann
+        .as_ref()
+        .unwrap()
+        .char_sel
+        .clone()
+        .expect("a drag selects");
+    assert!(
+        text.is_char_boundary(sel.start) && text.is_char_boundary(sel.end),
+        "{sel:?}"
+    );
     assert_eq!(text[sel].chars().count(), 1);
     app.apply(Action::Include);
     let ann = app.ann.as_ref().unwrap();

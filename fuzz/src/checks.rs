@@ -15,7 +15,7 @@
 
 use std::path::Path;
 
-use cescope::algorithms::{registry, ParamKind, ParamSpec, ParamValue, Params, Unit};
+use cescope::algorithms::{registry, ParamKind, ParamSpec, ParamValue, Params};
 use cescope::gold;
 use cescope::page::decode::{decode, DecodeOptions};
 use cescope::page::lex::{lex, ByteClass, Lexed};
@@ -282,10 +282,12 @@ pub fn check_page(data: &[u8]) {
         "rendered text has an empty line"
     );
 
-    // DOM span invariants go here once `Page::dom()` exists (issue 8, item 7): every node's
-    // source byte ranges lie inside the text on char boundaries, a child's ranges lie inside its
-    // parent's, siblings are in text order without overlap, and text nodes cover only bytes the
-    // lexer classed as text.
+    // The positioned DOM: every node's source byte ranges lie inside the text on char
+    // boundaries, a start tag's slice is `<…>`, text-node spans hold exactly the node's text,
+    // spans do not overlap, a child's region lies inside its parent's (`Dom::validate`).
+    if let Err(e) = page.dom().validate(page.text()) {
+        panic!("DOM span invariant broken: {e}");
+    }
 }
 
 /// A value of `spec` inside its range, chosen by the bytes of `pick` (endpoints and default
@@ -354,40 +356,28 @@ pub fn check_extractors(data: &[u8]) {
         let x = ex.run(&page, &params);
         assert_selection(text, &x.selection, &what);
         assert_eq!(ex.run(&page, &params), x, "{what}: not deterministic");
+        // The trace describes itself consistently (unique keys, one value per unit index,
+        // marks sorted and in range, positions inside the text) and holds no NaN.
+        if let Err(e) = x.trace.validate(&page) {
+            panic!("{what}: trace invalid: {e}");
+        }
         for s in &x.trace.series {
-            if s.unit == Unit::VirtualLine {
-                assert!(
-                    s.values.len() <= n_lines,
-                    "{what}: series {} too long",
-                    s.name
-                );
-                assert!(
-                    s.values.iter().all(|v| v.is_finite()),
-                    "{what}: series {} has a non-finite value",
-                    s.name
-                );
-            }
+            assert!(
+                s.values.iter().all(|v| v.is_finite()),
+                "{what}: series {} has a non-finite value",
+                s.key
+            );
         }
-        for (name, v) in &x.trace.scalars {
-            assert!(!v.is_nan(), "{what}: scalar {name} is NaN");
+        for sc in &x.trace.scalars {
+            assert!(!sc.value.is_nan(), "{what}: scalar {} is NaN", sc.key);
         }
-        for m in &x.trace.marks {
-            let bound = match m.unit {
-                Unit::VirtualLine => n_lines,
-                Unit::Byte => text.len(),
-                Unit::Token => usize::MAX,
-            };
-            for r in &m.spans {
-                assert!(
-                    r.start <= r.end && r.end <= bound,
-                    "{what}: mark {} {r:?}",
-                    m.name
-                );
-            }
-        }
+        assert!(
+            page.is_normal(&x.selection),
+            "{what}: selection not in normal form (content text only)"
+        );
         let _ = page.render(&x.selection);
         for line in [0, n_lines / 2, n_lines.saturating_sub(1), n_lines] {
-            let _ = ex.explain(&x, line);
+            let _ = ex.explain(&page, &x, cescope::algorithms::Location::Line(line));
         }
         assert!(!ex.phases().is_empty(), "{}: no phases", ex.name());
     }
