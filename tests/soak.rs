@@ -18,7 +18,6 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use cescope::algorithms::Unit;
 use cescope::tui::app::{App, AppOptions, Mode};
 use cescope::tui::keymap::{Action, KeySpec, Keymap};
 use cescope::tui::{event_loop, EventSource, Polled};
@@ -364,7 +363,6 @@ fn check_app(app: &App, seen_lines: &mut Vec<(usize, usize)>) {
         assert!(app.virtual_of(app.cursor) < doc.vlines.len().max(1));
     }
     // Selections and traces of every algorithm.
-    let vlines = doc.vlines.len();
     for a in &app.algos {
         let name = a.extractor.name();
         for spec in a.extractor.params() {
@@ -380,28 +378,8 @@ fn check_app(app: &App, seen_lines: &mut Vec<(usize, usize)>) {
         }
         if let Some(x) = &a.result {
             checks::assert_selection(text, &x.selection, name);
-            for s in &x.trace.series {
-                if s.unit == Unit::VirtualLine {
-                    assert!(
-                        s.values.len() <= vlines,
-                        "{name}: series {} too long",
-                        s.name
-                    );
-                }
-            }
-            for m in &x.trace.marks {
-                let bound = match m.unit {
-                    Unit::VirtualLine => vlines,
-                    Unit::Byte => text.len(),
-                    Unit::Token => usize::MAX,
-                };
-                for r in &m.spans {
-                    assert!(
-                        r.start <= r.end && r.end <= bound,
-                        "{name}: mark {} {r:?}",
-                        m.name
-                    );
-                }
+            if let Err(e) = x.trace.validate(&doc.page) {
+                panic!("{name}: trace invalid: {e}");
             }
         }
     }
