@@ -5,7 +5,8 @@
 //! [`algorithms::Extractor`] maps a page and its parameters to an [`algorithms::Extraction`]: a
 //! [`selection::Selection`] (byte ranges over the decoded UTF-8 text) and a
 //! [`algorithms::Trace`] (the signals it computed on the way). Evaluation ([`eval`]) compares
-//! selections rendered to text against gold standards with the word-sequence LCS measure.
+//! selections rendered to text against gold standards with the word-sequence LCS measure
+//! ([`metrics`], which also serves the gold importer).
 
 pub mod algorithms;
 pub mod bench;
@@ -14,6 +15,7 @@ pub mod error;
 pub mod eval;
 pub mod fsio;
 pub mod gold;
+pub mod metrics;
 pub mod page;
 pub mod selection;
 pub mod tui;

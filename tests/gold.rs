@@ -9,12 +9,12 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use cescope::corpus::{self, GoldText};
-use cescope::eval::metrics::{word_prf, words};
 use cescope::gold::{
     self, agree, check, discard_recovery, export_scrapinghub, export_text, import_scrapinghub,
     load, load_recovery, recovery_is_newer, recovery_path, save, save_recovery, verify, Gold,
     GoldError, ProblemKind, SaveMode,
 };
+use cescope::metrics::{word_prf, words};
 use cescope::page::{DecodeOptions, Page};
 use cescope::selection::Selection;
 

@@ -1,5 +1,5 @@
 //! Evaluation runs: every selected algorithm on every page of one or more corpora that has a gold
-//! standard, scored page by page with one of the measures of [`crate::eval::metrics`].
+//! standard, scored page by page with one of the measures of [`crate::metrics`].
 //!
 //! The steps, each usable on its own:
 //!
@@ -30,8 +30,8 @@ use crate::algorithms::{Extractor, Params};
 use crate::corpus::{self, Corpus, CorpusPage, GoldText};
 use crate::error::escape_controls;
 use crate::error::{Error, Result};
-use crate::eval::metrics::{lcsequence_prf, lcstring_prf, mean, word_prf, Prf};
 use crate::fsio::read::ReadError;
+use crate::metrics::{lcsequence_prf, lcstring_prf, mean, word_prf, Prf};
 use crate::page::{DecodeOptions, Page};
 
 /// The evaluation measure: all three compare the rendered extract with the gold `articleBody`

@@ -27,7 +27,7 @@ use super::keymap::{Action, Keymap};
 use crate::algorithms::{self, Extraction, Extractor, LineTrace, Params, Role};
 use crate::corpus::{self, GoldText};
 use crate::error::Result;
-use crate::eval::metrics::{word_prf, Prf};
+use crate::metrics::{word_prf, Prf};
 use crate::page::{decode, DecodeOptions, Page};
 use crate::selection::Selection;
 
