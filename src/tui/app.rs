@@ -21,6 +21,8 @@ use ratatui::crossterm::event::{
 use ratatui::layout::{Position, Rect};
 use ratatui::style::Color;
 
+mod annotation;
+
 use super::annotate::Annotation;
 use super::highlight::Highlighter;
 use super::keymap::{Action, Keymap};
@@ -502,7 +504,7 @@ impl App {
                 self.run_algo(i);
             }
         }
-        super::annotate::attach(self, path, gold);
+        annotation::attach(self, path, gold);
     }
 
     /// Recomputes P / R / F1 of every algorithm's result against the page's gold text.
@@ -1019,7 +1021,7 @@ impl App {
         let shown = range.start..range.start + t.len();
         let mut c = 0usize;
         let mut last = shown.start;
-        for (b, _, w) in super::ui::display_chars(text, shown.clone(), !self.raw_lines) {
+        for (b, _, w) in super::display::display_chars(text, shown.clone(), !self.raw_lines) {
             if c + w > self.hscroll + col {
                 return Some(b);
             }
