@@ -297,9 +297,7 @@ fn inspect(
         inline_limit: cescope::tui::AppOptions::default().inline_limit,
         algo: algo.to_string(),
         gold_dir,
-        annotator: annotator
-            .or_else(cescope::tui::app::configured_annotator)
-            .unwrap_or_else(cescope::tui::app::default_annotator),
+        annotator: cescope::config::annotator(annotator),
     };
     cescope::tui::run(path, opts)
 }
@@ -616,7 +614,7 @@ fn gold_cmd(command: GoldCommand) -> Result<()> {
             headline,
             empty,
             gold_dir,
-            annotator: gold_annotator(annotator),
+            annotator: cescope::config::annotator(annotator),
             force,
         }),
         GoldCommand::Import {
@@ -630,7 +628,7 @@ fn gold_cmd(command: GoldCommand) -> Result<()> {
             ground_truth,
             pages,
             out,
-            annotator: gold_annotator(annotator),
+            annotator: cescope::config::annotator(annotator),
             force,
         }),
         GoldCommand::Export { to, dir, out } => gold_export(&gc::ExportOptions {
@@ -645,12 +643,6 @@ fn gold_cmd(command: GoldCommand) -> Result<()> {
         GoldCommand::Check { dir, pages } => gold_check(&dir, pages.as_deref()),
         GoldCommand::Agree { dir_a, dir_b } => gold_agree(&dir_a, &dir_b),
     }
-}
-
-fn gold_annotator(given: Option<String>) -> String {
-    given
-        .or_else(cescope::tui::app::configured_annotator)
-        .unwrap_or_else(cescope::tui::app::default_annotator)
 }
 
 /// A path or text from a file, with control characters escaped for the terminal.

@@ -10,6 +10,7 @@
 
 pub mod algorithms;
 pub mod bench;
+pub mod config;
 pub mod corpus;
 pub mod error;
 pub mod eval;

@@ -80,25 +80,9 @@ impl Default for AppOptions {
             inline_limit: INLINE_LIMIT,
             algo: algorithms::DEFAULT_ALGORITHM.into(),
             gold_dir: None,
-            annotator: default_annotator(),
+            annotator: crate::config::default_annotator(),
         }
     }
-}
-
-/// The `annotator` of the user's config file (`<config dir>/cescope/config.toml`, e.g.
-/// `~/.config/cescope/config.toml` on Linux), when set.
-pub fn configured_annotator() -> Option<String> {
-    let path = dirs::config_dir()?.join("cescope").join("config.toml");
-    let text = std::fs::read_to_string(path).ok()?;
-    let v: toml::Table = text.parse().ok()?;
-    v.get("annotator")?.as_str().map(str::to_string)
-}
-
-/// The annotator name when none is configured: `$USER` (or `$USERNAME`), else "anonymous".
-pub fn default_annotator() -> String {
-    std::env::var("USER")
-        .or_else(|_| std::env::var("USERNAME"))
-        .unwrap_or_else(|_| "anonymous".into())
 }
 
 /// One page of the corpus list.
