@@ -10,6 +10,8 @@ use serde_json::json;
 
 use cescope::algorithms::{self, ParamKind, Params};
 use cescope::bench;
+use cescope::eval::report::{Format as EvalFormat, TableBy};
+use cescope::eval::run::Metric;
 use cescope::page::{DecodeOptions, Page};
 
 /// cescope — main content extraction (MCE) from web pages.
@@ -117,17 +119,18 @@ pub enum Command {
         #[arg(long = "set", short = 's', value_name = "NAME=VALUE")]
         set: Vec<String>,
         /// Measure: word-sequence LCS, character LCSequence or character LCString.
-        #[arg(long, short, default_value = "word", value_parser = ["word", "lcsequence", "lcstring"])]
-        metric: String,
-        /// Table columns / rows: per corpus, per site (host of the gold URL) or per page.
-        #[arg(long, default_value = "corpus", value_parser = ["corpus", "site", "page"])]
-        by: String,
+        #[arg(long, short, default_value = "word", value_parser = named::<Metric>(&Metric::NAMES))]
+        metric: Metric,
+        /// Table columns / rows: per corpus, per site (host of the gold URL), per page, or per page
+        /// type (the gold's `page_type`, e.g. in WCXB; pages without one in a row `(none)`).
+        #[arg(long, default_value = "corpus", value_parser = named::<TableBy>(&TableBy::NAMES))]
+        by: TableBy,
         /// Show precision / recall / F1 in every cell, not only F1.
         #[arg(long)]
         prf: bool,
         /// Output format (json: the full report; csv: one line per corpus, algorithm and page).
-        #[arg(long, short, default_value = "table", value_parser = ["table", "json", "csv"])]
-        format: String,
+        #[arg(long, short, default_value = "table", value_parser = named::<EvalFormat>(&EvalFormat::NAMES))]
+        format: EvalFormat,
         /// Also write report.json and SVG plots (F1 histograms, F1 scatter) into DIR.
         #[arg(long, value_name = "DIR")]
         report: Option<PathBuf>,
@@ -196,10 +199,10 @@ pub fn run(cli: Cli) -> Result<()> {
             &corpora,
             &algo,
             &set,
-            &metric,
-            &by,
+            metric,
+            by,
             prf,
-            &format,
+            format,
             report.as_deref(),
             scatter.as_deref(),
             threads,
@@ -394,20 +397,19 @@ fn eval_cmd(
     corpora: &[PathBuf],
     algo: &str,
     set: &[String],
-    metric: &str,
-    by: &str,
+    metric: Metric,
+    by: TableBy,
     prf: bool,
-    format: &str,
+    format: EvalFormat,
     report_dir: Option<&std::path::Path>,
     scatter: Option<&str>,
     threads: Option<u16>,
 ) -> Result<()> {
-    use cescope::eval::report::{self, TableBy};
-    use cescope::eval::run::{self, Metric};
+    use cescope::eval::report;
+    use cescope::eval::run;
     use std::io::IsTerminal;
 
     let t0 = Instant::now();
-    let metric: Metric = metric.parse()?;
     let algos = run::configure(algorithms::resolve(algo)?, set)?;
     let names: Vec<&str> = algos.iter().map(|(e, _)| e.name()).collect();
     let find = |n: &str| {
@@ -458,19 +460,12 @@ fn eval_cmd(
     }
     let mut out = std::io::stdout().lock();
     match format {
-        "json" => {
+        EvalFormat::Json => {
             serde_json::to_writer_pretty(&mut out, &report::to_json(&rep))?;
             writeln!(out)?;
         }
-        "csv" => write!(out, "{}", report::csv(&rep))?,
-        _ => {
-            let by = match by {
-                "site" => TableBy::Site,
-                "page" => TableBy::Page,
-                _ => TableBy::Corpus,
-            };
-            write!(out, "{}", report::table(&rep, by, prf))?;
-        }
+        EvalFormat::Csv => write!(out, "{}", report::csv(&rep))?,
+        EvalFormat::Table => write!(out, "{}", report::table(&rep, by, prf))?,
     }
     out.flush()?;
     if let Some(dir) = report_dir {
@@ -910,4 +905,14 @@ fn gold_agree(dir_a: &std::path::Path, dir_b: &std::path::Path) -> Result<()> {
     )?;
     out.flush()?;
     Ok(())
+}
+
+/// A clap value parser for a library option enum: the possible values are `names` (shown in
+/// `--help` and in clap's error for anything else), each parsed by the type's `FromStr`.
+fn named<T>(names: &'static [&'static str]) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: std::str::FromStr<Err = cescope::Error> + Clone + Send + Sync + 'static,
+{
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<T>())
 }
