@@ -278,6 +278,7 @@ fn extract(
     Ok(())
 }
 
+#[cfg(feature = "tui")]
 fn inspect(
     path: &std::path::Path,
     algo: &str,
@@ -303,6 +304,24 @@ fn inspect(
         annotator: cescope::config::annotator(annotator),
     };
     cescope::tui::run(path, opts)
+}
+
+/// What a build without the inspector says when asked for it.
+#[cfg(not(feature = "tui"))]
+const NO_TUI: &str =
+    "this build of cescope has no inspector (built without the `tui` feature); rebuild with default features";
+
+#[cfg(not(feature = "tui"))]
+fn inspect(
+    _path: &std::path::Path,
+    _algo: &str,
+    _keymap: &str,
+    _encoding: Option<String>,
+    _no_syntax: bool,
+    _annotator: Option<String>,
+    _gold_dir: Option<PathBuf>,
+) -> Result<()> {
+    anyhow::bail!(NO_TUI)
 }
 
 fn kind_text(k: &ParamKind) -> String {
@@ -352,6 +371,12 @@ fn algos_cmd(names: bool, format: TextOrJson) -> Result<()> {
     Ok(())
 }
 
+#[cfg(not(feature = "tui"))]
+fn inspector_bench(_inputs: &[PathBuf], _algo: &str, _format: TableOrJson) -> Result<()> {
+    anyhow::bail!(NO_TUI)
+}
+
+#[cfg(feature = "tui")]
 fn inspector_bench(inputs: &[PathBuf], algo: &str, format: TableOrJson) -> Result<()> {
     let name = if algo == "all" {
         "danag"
@@ -469,7 +494,11 @@ fn eval_cmd(
     }
     out.flush()?;
     if let Some(dir) = report_dir {
-        if scatter.is_none() {
+        if !report::PLOTS {
+            eprintln!(
+                "cescope: note: this build has no plots (built without the `plots` feature): writing report.json, skipping the SVGs"
+            );
+        } else if scatter.is_none() {
             eprintln!("cescope: note: one algorithm only, no scatter plot");
         }
         let written = report::write_dir(&rep, dir, scatter)?;

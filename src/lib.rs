@@ -7,6 +7,10 @@
 //! [`algorithms::Trace`] (the signals it computed on the way). Evaluation ([`eval`]) compares
 //! selections rendered to text against gold standards with the word-sequence LCS measure
 //! ([`metrics`], which also serves the gold importer).
+//!
+//! Cargo features, both on by default: `tui` (the inspector, module `tui`: ratatui, crossterm,
+//! syntect) and `plots` (the SVG plots of `eval --report`: plotters). `cargo build
+//! --no-default-features` gives the library and a CLI for batch use without them.
 
 pub mod algorithms;
 pub mod bench;
@@ -19,6 +23,7 @@ pub mod gold;
 pub mod metrics;
 pub mod page;
 pub mod selection;
+#[cfg(feature = "tui")]
 pub mod tui;
 
 pub use error::{Error, Result};

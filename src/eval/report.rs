@@ -7,10 +7,14 @@
 //! al. 2009, section 5.2), and a group's figure is the mean of its per-page values (macro average,
 //! `REFERENCE.md`). Counts are in the metric's unit (tokens or chars). Times are milliseconds per
 //! page or seconds in total, as labelled.
+//!
+//! The plots need the `plots` cargo feature (on by default); without it [`write_dir`] writes
+//! `report.json` only ([`PLOTS`] says which).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+#[cfg(feature = "plots")]
 use plotters::prelude::*;
 use serde_json::{json, Value};
 
@@ -410,6 +414,9 @@ fn write_file(path: &Path, data: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Whether this build draws the SVG plots (the `plots` cargo feature).
+pub const PLOTS: bool = cfg!(feature = "plots");
+
 fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::io(path, std::io::Error::other(e.to_string()))
 }
@@ -428,6 +435,7 @@ pub fn f1_bins(values: &[f64]) -> [usize; 10] {
 /// Writes the F1 distribution of every algorithm to `path` (SVG): one panel per algorithm, a
 /// histogram of the per-page F1 in 10 bins over `[0, 1]` (`f1_bins`), all panels on the same
 /// page-count scale, captioned with the algorithm's name, mean F1 and number of pages.
+#[cfg(feature = "plots")]
 pub fn plot_histograms(report: &Report, path: &Path) -> Result<()> {
     let n = report.algos.len().max(1);
     let mut svg = String::new();
@@ -521,6 +529,7 @@ pub fn wins(x: &[f64], y: &[f64]) -> (usize, usize, usize) {
 /// Writes a per-page F1 scatter of algorithms `x` and `y` (indices into [`Report::algos`]) to
 /// `path` (SVG): one point per page at (F1 of x, F1 of y), the diagonal `y = x`, and a title
 /// naming the axes and counting the pages where each algorithm wins (and ties).
+#[cfg(feature = "plots")]
 pub fn plot_scatter(report: &Report, x: usize, y: usize, path: &Path) -> Result<()> {
     let (fx, fy) = (report.f1s(x), report.f1s(y));
     let (nx, ny) = (&report.algos[x].name, &report.algos[y].name);
@@ -570,7 +579,8 @@ pub fn plot_scatter(report: &Report, x: usize, y: usize, path: &Path) -> Result<
 /// Writes `report.json` ([`to_json`]), `f1-histogram.svg` ([`plot_histograms`]) and, when
 /// `scatter` names two algorithms, `f1-scatter.svg` ([`plot_scatter`]) into `dir` (created if
 /// missing), each atomically (temporary file and rename; a symbolic link in the way is
-/// refused). Returns the paths written. Errors: [`Error::Io`], [`Error::Write`].
+/// refused). Without the `plots` feature ([`PLOTS`] false) only `report.json` is written.
+/// Returns the paths written. Errors: [`Error::Io`], [`Error::Write`].
 pub fn write_dir(
     report: &Report,
     dir: &Path,
@@ -583,14 +593,19 @@ pub fn write_dir(
         serde_json::to_string_pretty(&to_json(report)).map_err(|e| plot_err(&json_path, e))?;
     write_file(&json_path, (text + "\n").as_bytes())?;
     written.push(json_path);
-    let hist = dir.join("f1-histogram.svg");
-    plot_histograms(report, &hist)?;
-    written.push(hist);
-    if let Some((x, y)) = scatter {
-        let sc = dir.join("f1-scatter.svg");
-        plot_scatter(report, x, y, &sc)?;
-        written.push(sc);
+    #[cfg(feature = "plots")]
+    {
+        let hist = dir.join("f1-histogram.svg");
+        plot_histograms(report, &hist)?;
+        written.push(hist);
+        if let Some((x, y)) = scatter {
+            let sc = dir.join("f1-scatter.svg");
+            plot_scatter(report, x, y, &sc)?;
+            written.push(sc);
+        }
     }
+    #[cfg(not(feature = "plots"))]
+    let _ = scatter;
     Ok(written)
 }
 
