@@ -155,7 +155,7 @@ pub fn word_spans(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
 /// are still tokenised, so the tokens always equal the runs of the lower-cased text.
 fn scan_words(text: &str, mut emit: impl FnMut(&str, std::ops::Range<usize>)) {
     let lower = text.to_lowercase();
-    let mut lc = lower.char_indices().peekable();
+    let mut lc = lower.char_indices();
     // (start in `lower`, start in `text`) of the current run; end in `text` of its last char.
     let mut run: Option<(usize, usize)> = None;
     let mut run_end = 0;
