@@ -24,7 +24,11 @@ struct Scratch {
 
 /// An exact LCS of `a` and `b` (tokens `< alphabet`) as matched index pairs `(i, j)`,
 /// `a[i] == b[j]`, strictly increasing in both. O(m·n/64) time, O(m + n + alphabet) memory.
-pub(crate) fn align(a: &[u32], b: &[u32], alphabet: usize) -> Vec<(usize, usize)> {
+///
+/// # Panics
+/// If a token is not below `alphabet` (ids from [`crate::metrics::intern`] are below the number
+/// of distinct tokens).
+pub fn align(a: &[u32], b: &[u32], alphabet: usize) -> Vec<(usize, usize)> {
     let mut s = Scratch {
         row_of: vec![u32::MAX; alphabet],
         seen: vec![0; alphabet],
@@ -166,7 +170,7 @@ fn dp(a: &[u32], a0: usize, b: &[u32], b0: usize, out: &mut Vec<(usize, usize)>)
 /// symbol) on ties; so where a symbol can be matched at several places, the traceback takes the
 /// last. O(m·n) time and memory (4 bytes per cell): for small problems only (the subproblems of
 /// [`align`], a headline against a few lines).
-pub(crate) fn lcs_pairs(a: &[u32], b: &[u32]) -> Vec<(usize, usize)> {
+pub fn lcs_pairs(a: &[u32], b: &[u32]) -> Vec<(usize, usize)> {
     let (m, n) = (a.len(), b.len());
     let w = n + 1;
     let mut t = vec![0u32; (m + 1) * w];
@@ -197,7 +201,7 @@ pub(crate) fn lcs_pairs(a: &[u32], b: &[u32]) -> Vec<(usize, usize)> {
 }
 
 /// Above this many candidate positions in all, [`compact`] leaves the alignment as it is.
-const COMPACT_LIMIT: usize = 4_000_000;
+pub const COMPACT_LIMIT: usize = 4_000_000;
 
 /// Moves the `b` side of an alignment to equal tokens elsewhere (same `a` indices, same count,
 /// still strictly increasing) so that the matched positions of `b` form as few runs of
@@ -206,7 +210,11 @@ const COMPACT_LIMIT: usize = 4_000_000;
 /// between its leftmost and rightmost feasible places): O(candidates) time and 12 bytes of
 /// memory per candidate; skipped (alignment returned unchanged) above [`COMPACT_LIMIT`]
 /// candidates (48 MB).
-pub(crate) fn compact(pairs: &[(usize, usize)], b: &[u32], alphabet: usize) -> Vec<(usize, usize)> {
+///
+/// # Panics
+/// If a token of `b` is not below `alphabet`, or `pairs` is not an alignment of some sequence
+/// with `b` (indices in range, strictly increasing).
+pub fn compact(pairs: &[(usize, usize)], b: &[u32], alphabet: usize) -> Vec<(usize, usize)> {
     let k = pairs.len();
     if k < 2 {
         return pairs.to_vec();
