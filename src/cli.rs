@@ -10,6 +10,8 @@ use serde_json::json;
 
 use cescope::algorithms::{self, ParamKind, Params};
 use cescope::bench;
+use cescope::eval::report::{Format as EvalFormat, TableBy};
+use cescope::eval::run::Metric;
 use cescope::page::{DecodeOptions, Page};
 
 /// cescope — main content extraction (MCE) from web pages.
@@ -117,17 +119,18 @@ pub enum Command {
         #[arg(long = "set", short = 's', value_name = "NAME=VALUE")]
         set: Vec<String>,
         /// Measure: word-sequence LCS, character LCSequence or character LCString.
-        #[arg(long, short, default_value = "word", value_parser = ["word", "lcsequence", "lcstring"])]
-        metric: String,
-        /// Table columns / rows: per corpus, per site (host of the gold URL) or per page.
-        #[arg(long, default_value = "corpus", value_parser = ["corpus", "site", "page"])]
-        by: String,
+        #[arg(long, short, default_value = "word", value_parser = named::<Metric>(&Metric::NAMES))]
+        metric: Metric,
+        /// Table columns / rows: per corpus, per site (host of the gold URL), per page, or per page
+        /// type (the gold's `page_type`, e.g. in WCXB; pages without one in a row `(none)`).
+        #[arg(long, default_value = "corpus", value_parser = named::<TableBy>(&TableBy::NAMES))]
+        by: TableBy,
         /// Show precision / recall / F1 in every cell, not only F1.
         #[arg(long)]
         prf: bool,
         /// Output format (json: the full report; csv: one line per corpus, algorithm and page).
-        #[arg(long, short, default_value = "table", value_parser = ["table", "json", "csv"])]
-        format: String,
+        #[arg(long, short, default_value = "table", value_parser = named::<EvalFormat>(&EvalFormat::NAMES))]
+        format: EvalFormat,
         /// Also write report.json and SVG plots (F1 histograms, F1 scatter) into DIR.
         #[arg(long, value_name = "DIR")]
         report: Option<PathBuf>,
@@ -196,10 +199,10 @@ pub fn run(cli: Cli) -> Result<()> {
             &corpora,
             &algo,
             &set,
-            &metric,
-            &by,
+            metric,
+            by,
             prf,
-            &format,
+            format,
             report.as_deref(),
             scatter.as_deref(),
             threads,
@@ -275,6 +278,7 @@ fn extract(
     Ok(())
 }
 
+#[cfg(feature = "tui")]
 fn inspect(
     path: &std::path::Path,
     algo: &str,
@@ -297,11 +301,27 @@ fn inspect(
         inline_limit: cescope::tui::AppOptions::default().inline_limit,
         algo: algo.to_string(),
         gold_dir,
-        annotator: annotator
-            .or_else(cescope::tui::app::configured_annotator)
-            .unwrap_or_else(cescope::tui::app::default_annotator),
+        annotator: cescope::config::annotator(annotator),
     };
     cescope::tui::run(path, opts)
+}
+
+/// What a build without the inspector says when asked for it.
+#[cfg(not(feature = "tui"))]
+const NO_TUI: &str =
+    "this build of cescope has no inspector (built without the `tui` feature); rebuild with default features";
+
+#[cfg(not(feature = "tui"))]
+fn inspect(
+    _path: &std::path::Path,
+    _algo: &str,
+    _keymap: &str,
+    _encoding: Option<String>,
+    _no_syntax: bool,
+    _annotator: Option<String>,
+    _gold_dir: Option<PathBuf>,
+) -> Result<()> {
+    anyhow::bail!(NO_TUI)
 }
 
 fn kind_text(k: &ParamKind) -> String {
@@ -351,6 +371,12 @@ fn algos_cmd(names: bool, format: TextOrJson) -> Result<()> {
     Ok(())
 }
 
+#[cfg(not(feature = "tui"))]
+fn inspector_bench(_inputs: &[PathBuf], _algo: &str, _format: TableOrJson) -> Result<()> {
+    anyhow::bail!(NO_TUI)
+}
+
+#[cfg(feature = "tui")]
 fn inspector_bench(inputs: &[PathBuf], algo: &str, format: TableOrJson) -> Result<()> {
     let name = if algo == "all" {
         "danag"
@@ -396,20 +422,19 @@ fn eval_cmd(
     corpora: &[PathBuf],
     algo: &str,
     set: &[String],
-    metric: &str,
-    by: &str,
+    metric: Metric,
+    by: TableBy,
     prf: bool,
-    format: &str,
+    format: EvalFormat,
     report_dir: Option<&std::path::Path>,
     scatter: Option<&str>,
     threads: Option<u16>,
 ) -> Result<()> {
-    use cescope::eval::report::{self, TableBy};
-    use cescope::eval::run::{self, Metric};
+    use cescope::eval::report;
+    use cescope::eval::run;
     use std::io::IsTerminal;
 
     let t0 = Instant::now();
-    let metric: Metric = metric.parse()?;
     let algos = run::configure(algorithms::resolve(algo)?, set)?;
     let names: Vec<&str> = algos.iter().map(|(e, _)| e.name()).collect();
     let find = |n: &str| {
@@ -460,23 +485,20 @@ fn eval_cmd(
     }
     let mut out = std::io::stdout().lock();
     match format {
-        "json" => {
+        EvalFormat::Json => {
             serde_json::to_writer_pretty(&mut out, &report::to_json(&rep))?;
             writeln!(out)?;
         }
-        "csv" => write!(out, "{}", report::csv(&rep))?,
-        _ => {
-            let by = match by {
-                "site" => TableBy::Site,
-                "page" => TableBy::Page,
-                _ => TableBy::Corpus,
-            };
-            write!(out, "{}", report::table(&rep, by, prf))?;
-        }
+        EvalFormat::Csv => write!(out, "{}", report::csv(&rep))?,
+        EvalFormat::Table => write!(out, "{}", report::table(&rep, by, prf))?,
     }
     out.flush()?;
     if let Some(dir) = report_dir {
-        if scatter.is_none() {
+        if !report::PLOTS {
+            eprintln!(
+                "cescope: note: this build has no plots (built without the `plots` feature): writing report.json, skipping the SVGs"
+            );
+        } else if scatter.is_none() {
             eprintln!("cescope: note: one algorithm only, no scatter plot");
         }
         let written = report::write_dir(&rep, dir, scatter)?;
@@ -616,7 +638,7 @@ fn gold_cmd(command: GoldCommand) -> Result<()> {
             headline,
             empty,
             gold_dir,
-            annotator: gold_annotator(annotator),
+            annotator: cescope::config::annotator(annotator),
             force,
         }),
         GoldCommand::Import {
@@ -630,7 +652,7 @@ fn gold_cmd(command: GoldCommand) -> Result<()> {
             ground_truth,
             pages,
             out,
-            annotator: gold_annotator(annotator),
+            annotator: cescope::config::annotator(annotator),
             force,
         }),
         GoldCommand::Export { to, dir, out } => gold_export(&gc::ExportOptions {
@@ -645,12 +667,6 @@ fn gold_cmd(command: GoldCommand) -> Result<()> {
         GoldCommand::Check { dir, pages } => gold_check(&dir, pages.as_deref()),
         GoldCommand::Agree { dir_a, dir_b } => gold_agree(&dir_a, &dir_b),
     }
-}
-
-fn gold_annotator(given: Option<String>) -> String {
-    given
-        .or_else(cescope::tui::app::configured_annotator)
-        .unwrap_or_else(cescope::tui::app::default_annotator)
 }
 
 /// A path or text from a file, with control characters escaped for the terminal.
@@ -918,4 +934,14 @@ fn gold_agree(dir_a: &std::path::Path, dir_b: &std::path::Path) -> Result<()> {
     )?;
     out.flush()?;
     Ok(())
+}
+
+/// A clap value parser for a library option enum: the possible values are `names` (shown in
+/// `--help` and in clap's error for anything else), each parsed by the type's `FromStr`.
+fn named<T>(names: &'static [&'static str]) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: std::str::FromStr<Err = cescope::Error> + Clone + Send + Sync + 'static,
+{
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<T>())
 }

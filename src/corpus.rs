@@ -28,6 +28,10 @@ pub struct GoldText {
     /// Where the page came from (reference only).
     #[serde(default)]
     pub url: Option<String>,
+    /// The kind of page (`"article"`, `"forum"`, `"product"`, …) when the corpus labels it
+    /// (WCXB's `page_type`); `eval --by type` groups by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_type: Option<String>,
 }
 
 /// One page of a corpus.

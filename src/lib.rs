@@ -5,17 +5,25 @@
 //! [`algorithms::Extractor`] maps a page and its parameters to an [`algorithms::Extraction`]: a
 //! [`selection::Selection`] (byte ranges over the decoded UTF-8 text) and a
 //! [`algorithms::Trace`] (the signals it computed on the way). Evaluation ([`eval`]) compares
-//! selections rendered to text against gold standards with the word-sequence LCS measure.
+//! selections rendered to text against gold standards with the word-sequence LCS measure
+//! ([`metrics`], which also serves the gold importer).
+//!
+//! Cargo features, both on by default: `tui` (the inspector, module `tui`: ratatui, crossterm,
+//! syntect) and `plots` (the SVG plots of `eval --report`: plotters). `cargo build
+//! --no-default-features` gives the library and a CLI for batch use without them.
 
 pub mod algorithms;
 pub mod bench;
+pub mod config;
 pub mod corpus;
 pub mod error;
 pub mod eval;
 pub mod fsio;
 pub mod gold;
+pub mod metrics;
 pub mod page;
 pub mod selection;
+#[cfg(feature = "tui")]
 pub mod tui;
 
 pub use error::{Error, Result};

@@ -9,12 +9,12 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use cescope::corpus::{self, GoldText};
-use cescope::eval::metrics::{word_prf, words};
 use cescope::gold::{
     self, agree, check, discard_recovery, export_scrapinghub, export_text, import_scrapinghub,
     load, load_recovery, recovery_is_newer, recovery_path, save, save_recovery, verify, Gold,
     GoldError, ProblemKind, SaveMode,
 };
+use cescope::metrics::{word_prf, words};
 use cescope::page::{DecodeOptions, Page};
 use cescope::selection::Selection;
 
@@ -386,6 +386,7 @@ fn import_reproduces_the_gold_words() {
         article_body: body.to_string(),
         headline: Some("Council approves the new bridge".into()),
         url: Some("https://herald.example/bridge".into()),
+        ..Default::default()
     };
     let (g, stats) = import_scrapinghub(&gt, &p, "bridge.html", "importer");
     assert_eq!(stats.matched, stats.gold_words);
@@ -426,8 +427,7 @@ fn import_reproduces_the_gold_words() {
     // Gold words missing from the page: partial coverage, still in order, marked as a draft.
     let gt2 = GoldText {
         article_body: format!("{body} An extra sentence nobody wrote."),
-        headline: None,
-        url: None,
+        ..Default::default()
     };
     let (g2, s2) = import_scrapinghub(&gt2, &p, "bridge.html", "importer");
     assert!(s2.coverage < 1.0 && s2.matched < s2.gold_words);

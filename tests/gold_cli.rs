@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use cescope::eval::metrics::word_prf;
+use cescope::metrics::word_prf;
 
 fn cescope() -> Command {
     Command::new(env!("CARGO_BIN_EXE_cescope"))

@@ -7,6 +7,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+#[cfg(feature = "tui")]
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 fn cescope() -> Command {
@@ -353,6 +354,7 @@ fn mark_refuses_two_pages_with_one_gold_file() {
 /// The inspector flow: open, take a draft, save; a second session edits and saves many times.
 /// Exactly one `.bak`, holding the file as it was before the second session.
 #[test]
+#[cfg(feature = "tui")]
 fn inspector_sessions_keep_one_backup() {
     use cescope::tui::app::{App, AppOptions};
     use cescope::tui::keymap::Keymap;
@@ -394,6 +396,7 @@ fn inspector_sessions_keep_one_backup() {
 
 /// `eval --report DIR` writes report.json and the SVGs atomically and never through a link.
 #[test]
+#[cfg(feature = "plots")]
 fn eval_report_never_writes_through_a_link() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();

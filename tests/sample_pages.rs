@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use cescope::algorithms::{find, Params};
-use cescope::eval::metrics::word_prf;
+use cescope::metrics::word_prf;
 use cescope::page::{DecodeOptions, Page};
 
 fn sample(name: &str) -> PathBuf {

@@ -2,6 +2,8 @@
 //! events through the same `App::handle_key` the terminal loop uses. Highlighting is off and
 //! extractions run inline so every frame is deterministic.
 
+#![cfg(feature = "tui")]
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

@@ -1,7 +1,6 @@
-//! Evaluation of main content extraction: word-sequence LCS and character LCSequence / LCString measures.
+//! Evaluation of main content extraction: runs of extractors over corpora scored against gold
+//! standards ([`run`]) and their tables, JSON, CSV and plots ([`report`]). The measures themselves
+//! (word-sequence LCS, character LCSequence / LCString) are in [`crate::metrics`].
 
-pub mod metrics;
 pub mod report;
 pub mod run;
-
-pub use metrics::{lcsequence_prf, lcstring_prf, mean, word_prf, words, Prf};

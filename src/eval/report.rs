@@ -7,15 +7,56 @@
 //! al. 2009, section 5.2), and a group's figure is the mean of its per-page values (macro average,
 //! `REFERENCE.md`). Counts are in the metric's unit (tokens or chars). Times are milliseconds per
 //! page or seconds in total, as labelled.
+//!
+//! The plots need the `plots` cargo feature (on by default); without it [`write_dir`] writes
+//! `report.json` only ([`PLOTS`] says which).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+#[cfg(feature = "plots")]
 use plotters::prelude::*;
 use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
 use crate::eval::run::{GroupBy, Report, Summary};
+
+/// For an option enum: `NAMES` (the command-line names, in declaration order), `name()` and a
+/// case-insensitive `FromStr` whose error ([`Error::Param`]) lists the names.
+macro_rules! named_options {
+    ($t:ident, $what:literal, [$($v:ident = $n:literal),+ $(,)?]) => {
+        impl $t {
+            /// The command-line names, in declaration order.
+            pub const NAMES: &'static [&'static str] = &[$($n),+];
+
+            /// The command-line name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($t::$v => $n,)+
+                }
+            }
+        }
+
+        impl std::str::FromStr for $t {
+            type Err = Error;
+
+            /// Parses a command-line name (case-insensitive, trimmed). Errors: [`Error::Param`]
+            /// listing the names.
+            fn from_str(s: &str) -> Result<$t> {
+                [$($t::$v),+]
+                    .into_iter()
+                    .find(|v| v.name().eq_ignore_ascii_case(s.trim()))
+                    .ok_or_else(|| {
+                        Error::Param(format!(
+                            "unknown {} {s:?}; known: {}",
+                            $what,
+                            Self::NAMES.join(", ")
+                        ))
+                    })
+            }
+        }
+    };
+}
 
 /// The layout of [`table`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,7 +68,38 @@ pub enum TableBy {
     Site,
     /// One row per (algorithm, page): P, R, F1 and the extract and gold sizes.
     Page,
+    /// One row per page type (the gold's `page_type`, per corpus; pages without one in the row
+    /// [`crate::eval::run::NO_PAGE_TYPE`]), algorithms as columns.
+    Type,
 }
+
+named_options!(
+    TableBy,
+    "table grouping",
+    [
+        Corpus = "corpus",
+        Site = "site",
+        Page = "page",
+        Type = "type"
+    ]
+);
+
+/// The output format of an evaluation (`cescope eval --format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A text table ([`table`]).
+    Table,
+    /// The full report as JSON ([`to_json`]).
+    Json,
+    /// One line per (corpus, algorithm, page) ([`csv`]).
+    Csv,
+}
+
+named_options!(
+    Format,
+    "output format",
+    [Table = "table", Json = "json", Csv = "csv"]
+);
 
 /// Renders a text table of columns, the first `left` columns left-aligned, the rest right-aligned,
 /// two spaces apart.
@@ -83,6 +155,7 @@ pub fn cell(s: &Summary, prf: bool) -> String {
 ///   `0.866 (0)`; with `prf` the cells are `P / R / F1 (empty)`.
 /// * [`TableBy::Site`]: one row per site (corpus, host, pages), one column per algorithm, same
 ///   cells.
+/// * [`TableBy::Type`]: as `Site`, one row per page type (corpus, type, pages).
 /// * [`TableBy::Page`]: one row per (algorithm, page): P, R, F1, extract and gold sizes in the
 ///   metric's unit (`prf` is implied).
 ///
@@ -93,7 +166,7 @@ pub fn table(report: &Report, by: TableBy, prf: bool) -> String {
     let multi = report.corpora.len() > 1;
     let mut rows: Vec<Vec<String>> = Vec::new();
     let (head, left) = match by {
-        TableBy::Corpus | TableBy::Site => (
+        TableBy::Corpus | TableBy::Site | TableBy::Type => (
             format!(
                 "{what}, {}; mean of per-page values, (n) = empty extracts\n",
                 m.describe()
@@ -127,15 +200,20 @@ pub fn table(report: &Report, by: TableBy, prf: bool) -> String {
                 rows.push(r);
             }
         }
-        TableBy::Site => {
-            let groups = report.summarize(GroupBy::Site);
-            let mut header = vec!["corpus".into(), "site".into(), "pages".into()];
+        TableBy::Site | TableBy::Type => {
+            let (group_by, key) = if by == TableBy::Site {
+                (GroupBy::Site, "site")
+            } else {
+                (GroupBy::Type, "type")
+            };
+            let groups = report.summarize(group_by);
+            let mut header = vec!["corpus".into(), key.into(), "pages".into()];
             header.extend(report.algos.iter().map(|a| a.name.clone()));
             rows.push(header);
             for g in &groups {
                 let mut r = vec![
                     g.corpus.clone(),
-                    g.site.clone().unwrap_or_default(),
+                    g.label(false),
                     g.summaries.first().map_or(0, |s| s.pages).to_string(),
                 ];
                 r.extend(g.summaries.iter().map(|s| cell(s, prf)));
@@ -166,7 +244,11 @@ pub fn table(report: &Report, by: TableBy, prf: bool) -> String {
     }
     // With a single corpus the corpus column of the per-site and per-page tables says nothing.
     let drop_corpus = !multi && by != TableBy::Corpus;
-    let drop_at = if by == TableBy::Site { 0 } else { 1 };
+    let drop_at = if matches!(by, TableBy::Site | TableBy::Type) {
+        0
+    } else {
+        1
+    };
     if drop_corpus {
         for r in &mut rows {
             r.remove(drop_at);
@@ -194,7 +276,8 @@ fn summary_json(s: &Summary) -> Value {
 ///   "algos": [{"name", "params", "run_seconds", "overall": summary,
 ///              "by_corpus": [{"corpus", ...summary}]}],
 ///   "by_site": [{"corpus", "site", "algos": [{"algo", ...summary}]}],
-///   "pages": [{"corpus", "id", "path", "site", "url", "bytes", "load_ms", "error",
+///   "by_type": [{"corpus", "page_type", "algos": [...]}],   (only when some page has a type)
+///   "pages": [{"corpus", "id", "path", "site", "url", "page_type"?, "bytes", "load_ms", "error",
 ///              "results": [{"algo", "precision", "recall", "f1", "common", "extract_len",
 ///                           "gold_len", "empty", "run_ms"}]}] }
 /// ```
@@ -222,20 +305,23 @@ pub fn to_json(report: &Report) -> Value {
             })
         })
         .collect();
-    let sites: Vec<Value> = by_site
-        .iter()
-        .map(|g| {
-            json!({
-                "corpus": g.corpus,
-                "site": g.site,
-                "algos": g.summaries.iter().zip(&report.algos).map(|(s, a)| {
-                    let mut v = summary_json(s);
-                    v["algo"] = json!(a.name);
-                    v
-                }).collect::<Vec<_>>(),
+    let groups_json = |groups: &[crate::eval::run::Group], key: &str| -> Vec<Value> {
+        groups
+            .iter()
+            .map(|g| {
+                json!({
+                    "corpus": g.corpus,
+                    key: if key == "site" { &g.site } else { &g.page_type },
+                    "algos": g.summaries.iter().zip(&report.algos).map(|(s, a)| {
+                        let mut v = summary_json(s);
+                        v["algo"] = json!(a.name);
+                        v
+                    }).collect::<Vec<_>>(),
+                })
             })
-        })
-        .collect();
+            .collect()
+    };
+    let sites = groups_json(&by_site, "site");
     let pages: Vec<Value> = report
         .pages
         .iter()
@@ -255,7 +341,7 @@ pub fn to_json(report: &Report) -> Value {
             v
         })
         .collect();
-    json!({
+    let mut out = json!({
         "metric": report.metric,
         "metric_description": report.metric.describe(),
         "unit": report.metric.unit(),
@@ -268,7 +354,11 @@ pub fn to_json(report: &Report) -> Value {
         "algos": algos,
         "by_site": sites,
         "pages": pages,
-    })
+    });
+    if report.pages.iter().any(|p| p.page_type.is_some()) {
+        out["by_type"] = groups_json(&report.summarize(GroupBy::Type), "page_type").into();
+    }
+    out
 }
 
 fn csv_field(s: &str) -> String {
@@ -324,6 +414,9 @@ fn write_file(path: &Path, data: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Whether this build draws the SVG plots (the `plots` cargo feature).
+pub const PLOTS: bool = cfg!(feature = "plots");
+
 fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::io(path, std::io::Error::other(e.to_string()))
 }
@@ -342,6 +435,7 @@ pub fn f1_bins(values: &[f64]) -> [usize; 10] {
 /// Writes the F1 distribution of every algorithm to `path` (SVG): one panel per algorithm, a
 /// histogram of the per-page F1 in 10 bins over `[0, 1]` (`f1_bins`), all panels on the same
 /// page-count scale, captioned with the algorithm's name, mean F1 and number of pages.
+#[cfg(feature = "plots")]
 pub fn plot_histograms(report: &Report, path: &Path) -> Result<()> {
     let n = report.algos.len().max(1);
     let mut svg = String::new();
@@ -435,6 +529,7 @@ pub fn wins(x: &[f64], y: &[f64]) -> (usize, usize, usize) {
 /// Writes a per-page F1 scatter of algorithms `x` and `y` (indices into [`Report::algos`]) to
 /// `path` (SVG): one point per page at (F1 of x, F1 of y), the diagonal `y = x`, and a title
 /// naming the axes and counting the pages where each algorithm wins (and ties).
+#[cfg(feature = "plots")]
 pub fn plot_scatter(report: &Report, x: usize, y: usize, path: &Path) -> Result<()> {
     let (fx, fy) = (report.f1s(x), report.f1s(y));
     let (nx, ny) = (&report.algos[x].name, &report.algos[y].name);
@@ -484,7 +579,8 @@ pub fn plot_scatter(report: &Report, x: usize, y: usize, path: &Path) -> Result<
 /// Writes `report.json` ([`to_json`]), `f1-histogram.svg` ([`plot_histograms`]) and, when
 /// `scatter` names two algorithms, `f1-scatter.svg` ([`plot_scatter`]) into `dir` (created if
 /// missing), each atomically (temporary file and rename; a symbolic link in the way is
-/// refused). Returns the paths written. Errors: [`Error::Io`], [`Error::Write`].
+/// refused). Without the `plots` feature ([`PLOTS`] false) only `report.json` is written.
+/// Returns the paths written. Errors: [`Error::Io`], [`Error::Write`].
 pub fn write_dir(
     report: &Report,
     dir: &Path,
@@ -497,14 +593,19 @@ pub fn write_dir(
         serde_json::to_string_pretty(&to_json(report)).map_err(|e| plot_err(&json_path, e))?;
     write_file(&json_path, (text + "\n").as_bytes())?;
     written.push(json_path);
-    let hist = dir.join("f1-histogram.svg");
-    plot_histograms(report, &hist)?;
-    written.push(hist);
-    if let Some((x, y)) = scatter {
-        let sc = dir.join("f1-scatter.svg");
-        plot_scatter(report, x, y, &sc)?;
-        written.push(sc);
+    #[cfg(feature = "plots")]
+    {
+        let hist = dir.join("f1-histogram.svg");
+        plot_histograms(report, &hist)?;
+        written.push(hist);
+        if let Some((x, y)) = scatter {
+            let sc = dir.join("f1-scatter.svg");
+            plot_scatter(report, x, y, &sc)?;
+            written.push(sc);
+        }
     }
+    #[cfg(not(feature = "plots"))]
+    let _ = scatter;
     Ok(written)
 }
 

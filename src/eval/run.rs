@@ -1,5 +1,5 @@
 //! Evaluation runs: every selected algorithm on every page of one or more corpora that has a gold
-//! standard, scored page by page with one of the measures of [`crate::eval::metrics`].
+//! standard, scored page by page with one of the measures of [`crate::metrics`].
 //!
 //! The steps, each usable on its own:
 //!
@@ -30,8 +30,8 @@ use crate::algorithms::{Extractor, Params};
 use crate::corpus::{self, Corpus, CorpusPage, GoldText};
 use crate::error::escape_controls;
 use crate::error::{Error, Result};
-use crate::eval::metrics::{lcsequence_prf, lcstring_prf, mean, word_prf, Prf};
 use crate::fsio::read::ReadError;
+use crate::metrics::{lcsequence_prf, lcstring_prf, mean, word_prf, Prf};
 use crate::page::{DecodeOptions, Page};
 
 /// The evaluation measure: all three compare the rendered extract with the gold `articleBody`
@@ -210,6 +210,7 @@ impl GoldSource for CorpusOrGoldFiles {
                     article_body: g.main_content.text.clone(),
                     headline: g.headline.as_ref().map(|h| h.text.clone()),
                     url: g.url.clone(),
+                    page_type: None,
                 },
                 page_sha256: Some(g.sha256.clone()),
             },
@@ -379,6 +380,10 @@ pub struct PageInfo {
     pub site: String,
     /// The gold URL, when annotated.
     pub url: Option<String>,
+    /// The gold's page type ([`GoldText::page_type`]), when the corpus labels one; omitted from
+    /// JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_type: Option<String>,
     /// Size of the page file's content in bytes (after decompression); 0 if it failed to load.
     pub bytes: usize,
     /// Milliseconds to read and decode the page.
@@ -441,7 +446,13 @@ pub enum GroupBy {
     Corpus,
     /// One group per (corpus, site), sorted by corpus order then site name.
     Site,
+    /// One group per (corpus, page type), sorted by corpus order then type; pages whose gold
+    /// has no `page_type` form the group [`NO_PAGE_TYPE`].
+    Type,
 }
+
+/// The page type of the group of pages without one ([`GroupBy::Type`]): `"(none)"`.
+pub const NO_PAGE_TYPE: &str = "(none)";
 
 /// The aggregate of one algorithm over one group of pages: macro averages (mean of the per-page
 /// values, `REFERENCE.md`) and the number of empty extracts.
@@ -464,16 +475,20 @@ pub struct Summary {
 pub struct Group {
     /// Corpus name.
     pub corpus: String,
-    /// Site (host) for [`GroupBy::Site`], `None` for [`GroupBy::Corpus`].
+    /// Site (host) for [`GroupBy::Site`], `None` otherwise.
     pub site: Option<String>,
+    /// Page type for [`GroupBy::Type`] (or [`NO_PAGE_TYPE`]), `None` otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_type: Option<String>,
     /// One summary per algorithm, aligned with [`Report::algos`].
     pub summaries: Vec<Summary>,
 }
 
 impl Group {
-    /// Display label: the corpus name, or the site (prefixed by the corpus when `with_corpus`).
+    /// Display label: the corpus name, or the site or page type (prefixed by the corpus when
+    /// `with_corpus`).
     pub fn label(&self, with_corpus: bool) -> String {
-        match &self.site {
+        match self.site.as_ref().or(self.page_type.as_ref()) {
             None => self.corpus.clone(),
             Some(s) if with_corpus => format!("{}/{s}", self.corpus),
             Some(s) => s.clone(),
@@ -482,7 +497,7 @@ impl Group {
 }
 
 impl Report {
-    /// Groups the pages by corpus or site and summarises every algorithm over each group.
+    /// Groups the pages by corpus, site or page type and summarises every algorithm over each group.
     pub fn summarize(&self, by: GroupBy) -> Vec<Group> {
         let mut members: BTreeMap<(usize, Option<&str>), Vec<usize>> = BTreeMap::new();
         for (i, p) in self.pages.iter().enumerate() {
@@ -496,15 +511,17 @@ impl Report {
                 match by {
                     GroupBy::Corpus => None,
                     GroupBy::Site => Some(p.site.as_str()),
+                    GroupBy::Type => Some(p.page_type.as_deref().unwrap_or(NO_PAGE_TYPE)),
                 },
             );
             members.entry(key).or_default().push(i);
         }
         members
             .into_iter()
-            .map(|((_, site), idx)| Group {
+            .map(|((_, key), idx)| Group {
                 corpus: self.pages[idx[0]].corpus.clone(),
-                site: site.map(str::to_string),
+                site: key.filter(|_| by == GroupBy::Site).map(str::to_string),
+                page_type: key.filter(|_| by == GroupBy::Type).map(str::to_string),
                 summaries: self
                     .algos
                     .iter()
@@ -634,6 +651,7 @@ fn eval_page(
         path: ep.path.clone(),
         site: ep.site.clone(),
         url: ep.gold.url.clone(),
+        page_type: ep.gold.page_type.clone(),
         bytes: 0,
         load_ms,
         error: None,

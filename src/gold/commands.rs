@@ -18,11 +18,11 @@ use super::{
     ImportStats, Problem, SaveMode, SaveOutcome,
 };
 use crate::corpus::GoldText;
-use crate::eval::metrics::words;
 use crate::fsio::write::{
     self, check_destination, check_file_name, printable, printable_path, DuplicateOutput,
     NameError, Outputs, Replace, WriteError, WriteOptions,
 };
+use crate::metrics::words;
 use crate::page::{DecodeOptions, Page};
 
 /// Why a gold workflow stopped before doing its work. Messages name the file; causes are part of

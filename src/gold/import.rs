@@ -10,10 +10,10 @@
 //! words in order, so a gold text whose words all occur in the page in order is reproduced
 //! word for word.
 
-use super::align;
 use super::Gold;
 use crate::corpus::GoldText;
-use crate::eval::metrics::{intern, is_word_char, words};
+use crate::metrics::align;
+use crate::metrics::{intern, is_word_char, lcs_len, word_spans, words};
 use crate::page::{ByteClass, Page, Tag};
 use crate::selection::Selection;
 
@@ -141,7 +141,8 @@ fn decode_pieces(piece: &str, at: usize, line: u32, out: &mut Vec<SChar>) {
 }
 
 /// Word tokens of the stream, line by line, exactly as [`words`] would cut each line's text
-/// (lower-cased as a whole, so that the final-sigma rule applies the same way).
+/// (lower-cased as a whole, so that the final-sigma rule applies the same way): the line's
+/// characters are tokenised by [`word_spans`], whose byte ranges map back to stream chars.
 fn tokenise(stream: &[SChar]) -> (Vec<String>, Vec<PWord>) {
     let mut tokens = Vec::new();
     let mut pwords = Vec::new();
@@ -153,44 +154,25 @@ fn tokenise(stream: &[SChar]) -> (Vec<String>, Vec<PWord>) {
             e += 1;
         }
         let orig: String = stream[a..e].iter().map(|s| s.c).collect();
-        let lower = orig.to_lowercase();
-        // Lower-cased chars with the stream index they come from.
-        let mut map: Vec<(char, usize)> = Vec::with_capacity(lower.len());
-        let mut lc = lower.chars();
-        for (k, s) in stream[a..e].iter().enumerate() {
-            for _ in s.c.to_lowercase() {
-                // str::to_lowercase yields as many chars per char as char::to_lowercase.
-                let c = lc.next().unwrap_or(' ');
-                map.push((c, a + k));
-            }
+        // Byte offset in `orig` of each stream char of the line.
+        let mut at = Vec::with_capacity(e - a);
+        let mut off = 0;
+        for s in &stream[a..e] {
+            at.push(off);
+            off += s.c.len_utf8();
         }
-        let mut cur: Option<(String, usize, usize)> = None;
-        let mut flush = |cur: &mut Option<(String, usize, usize)>| {
-            if let Some((t, f, l)) = cur.take() {
-                tokens.push(t);
-                pwords.push(PWord {
-                    start: stream[f].start as usize,
-                    end: stream[l].end as usize,
-                    first: f,
-                    last: l,
-                    line,
-                });
-            }
-        };
-        for &(c, k) in &map {
-            if is_word_char(c) {
-                match &mut cur {
-                    Some((t, _, l)) => {
-                        t.push(c);
-                        *l = k;
-                    }
-                    None => cur = Some((c.to_string(), k, k)),
-                }
-            } else {
-                flush(&mut cur);
-            }
+        for (t, r) in word_spans(&orig) {
+            let f = a + at.partition_point(|&o| o < r.start);
+            let l = a + at.partition_point(|&o| o < r.end) - 1;
+            tokens.push(t);
+            pwords.push(PWord {
+                start: stream[f].start as usize,
+                end: stream[l].end as usize,
+                first: f,
+                last: l,
+                line,
+            });
         }
-        flush(&mut cur);
         a = e;
     }
     (tokens, pwords)
@@ -346,7 +328,8 @@ fn locate_headline(
             if b - a > max_words {
                 break;
             }
-            let l = lcs_len_small(&ht, &ptokens[a..b]);
+            let (ih, iw) = intern(&ht, &ptokens[a..b]);
+            let l = lcs_len(&ih, &iw);
             if l == 0 {
                 continue;
             }
@@ -385,52 +368,14 @@ fn title_range(page: &Page) -> Option<std::ops::Range<usize>> {
     Some(spans[open].end as usize..spans[close].start as usize)
 }
 
-fn lcs_len_small(a: &[String], b: &[String]) -> usize {
-    let mut prev = vec![0usize; b.len() + 1];
-    let mut cur = vec![0usize; b.len() + 1];
-    for x in a {
-        for (j, y) in b.iter().enumerate() {
-            cur[j + 1] = if x == y {
-                prev[j] + 1
-            } else {
-                prev[j + 1].max(cur[j])
-            };
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
-
-/// First and last index of `b` matched by an LCS of `a` and `b` (which must have one).
+/// First and last index of `b` matched by an LCS of `a` and `b` (the full-table traceback of
+/// [`align::lcs_pairs`]); `(0, b.len() - 1)` when they have nothing in common.
 fn lcs_matched_extent(a: &[String], b: &[String]) -> (usize, usize) {
-    let w = b.len() + 1;
-    let mut t = vec![0u32; (a.len() + 1) * w];
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            t[i * w + j] = if a[i - 1] == b[j - 1] {
-                t[(i - 1) * w + j - 1] + 1
-            } else {
-                t[(i - 1) * w + j].max(t[i * w + j - 1])
-            };
-        }
-    }
-    let (mut i, mut j) = (a.len(), b.len());
-    let (mut first, mut last) = (None, None);
-    while i > 0 && j > 0 {
-        if a[i - 1] == b[j - 1] {
-            last.get_or_insert(j - 1);
-            first = Some(j - 1);
-            i -= 1;
-            j -= 1;
-        } else if t[(i - 1) * w + j] >= t[i * w + j - 1] {
-            i -= 1;
-        } else {
-            j -= 1;
-        }
-    }
+    let (ia, ib) = intern(a, b);
+    let pairs = align::lcs_pairs(&ia, &ib);
     (
-        first.unwrap_or(0),
-        last.unwrap_or(b.len().saturating_sub(1)),
+        pairs.first().map_or(0, |p| p.1),
+        pairs.last().map_or(b.len().saturating_sub(1), |p| p.1),
     )
 }
 

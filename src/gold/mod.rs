@@ -25,7 +25,6 @@
 //! order mark is accepted); [`SaveMode::Backup`] keeps one `.bak`, and a [`SaveSession`] makes
 //! it only on a session's first save over an existing file.
 
-mod align;
 pub mod commands;
 mod import;
 pub mod mark;
@@ -37,9 +36,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::eval::metrics::{word_prf, words};
 use crate::fsio::read::ReadError;
 use crate::fsio::write::{printable, printable_path, WriteError};
+use crate::metrics::{word_prf, words};
 use crate::page::Page;
 use crate::selection::Selection;
 
@@ -895,7 +894,7 @@ fn clip(s: &str) -> String {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Agreement {
     /// Word-sequence LCS F1 between the two main-content texts (symmetric; 1.0 when both are
-    /// empty), as [`crate::eval::metrics::word_prf`].
+    /// empty), as [`crate::metrics::word_prf`].
     pub f1: f64,
     /// Whether the headlines are equal after normalisation (same word tokens, i.e. case, white
     /// space and punctuation ignored); `None` when either has no headline.

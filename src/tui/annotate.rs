@@ -10,23 +10,23 @@
 //! atomically, keeping a `.bak` of a file that existed before; a gold file whose page hash
 //! differs opens read-only with a warning; a recovery file newer than the gold file is offered
 //! for restoring (`R`); quitting or leaving the page with unsaved changes asks first.
+//!
+//! This module is the annotation's state and knows nothing of the app; the app owns an
+//! [`Annotation`] per page and maps its actions onto it (`tui::app`'s `annotation` part).
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::corpus::GoldText;
-use crate::gold::{self, Gold, SaveMode};
+use crate::gold::{self, Gold};
 use crate::page::Page;
 use crate::selection::Selection;
 
-use super::app::App;
-use super::keymap::Action;
-
 /// The state of one main content + headline, for undo / redo.
 #[derive(Debug, Clone, PartialEq)]
-struct Snapshot {
-    main: Selection,
-    headline: Option<Range<usize>>,
+pub(super) struct Snapshot {
+    pub(super) main: Selection,
+    pub(super) headline: Option<Range<usize>>,
 }
 
 /// The gold standard being annotated for the open page.
@@ -52,8 +52,8 @@ pub struct Annotation {
     pub char_sel: Option<Range<usize>>,
     /// Where a mouse drag started (byte offset).
     pub drag_anchor: Option<usize>,
-    undo: Vec<Snapshot>,
-    redo: Vec<Snapshot>,
+    pub(super) undo: Vec<Snapshot>,
+    pub(super) redo: Vec<Snapshot>,
 }
 
 impl Annotation {
@@ -120,14 +120,14 @@ impl Annotation {
         )
     }
 
-    fn snapshot(&self) -> Snapshot {
+    pub(super) fn snapshot(&self) -> Snapshot {
         Snapshot {
             main: self.gold.main_selection(),
             headline: self.gold.headline_range(),
         }
     }
 
-    fn restore(&mut self, page: &Page, s: Snapshot) {
+    pub(super) fn restore(&mut self, page: &Page, s: Snapshot) {
         self.gold.set_main_content(page, s.main);
         self.gold.set_headline(page, s.headline);
     }
@@ -136,288 +136,4 @@ impl Annotation {
     pub fn has_content(&self) -> bool {
         !self.gold.main_content.ranges.is_empty() || self.gold.headline.is_some()
     }
-}
-
-impl App {
-    /// The byte range the annotation commands act on: the visual selection, else the mouse
-    /// selection, else the cursor line.
-    pub fn annotation_target(&self) -> Option<Range<usize>> {
-        let ann = self.ann.as_ref()?;
-        if let Some(anchor) = ann.visual {
-            let (a, b) = (anchor.min(self.cursor), anchor.max(self.cursor));
-            let s = self.line_range(a)?.start;
-            let e = self.line_range(b)?.end;
-            return Some(s..e);
-        }
-        if let Some(r) = &ann.char_sel {
-            return Some(r.clone());
-        }
-        self.line_range(self.cursor)
-    }
-
-    /// Re-derives the gold overlay, its text and every algorithm's P / R / F1 after the
-    /// annotation changed.
-    pub(crate) fn gold_changed(&mut self) {
-        let (Some(doc), Some(ann)) = (self.doc.as_mut(), self.ann.as_ref()) else {
-            return;
-        };
-        if ann.has_content() {
-            doc.gold = Some(ann.gold.main_selection());
-            if !doc.gold_from_corpus {
-                doc.gold_text = Some(ann.gold.main_content.text.clone());
-            }
-        } else if !doc.gold_from_corpus {
-            doc.gold = None;
-            doc.gold_text = None;
-        }
-        self.refresh_prf();
-    }
-
-    fn edit(&mut self, f: impl FnOnce(&Page, &mut Gold, Option<Range<usize>>) -> bool) {
-        let target = self.annotation_target();
-        let Some(doc) = self.doc.as_ref() else {
-            return;
-        };
-        let page = doc.page.clone();
-        let Some(ann) = self.ann.as_mut() else {
-            return;
-        };
-        if let Some(why) = &ann.read_only {
-            self.status = Some((format!("read-only: {why}"), true));
-            return;
-        }
-        let before = ann.snapshot();
-        let applied = f(&page, &mut ann.gold, target);
-        ann.visual = None;
-        ann.char_sel = None;
-        if !applied || ann.snapshot() == before {
-            self.status = Some((
-                "no change: the selection holds no main content to change".into(),
-                false,
-            ));
-            return;
-        }
-        ann.undo.push(before);
-        ann.redo.clear();
-        ann.dirty = true;
-        ann.visual = None;
-        ann.char_sel = None;
-        self.autosave();
-        self.gold_overlay = true;
-        self.gold_changed();
-    }
-
-    /// Writes the recovery file of a changed annotation (every change; atomic).
-    fn autosave(&mut self) {
-        if let Some(ann) = &self.ann {
-            if ann.dirty {
-                if let Err(e) = gold::save_recovery(&ann.path, &ann.gold) {
-                    self.status = Some((format!("autosave failed: {e}"), true));
-                }
-            }
-        }
-    }
-
-    /// Saves the gold file: a new file is created; an existing one is first kept as a backup
-    /// (the first save of the session) and then replaced. The recovery file is removed.
-    pub fn save_gold(&mut self) {
-        let Some(ann) = self.ann.as_mut() else {
-            return;
-        };
-        if let Some(why) = &ann.read_only {
-            self.status = Some((format!("not saved — read-only: {why}"), true));
-            return;
-        }
-        let mode = if ann.existed {
-            SaveMode::Backup
-        } else {
-            SaveMode::New
-        };
-        ann.gold.draft = false;
-        ann.gold.touch();
-        match ann.saver.save(&ann.path, &ann.gold, mode) {
-            Ok(out) => {
-                let _ = gold::discard_recovery(&ann.path);
-                ann.dirty = false;
-                ann.recovery_offered = false;
-                // Later saves replace our own file: the original is in the backup already.
-                ann.existed = false;
-                let mut msg = format!("saved {}", out.path.display());
-                if let Some(b) = out.backup {
-                    msg.push_str(&format!(" (previous file kept as {})", b.display()));
-                }
-                self.status = Some((msg, false));
-                if let Some(c) = self.corpus.as_mut() {
-                    if let Some(e) = c.entries.get_mut(c.current) {
-                        e.gold_file = true;
-                    }
-                }
-            }
-            Err(gold::GoldError::Exists { .. }) => {
-                // The file appeared since the page was opened: keep it as a backup.
-                ann.existed = true;
-                self.save_gold();
-            }
-            Err(e) => self.status = Some((format!("not saved: {e}"), true)),
-        }
-    }
-
-    /// Handles the annotation actions. Returns false for other actions.
-    pub(crate) fn apply_annotation(&mut self, a: Action) -> bool {
-        match a {
-            Action::Visual => {
-                if let Some(ann) = self.ann.as_mut() {
-                    ann.char_sel = None;
-                    ann.visual = match ann.visual {
-                        Some(_) => None,
-                        None => Some(self.cursor),
-                    };
-                }
-            }
-            Action::Include => self.edit(|page, g, t| {
-                let Some(t) = t else { return false };
-                let sel = g.main_selection().union(&Selection::from_ranges([t]));
-                g.set_main_content(page, sel);
-                true
-            }),
-            Action::Exclude => self.edit(|page, g, t| {
-                let Some(t) = t else { return false };
-                let sel = g.main_selection().difference(&Selection::from_ranges([t]));
-                g.set_main_content(page, sel);
-                true
-            }),
-            Action::MarkHeadline => self.edit(|page, g, t| {
-                let Some(r) = t.and_then(|t| gold::mark::tighten_to_text(page, t)) else {
-                    return false;
-                };
-                g.set_headline(page, Some(r));
-                true
-            }),
-            Action::TakeDraft => {
-                let sel = self
-                    .active_algo()
-                    .result
-                    .as_ref()
-                    .map(|x| x.selection.clone());
-                let name = self.active_algo().extractor.name();
-                match sel {
-                    Some(sel) => {
-                        self.edit(|page, g, _| {
-                            g.set_main_content(page, sel);
-                            true
-                        });
-                        if self.ann.as_ref().is_some_and(|a| a.dirty) {
-                            self.status = Some((
-                                format!("main content taken from {name}: now fix it"),
-                                false,
-                            ));
-                        }
-                    }
-                    None => self.status = Some((format!("{name} has no result yet"), false)),
-                }
-            }
-            Action::Undo | Action::Redo => {
-                let Some(page) = self.doc.as_ref().map(|d| d.page.clone()) else {
-                    return true;
-                };
-                let Some(ann) = self.ann.as_mut() else {
-                    return true;
-                };
-                let (from, to) = if a == Action::Undo {
-                    (&mut ann.undo, &mut ann.redo)
-                } else {
-                    (&mut ann.redo, &mut ann.undo)
-                };
-                match from.pop() {
-                    Some(s) => {
-                        to.push(Snapshot {
-                            main: ann.gold.main_selection(),
-                            headline: ann.gold.headline_range(),
-                        });
-                        ann.restore(&page, s);
-                        ann.dirty = true;
-                        self.autosave();
-                        self.gold_changed();
-                    }
-                    None => {
-                        self.status = Some((
-                            if a == Action::Undo {
-                                "nothing to undo"
-                            } else {
-                                "nothing to redo"
-                            }
-                            .into(),
-                            false,
-                        ))
-                    }
-                }
-            }
-            Action::Save => self.save_gold(),
-            Action::Recover => {
-                let Some(ann) = self.ann.as_mut() else {
-                    return true;
-                };
-                match gold::load_recovery(&ann.path) {
-                    Ok(Some(g)) => {
-                        ann.undo.push(ann.snapshot());
-                        ann.gold = g;
-                        ann.dirty = true;
-                        ann.recovery_offered = false;
-                        self.status =
-                            Some(("recovery file restored (not saved yet)".into(), false));
-                        self.gold_overlay = true;
-                        self.gold_changed();
-                    }
-                    Ok(None) => self.status = Some(("no recovery file".into(), false)),
-                    Err(e) => {
-                        self.status = Some((format!("cannot read the recovery file: {e}"), true))
-                    }
-                }
-            }
-            _ => return false,
-        }
-        true
-    }
-
-    /// True when leaving the page (or quitting) would drop unsaved changes; then the first
-    /// request only warns and a second identical request goes ahead (the changes stay in the
-    /// recovery file either way).
-    pub(crate) fn confirm_leave(&mut self, a: Action) -> bool {
-        let dirty = self.ann.as_ref().is_some_and(|x| x.dirty);
-        if !dirty || self.pending_confirm == Some(a) {
-            self.pending_confirm = None;
-            return true;
-        }
-        self.pending_confirm = Some(a);
-        self.status = Some((
-            format!(
-                "unsaved changes: {} saves; press {} again to leave anyway (kept in the recovery file)",
-                self.opts.keymap.keys_label(Action::Save),
-                self.opts.keymap.keys_label(a)
-            ),
-            true,
-        ));
-        false
-    }
-}
-
-/// Opens the annotation for the app's current page (called when a page is opened).
-pub(crate) fn attach(app: &mut App, page_path: &Path, corpus_gold: Option<&GoldText>) {
-    let Some(doc) = app.doc.as_ref() else {
-        app.ann = None;
-        return;
-    };
-    let (ann, msg) = Annotation::open(
-        &doc.page,
-        page_path,
-        app.opts.gold_dir.as_deref(),
-        corpus_gold,
-        &app.opts.annotator,
-    );
-    app.ann = Some(ann);
-    if msg.is_some() {
-        app.status = msg;
-    }
-    app.gold_changed();
-    app.gold_overlay = app.doc.as_ref().is_some_and(|d| d.gold.is_some());
 }

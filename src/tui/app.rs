@@ -21,13 +21,15 @@ use ratatui::crossterm::event::{
 use ratatui::layout::{Position, Rect};
 use ratatui::style::Color;
 
+mod annotation;
+
 use super::annotate::Annotation;
 use super::highlight::Highlighter;
 use super::keymap::{Action, Keymap};
 use crate::algorithms::{self, Extraction, Extractor, LineTrace, Params, Role};
 use crate::corpus::{self, GoldText};
 use crate::error::Result;
-use crate::eval::metrics::{word_prf, Prf};
+use crate::metrics::{word_prf, Prf};
 use crate::page::{decode, DecodeOptions, Page};
 use crate::selection::Selection;
 
@@ -78,25 +80,9 @@ impl Default for AppOptions {
             inline_limit: INLINE_LIMIT,
             algo: algorithms::DEFAULT_ALGORITHM.into(),
             gold_dir: None,
-            annotator: default_annotator(),
+            annotator: crate::config::default_annotator(),
         }
     }
-}
-
-/// The `annotator` of the user's config file (`<config dir>/cescope/config.toml`, e.g.
-/// `~/.config/cescope/config.toml` on Linux), when set.
-pub fn configured_annotator() -> Option<String> {
-    let path = dirs::config_dir()?.join("cescope").join("config.toml");
-    let text = std::fs::read_to_string(path).ok()?;
-    let v: toml::Table = text.parse().ok()?;
-    v.get("annotator")?.as_str().map(str::to_string)
-}
-
-/// The annotator name when none is configured: `$USER` (or `$USERNAME`), else "anonymous".
-pub fn default_annotator() -> String {
-    std::env::var("USER")
-        .or_else(|_| std::env::var("USERNAME"))
-        .unwrap_or_else(|_| "anonymous".into())
 }
 
 /// One page of the corpus list.
@@ -502,7 +488,7 @@ impl App {
                 self.run_algo(i);
             }
         }
-        super::annotate::attach(self, path, gold);
+        annotation::attach(self, path, gold);
     }
 
     /// Recomputes P / R / F1 of every algorithm's result against the page's gold text.
@@ -1028,7 +1014,7 @@ impl App {
         let shown = range.start..range.start + t.len();
         let mut c = 0usize;
         let mut last = shown.start;
-        for (b, _, w) in super::ui::display_chars(text, shown.clone(), !self.raw_lines) {
+        for (b, _, w) in super::display::display_chars(text, shown.clone(), !self.raw_lines) {
             if c + w > self.hscroll + col {
                 return Some(b);
             }

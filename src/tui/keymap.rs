@@ -500,7 +500,7 @@ impl Keymap {
     /// The user's keymap override file, `<config dir>/cescope/keymap.toml`
     /// (whether or not it exists).
     pub fn user_keymap_path() -> Option<PathBuf> {
-        dirs::config_dir().map(|d| d.join("cescope").join("keymap.toml"))
+        crate::config::dir().map(|d| d.join("keymap.toml"))
     }
 
     /// This keymap with the user's override file ([`Keymap::user_keymap_path`])

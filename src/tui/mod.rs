@@ -9,6 +9,7 @@
 pub mod annotate;
 pub mod app;
 pub mod bench;
+pub mod display;
 pub mod highlight;
 pub mod keymap;
 pub mod ui;

@@ -9,9 +9,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 use ratatui::Frame;
-use unicode_width::UnicodeWidthChar;
 
 use super::app::{App, LineClass, Mode, GOLD_COLOR};
+use super::display::display_chars;
 use super::keymap::Action;
 use crate::algorithms::{
     revealed, Extraction, LineSeries, LineTrace, Location, ParamKind, ParamValue, Role,
@@ -375,41 +375,6 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
 
 fn digits(n: usize) -> usize {
     n.to_string().len()
-}
-
-/// The characters of `range` as the source view shows them: `(byte offset, shown char,
-/// display width)`. Newlines show as `↵` (the white space after a newline collapses into it),
-/// tabs as spaces, control characters as `·`; with `trim_leading`, white space at the start is
-/// skipped.
-pub fn display_chars(
-    text: &str,
-    range: Range<usize>,
-    trim_leading: bool,
-) -> impl Iterator<Item = (usize, char, usize)> + '_ {
-    let start = range.start;
-    let mut after_newline = trim_leading;
-    text[range].char_indices().filter_map(move |(off, ch)| {
-        let shown = if ch == '\n' {
-            if after_newline {
-                return None;
-            }
-            after_newline = true;
-            '↵'
-        } else if ch.is_whitespace() && after_newline {
-            return None;
-        } else {
-            after_newline = false;
-            if ch == '\t' {
-                ' '
-            } else if ch.is_control() {
-                '·'
-            } else {
-                ch
-            }
-        };
-        let w = UnicodeWidthChar::width(shown).unwrap_or(1).max(1);
-        Some((start + off, shown, w))
-    })
 }
 
 /// The visible part of one display line as styled spans: class colours, syntect refinement,

@@ -11,10 +11,19 @@
 //!
 //! The longest-common-subsequence length is computed bit-parallel ([`lcs_len`], Allison and Dix 1986,
 //! Hyyrö 2004) and the longest common substring with a suffix automaton ([`lcstring_len`]); both have
-//! slow dynamic-programming oracles ([`lcs_len_dp`], [`lcstring_len_dp`]) used by the tests.
+//! slow dynamic-programming oracles in the test module.
 //!
 //! Units: everything word-based counts **tokens**; everything character-based counts Unicode scalar
 //! values (**chars**, not bytes).
+//!
+//! This module sits below both [`crate::eval`] (scoring extracts) and [`crate::gold`] (locating
+//! plain-text gold standards in pages): it owns the one word tokeniser ([`words`], built on the
+//! positions-aware [`word_spans`]) and the one LCS family — lengths bit-parallel ([`lcs_len`]),
+//! matched pairs by Hirschberg's divide and conquer with bit-parallel rows and a full-table
+//! traceback for small problems ([`align`]). The O(n·m) dynamic-programming references stay in the
+//! test module.
+
+pub mod align;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -117,20 +126,63 @@ pub fn is_word_char(c: char) -> bool {
 /// (`"snake_case x2"` → `["snake_case", "x2"]`). Scripts without spaces (CJK, Thai) give one token per
 /// run of letters, e.g. `"中文信息处理"` is one token. Unit: tokens. O(len) time and memory.
 pub fn words(text: &str) -> Vec<String> {
-    let lower = text.to_lowercase();
     let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, c) in lower.char_indices() {
-        if is_word_char(c) {
-            start.get_or_insert(i);
-        } else if let Some(s) = start.take() {
-            out.push(lower[s..i].to_owned());
+    scan_words(text, |token, _| out.push(token.to_owned()));
+    out
+}
+
+/// The tokens of [`words`] with the byte range of `text` each comes from: the same tokens in the
+/// same order (`word_spans(t)` mapped to its first components equals `words(t)`), each range
+/// running from the start of the original char whose lower-case form begins the token to the end
+/// of the char whose lower-case form ends it (lower-casing can turn one char into several, e.g.
+/// `"İ"` → `i` + U+0307, so a token may end inside the lower-case form of its last char; the range
+/// still covers that whole char). Ranges are on char boundaries, non-empty, strictly increasing
+/// and non-overlapping except that two tokens from one such char share it.
+///
+/// Unit: byte ranges over `text`. O(len) time and memory. Used by the gold importer to map
+/// tokens back to page bytes.
+pub fn word_spans(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
+    let mut out = Vec::new();
+    scan_words(text, |token, range| out.push((token.to_owned(), range)));
+    out
+}
+
+/// The one tokeniser behind [`words`] and [`word_spans`]: lower-cases `text` as a whole (so the
+/// final-sigma rule sees the context) and calls `emit(token, source byte range)` for every maximal
+/// run of [`is_word_char`] chars of the lower-cased text. Each original char is mapped to as many
+/// lower-case chars as [`char::to_lowercase`] gives (which is what [`str::to_lowercase`] yields
+/// per char, final sigma included); should the two ever disagree, the remaining lower-case chars
+/// are still tokenised, so the tokens always equal the runs of the lower-cased text.
+fn scan_words(text: &str, mut emit: impl FnMut(&str, std::ops::Range<usize>)) {
+    let lower = text.to_lowercase();
+    let mut lc = lower.char_indices();
+    // (start in `lower`, start in `text`) of the current run; end in `text` of its last char.
+    let mut run: Option<(usize, usize)> = None;
+    let mut run_end = 0;
+    let mut step =
+        |li: usize, lch: char, from: usize, to: usize, run: &mut Option<(usize, usize)>| {
+            if is_word_char(lch) {
+                run.get_or_insert((li, from));
+                run_end = to;
+            } else if let Some((ls, os)) = run.take() {
+                emit(&lower[ls..li], os..run_end);
+            }
+        };
+    for (i, c) in text.char_indices() {
+        let n = if c.is_ascii() {
+            1
+        } else {
+            c.to_lowercase().count()
+        };
+        for _ in 0..n {
+            let Some((li, lch)) = lc.next() else { break };
+            step(li, lch, i, i + c.len_utf8(), &mut run);
         }
     }
-    if let Some(s) = start {
-        out.push(lower[s..].to_owned());
+    for (li, lch) in lc {
+        step(li, lch, text.len(), text.len(), &mut run);
     }
-    out
+    step(lower.len(), ' ', text.len(), text.len(), &mut run);
 }
 
 /// Maps the tokens of both sequences to `u32` ids through one shared dictionary: equal tokens get
@@ -290,15 +342,8 @@ type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 /// position). 20 000 × 20 000 random tokens take about 2 ms (large alphabets) to 12 ms (alphabets
 /// of 2–100 symbols) in a release build on a 2-core machine.
 pub fn lcs_len(a: &[u32], b: &[u32]) -> usize {
-    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let (a, b) = (&a[prefix..], &b[prefix..]);
-    let suffix = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
+    let (prefix, suffix) = common_ends(a, b);
+    let (a, b) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
     let (pattern, text) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     if pattern.is_empty() {
         return prefix + suffix;
@@ -472,6 +517,19 @@ impl BitState {
     }
 }
 
+/// Lengths of the common prefix and of the common suffix of `a` and `b`, not overlapping (the
+/// suffix is counted after the prefix is removed). Every LCS can be taken to match them. O(n).
+pub(crate) fn common_ends(a: &[u32], b: &[u32]) -> (usize, usize) {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    (prefix, suffix)
+}
+
 fn bit_parallel_lcs(pattern: &[u32], text: &[u32]) -> usize {
     let table = MatchTable::new(pattern);
     let nwords = pattern.len().div_ceil(64);
@@ -491,26 +549,6 @@ fn bit_parallel_lcs(pattern: &[u32], text: &[u32]) -> usize {
     }
     // Bits above `pattern.len()` in the last word never see a match and stay 1.
     st.v.iter().map(|w| w.count_zeros() as usize).sum()
-}
-
-/// Length of the longest common subsequence by the textbook dynamic programme, two rows.
-///
-/// Slow reference implementation (test oracle for [`lcs_len`]): O(n·m) time, O(min(n, m)) memory.
-pub fn lcs_len_dp(a: &[u32], b: &[u32]) -> usize {
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    let mut prev = vec![0usize; short.len() + 1];
-    let mut cur = vec![0usize; short.len() + 1];
-    for &x in long {
-        for (j, &y) in short.iter().enumerate() {
-            cur[j + 1] = if x == y {
-                prev[j] + 1
-            } else {
-                prev[j + 1].max(cur[j])
-            };
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[short.len()]
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -644,26 +682,52 @@ fn key(state: u32, sym: u32) -> u64 {
     (u64::from(state) << 32) | u64::from(sym)
 }
 
-/// Length of the longest common contiguous substring by dynamic programming.
-///
-/// Slow reference implementation (test oracle for [`lcstring_len`]): O(n·m) time, O(min(n, m))
-/// memory (one row of "common suffix ending here" lengths).
-pub fn lcstring_len_dp(a: &[u32], b: &[u32]) -> usize {
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    let mut row = vec![0usize; short.len() + 1];
-    let mut best = 0;
-    for &x in long {
-        // Right to left so that `row[j]` still holds the previous row's value.
-        for j in (0..short.len()).rev() {
-            row[j + 1] = if short[j] == x { row[j] + 1 } else { 0 };
-            best = best.max(row[j + 1]);
+/// The O(n·m) dynamic-programming references the fast measures are tested against (also used by
+/// the tests of [`align`]).
+#[cfg(test)]
+pub(crate) mod reference {
+    /// Length of the longest common subsequence by the textbook dynamic programme, two rows.
+    ///
+    /// Slow reference implementation (test oracle for [`lcs_len`]): O(n·m) time, O(min(n, m)) memory.
+    pub(crate) fn lcs_len_dp(a: &[u32], b: &[u32]) -> usize {
+        let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+        let mut prev = vec![0usize; short.len() + 1];
+        let mut cur = vec![0usize; short.len() + 1];
+        for &x in long {
+            for (j, &y) in short.iter().enumerate() {
+                cur[j + 1] = if x == y {
+                    prev[j] + 1
+                } else {
+                    prev[j + 1].max(cur[j])
+                };
+            }
+            std::mem::swap(&mut prev, &mut cur);
         }
+        prev[short.len()]
     }
-    best
+
+    /// Length of the longest common contiguous substring by dynamic programming.
+    ///
+    /// Slow reference implementation (test oracle for [`lcstring_len`]): O(n·m) time, O(min(n, m))
+    /// memory (one row of "common suffix ending here" lengths).
+    pub(crate) fn lcstring_len_dp(a: &[u32], b: &[u32]) -> usize {
+        let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+        let mut row = vec![0usize; short.len() + 1];
+        let mut best = 0;
+        for &x in long {
+            // Right to left so that `row[j]` still holds the previous row's value.
+            for j in (0..short.len()).rev() {
+                row[j + 1] = if short[j] == x { row[j] + 1 } else { 0 };
+                best = best.max(row[j + 1]);
+            }
+        }
+        best
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::reference::{lcs_len_dp, lcstring_len_dp};
     use super::*;
     use proptest::prelude::*;
 
@@ -855,6 +919,80 @@ mod tests {
         assert!(words("").is_empty());
     }
 
+    /// The tokeniser as first written (lower-case the whole text, cut it into runs of word
+    /// chars): the reference [`words`] and [`word_spans`] must agree with.
+    fn words_reference(text: &str) -> Vec<String> {
+        let lower = text.to_lowercase();
+        let mut out = Vec::new();
+        let mut start: Option<usize> = None;
+        for (i, c) in lower.char_indices() {
+            if is_word_char(c) {
+                start.get_or_insert(i);
+            } else if let Some(s) = start.take() {
+                out.push(lower[s..i].to_owned());
+            }
+        }
+        if let Some(s) = start {
+            out.push(lower[s..].to_owned());
+        }
+        out
+    }
+
+    /// `word_spans` tokens are `words`, and its ranges are char-aligned, non-empty, in order.
+    fn check_spans(text: &str) {
+        let spans = word_spans(text);
+        let tokens: Vec<String> = spans.iter().map(|(t, _)| t.clone()).collect();
+        assert_eq!(tokens, words_reference(text), "{text:?}");
+        assert_eq!(words(text), tokens, "{text:?}");
+        let mut prev_end = 0;
+        for (t, r) in &spans {
+            assert!(r.start < r.end && r.end <= text.len(), "{t} {r:?}");
+            assert!(text.is_char_boundary(r.start) && text.is_char_boundary(r.end));
+            // A range may start inside the previous one only when both come from one char.
+            assert!(
+                r.start >= prev_end
+                    || text[r.start..].chars().next().map(char::len_utf8) == Some(r.end - r.start)
+            );
+            prev_end = r.end;
+            assert!(text[r.clone()]
+                .chars()
+                .any(|c| c.to_lowercase().any(is_word_char)));
+        }
+    }
+
+    #[test]
+    fn word_spans_give_source_bytes() {
+        let text = "Hello, wor_ld! İstanbul ΟΔΟΣ x2";
+        let spans = word_spans(text);
+        let got: Vec<(&str, &str)> = spans
+            .iter()
+            .map(|(t, r)| (t.as_str(), &text[r.clone()]))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("hello", "Hello"),
+                ("wor_ld", "wor_ld"),
+                ("i", "İ"),
+                ("stanbul", "stanbul"),
+                ("οδος", "ΟΔΟΣ"),
+                ("x2", "x2"),
+            ]
+        );
+        for t in [
+            "",
+            " ",
+            "a",
+            "İİ",
+            "ΣΑΣ.x ΣΑΣ",
+            "ǅemal ﬁne Straße",
+            "中文信息处理 abc",
+            "\u{0130}\u{301}x",
+        ] {
+            check_spans(t);
+        }
+    }
+
     #[test]
     fn tokeniser_case_folding() {
         assert_eq!(words("HeLLo WORLD"), ["hello", "world"]);
@@ -982,6 +1120,16 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn word_spans_match_the_reference_tokeniser(text in "\\PC{0,80}") {
+            check_spans(&text);
+        }
+
+        #[test]
+        fn word_spans_match_the_reference_on_mixed_case(text in "[aAİıΣσς.ǅ_ 1-]{0,40}") {
+            check_spans(&text);
+        }
+
         #[test]
         fn lcs_matches_dp_small_alphabet(a in seq(3), b in seq(3)) {
             prop_assert_eq!(lcs_len(&a, &b), lcs_len_dp(&a, &b));

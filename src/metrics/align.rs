@@ -6,7 +6,9 @@
 //! bit-parallel pass from each end gives the LCS lengths of the halves against every prefix /
 //! suffix of the other sequence, the best split point is taken and both halves recurse. Time
 //! O(m·n/64) per level, about 4·m·n/64 word operations in all; memory O(m + n). Small problems
-//! are solved with a plain dynamic-programming table.
+//! are solved with a plain dynamic-programming table ([`lcs_pairs`]).
+//!
+//! Used by the gold importer (`gold::import`) to locate a plain-text gold standard's words in a page.
 
 /// Below this many DP cells a subproblem is solved with a full table.
 const SMALL: usize = 1 << 14;
@@ -22,7 +24,11 @@ struct Scratch {
 
 /// An exact LCS of `a` and `b` (tokens `< alphabet`) as matched index pairs `(i, j)`,
 /// `a[i] == b[j]`, strictly increasing in both. O(m·n/64) time, O(m + n + alphabet) memory.
-pub(crate) fn align(a: &[u32], b: &[u32], alphabet: usize) -> Vec<(usize, usize)> {
+///
+/// # Panics
+/// If a token is not below `alphabet` (ids from [`crate::metrics::intern`] are below the number
+/// of distinct tokens).
+pub fn align(a: &[u32], b: &[u32], alphabet: usize) -> Vec<(usize, usize)> {
     let mut s = Scratch {
         row_of: vec![u32::MAX; alphabet],
         seen: vec![0; alphabet],
@@ -34,20 +40,15 @@ pub(crate) fn align(a: &[u32], b: &[u32], alphabet: usize) -> Vec<(usize, usize)
 }
 
 fn rec(a: &[u32], a0: usize, b: &[u32], b0: usize, out: &mut Vec<(usize, usize)>, s: &mut Scratch) {
-    let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (pre, suf) = super::common_ends(a, b);
     out.extend((0..pre).map(|k| (a0 + k, b0 + k)));
-    let (a, b) = (&a[pre..], &b[pre..]);
+    let (a, b) = (&a[pre..a.len() - suf], &b[pre..b.len() - suf]);
     let (a0, b0) = (a0 + pre, b0 + pre);
-    let suf = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let (a, b) = (&a[..a.len() - suf], &b[..b.len() - suf]);
     let (m, n) = (a.len(), b.len());
     if m > 0 && n > 0 {
-        if m * n <= SMALL || m == 1 || n == 1 {
+        if m == 1 || n == 1 {
+            single(a, a0, b, b0, out);
+        } else if m * n <= SMALL {
             dp(a, a0, b, b0, out);
         } else if m >= n {
             let mid = m / 2;
@@ -148,21 +149,29 @@ fn prefix_lcs(p: &[u32], t: &[u32], s: &mut Scratch) -> Vec<u32> {
     out
 }
 
-/// Full-table LCS with traceback, for small problems (or one side of length 1).
-fn dp(a: &[u32], a0: usize, b: &[u32], b0: usize, out: &mut Vec<(usize, usize)>) {
-    let (m, n) = (a.len(), b.len());
-    if m == 1 {
+/// One side of length 1: its first match on the other side.
+fn single(a: &[u32], a0: usize, b: &[u32], b0: usize, out: &mut Vec<(usize, usize)>) {
+    if a.len() == 1 {
         if let Some(j) = b.iter().position(|&y| y == a[0]) {
             out.push((a0, b0 + j));
         }
-        return;
+    } else if let Some(i) = a.iter().position(|&x| x == b[0]) {
+        out.push((a0 + i, b0));
     }
-    if n == 1 {
-        if let Some(i) = a.iter().position(|&x| x == b[0]) {
-            out.push((a0 + i, b0));
-        }
-        return;
-    }
+}
+
+/// Full-table LCS with traceback, for small problems.
+fn dp(a: &[u32], a0: usize, b: &[u32], b0: usize, out: &mut Vec<(usize, usize)>) {
+    out.extend(lcs_pairs(a, b).into_iter().map(|(i, j)| (a0 + i, b0 + j)));
+}
+
+/// An LCS of `a` and `b` as matched index pairs `(i, j)` (`a[i] == b[j]`, strictly increasing
+/// in both), by the full O(m·n) table and a traceback from the end that steps up (drops an `a`
+/// symbol) on ties; so where a symbol can be matched at several places, the traceback takes the
+/// last. O(m·n) time and memory (4 bytes per cell): for small problems only (the subproblems of
+/// [`align`], a headline against a few lines).
+pub fn lcs_pairs(a: &[u32], b: &[u32]) -> Vec<(usize, usize)> {
+    let (m, n) = (a.len(), b.len());
     let w = n + 1;
     let mut t = vec![0u32; (m + 1) * w];
     for i in 1..=m {
@@ -178,7 +187,7 @@ fn dp(a: &[u32], a0: usize, b: &[u32], b0: usize, out: &mut Vec<(usize, usize)>)
     let (mut i, mut j) = (m, n);
     while i > 0 && j > 0 {
         if a[i - 1] == b[j - 1] {
-            pairs.push((a0 + i - 1, b0 + j - 1));
+            pairs.push((i - 1, j - 1));
             i -= 1;
             j -= 1;
         } else if t[(i - 1) * w + j] >= t[i * w + j - 1] {
@@ -188,11 +197,11 @@ fn dp(a: &[u32], a0: usize, b: &[u32], b0: usize, out: &mut Vec<(usize, usize)>)
         }
     }
     pairs.reverse();
-    out.extend(pairs);
+    pairs
 }
 
 /// Above this many candidate positions in all, [`compact`] leaves the alignment as it is.
-const COMPACT_LIMIT: usize = 4_000_000;
+pub const COMPACT_LIMIT: usize = 4_000_000;
 
 /// Moves the `b` side of an alignment to equal tokens elsewhere (same `a` indices, same count,
 /// still strictly increasing) so that the matched positions of `b` form as few runs of
@@ -201,7 +210,11 @@ const COMPACT_LIMIT: usize = 4_000_000;
 /// between its leftmost and rightmost feasible places): O(candidates) time and 12 bytes of
 /// memory per candidate; skipped (alignment returned unchanged) above [`COMPACT_LIMIT`]
 /// candidates (48 MB).
-pub(crate) fn compact(pairs: &[(usize, usize)], b: &[u32], alphabet: usize) -> Vec<(usize, usize)> {
+///
+/// # Panics
+/// If a token of `b` is not below `alphabet`, or `pairs` is not an alignment of some sequence
+/// with `b` (indices in range, strictly increasing).
+pub fn compact(pairs: &[(usize, usize)], b: &[u32], alphabet: usize) -> Vec<(usize, usize)> {
     let k = pairs.len();
     if k < 2 {
         return pairs.to_vec();
@@ -305,22 +318,7 @@ pub(crate) fn compact(pairs: &[(usize, usize)], b: &[u32], alphabet: usize) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn lcs_dp(a: &[u32], b: &[u32]) -> usize {
-        let mut prev = vec![0usize; b.len() + 1];
-        for &x in a {
-            let mut cur = vec![0usize; b.len() + 1];
-            for (j, &y) in b.iter().enumerate() {
-                cur[j + 1] = if x == y {
-                    prev[j] + 1
-                } else {
-                    prev[j + 1].max(cur[j])
-                };
-            }
-            prev = cur;
-        }
-        prev[b.len()]
-    }
+    use crate::metrics::reference::lcs_len_dp as lcs_dp;
 
     fn valid(a: &[u32], b: &[u32], pairs: &[(usize, usize)]) {
         for w in pairs.windows(2) {
@@ -361,6 +359,25 @@ mod tests {
             let runs = |p: &[(usize, usize)]| p.windows(2).filter(|w| w[1].1 != w[0].1 + 1).count();
             assert!(runs(&c) <= runs(&pairs));
         }
+    }
+
+    #[test]
+    fn table_traceback_is_an_exact_lcs_taking_the_last_match() {
+        let mut seed = 0x0bad_5eed_u64;
+        for round in 0..300 {
+            let alpha = [2u64, 3, 10, 50][round % 4];
+            let m = (rng(&mut seed) % 40) as usize;
+            let n = (rng(&mut seed) % 60) as usize;
+            let a: Vec<u32> = (0..m).map(|_| (rng(&mut seed) % alpha) as u32).collect();
+            let b: Vec<u32> = (0..n).map(|_| (rng(&mut seed) % alpha) as u32).collect();
+            let pairs = lcs_pairs(&a, &b);
+            valid(&a, &b, &pairs);
+            assert_eq!(pairs.len(), lcs_dp(&a, &b), "round {round}");
+        }
+        // One symbol against repeats: the traceback from the end takes the last occurrence.
+        assert_eq!(lcs_pairs(&[7], &[7, 1, 7, 2]), [(0, 2)]);
+        assert_eq!(lcs_pairs(&[7, 7], &[7]), [(1, 0)]);
+        assert!(lcs_pairs(&[1], &[2]).is_empty());
     }
 
     #[test]
