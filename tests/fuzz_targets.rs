@@ -5,6 +5,7 @@
 //!
 //! Inputs are random bytes, and mutations (byte edits, splices, duplications) of the project's
 //! own sample pages, gold files and keymaps, so that short runs still reach deep states.
+#![cfg(feature = "tui")] // needs the keymap target (the TUI's keymap reader)
 
 #[path = "../fuzz/src/checks.rs"]
 mod checks;

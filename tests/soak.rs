@@ -8,6 +8,7 @@
 //! - `CESCOPE_SOAK_EVENTS=1000000 cargo test --release --test soak -- --ignored --nocapture`
 //!   runs the long walk and prints its figures (events, time, peak RSS). `CESCOPE_SOAK_SEED`
 //!   picks another walk.
+#![cfg(feature = "tui")] // needs the inspector
 
 #[path = "../fuzz/src/checks.rs"]
 mod checks;
