@@ -1022,3 +1022,41 @@ fn bte_and_plain_from_the_registry_are_drawn() {
     let s = screen(&mut app, 100, 30);
     insta::assert_snapshot!("plain", s);
 }
+
+/// The registered node-unit algorithm (LQF) is drawn by the generic views: link characters left,
+/// other characters right, the kept blocks green on the axis, its own phases in step mode.
+#[test]
+fn lqf_from_the_registry_is_drawn() {
+    let (_dir, path) = links_page();
+    let lqf: Arc<dyn Extractor> = Arc::from(cescope::algorithms::find("lqf").unwrap());
+    let mut app = open_with(&path, lqf);
+    let page = app.doc.as_ref().unwrap().page.clone();
+    let x = app.active_algo().result.clone().unwrap();
+    let text = page.render(&x.selection);
+    assert!(
+        text.contains("market square") && !text.contains("Section 0"),
+        "{text}"
+    );
+    let line = (0..app.line_count())
+        .find(|&i| {
+            page.text()[app.line_range(i).unwrap()]
+                .trim_start()
+                .starts_with("<p>")
+        })
+        .unwrap();
+    app.cursor = line;
+    let t = render(&mut app, 100, 30);
+    let s = t.backend().to_string();
+    assert!(s.contains("link ◀ │ ▶ text"), "{s}");
+    let h = app.rects.histogram;
+    let row = h.y + (line - app.top) as u16;
+    assert_eq!(
+        t.backend().buffer()[(h.x + h.width / 2, row)].fg,
+        Color::Green
+    );
+    insta::assert_snapshot!("lqf", s);
+    keys(&mut app, "s");
+    assert!(screen(&mut app, 100, 30).contains("blocks"));
+    keys(&mut app, "..");
+    assert!(screen(&mut app, 100, 30).contains("deletion"));
+}
