@@ -38,7 +38,9 @@ impl App {
             return;
         };
         if ann.has_content() {
-            doc.gold = Some(ann.gold.main_selection());
+            // In the selection normal form (content text only), like every extractor's, so the
+            // compare overlay never counts markup-only lines as missed.
+            doc.gold = Some(doc.page.normalize(&ann.gold.main_selection()));
             if !doc.gold_from_corpus {
                 doc.gold_text = Some(ann.gold.main_content.text.clone());
             }
