@@ -36,9 +36,7 @@
 //! Parameter `t` (threshold): 0.25 by default; the thesis also studies 0.5 and 0.75
 //! (Tables 4.4–4.6, "LQF-25/50/75").
 
-use std::ops::Range;
-
-use super::trace::{Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, NodeKind};
 use crate::page::lex::Tag;
@@ -94,6 +92,9 @@ pub struct BlockQuotas {
     pub total: Vec<u64>,
     /// `t_link` of each block: the part of `total` inside `<a>` elements.
     pub link: Vec<u64>,
+    /// For every DOM node, the number of its nearest block ancestor-or-self in [`Self::blocks`]
+    /// (`usize::MAX` outside every block).
+    pub owner: Vec<usize>,
 }
 
 impl BlockQuotas {
@@ -118,6 +119,7 @@ pub fn block_quotas(dom: &Dom) -> BlockQuotas {
     // owner[i] = block number of node i's nearest block ancestor-or-self (pre-order: a parent
     // precedes its children, so one forward pass suffices).
     let mut owner = vec![usize::MAX; n];
+    #[allow(clippy::needless_range_loop)] // owner[id] reads owner[parent(id)]
     for id in 0..n {
         owner[id] = if index_of[id] != usize::MAX {
             index_of[id]
@@ -136,6 +138,7 @@ pub fn block_quotas(dom: &Dom) -> BlockQuotas {
             q.link[k] += chars;
         }
     }
+    q.owner = owner;
     q
 }
 
@@ -170,7 +173,7 @@ impl Extractor for Lqf {
             },
             Phase {
                 name: "deletion",
-                what: "blocks with q > t are deleted with their subtrees; the remaining text is the main content",
+                what: "blocks with q > t lose their text (delete=own-text) or their subtree (delete=subtree); the remaining text is the main content",
                 reveals: &["kept", "deleted"],
             },
         ]
@@ -194,25 +197,18 @@ impl Extractor for Lqf {
         // shown text whose owning block (nearest block ancestor-or-self) is not deleted.
         let mut sel = Vec::new();
         let mut survives = vec![false; nb];
-        let mut owner = vec![usize::MAX; dom.len()]; // node -> block number of its nearest block
-        let mut block_of = std::collections::HashMap::with_capacity(nb);
-        for (k, &id) in q.blocks.iter().enumerate() {
-            block_of.insert(id, k);
-        }
         let mut id = 0;
         while id < dom.len() {
-            owner[id] = match block_of.get(&id) {
-                Some(&k) => k,
-                None => dom.parent(id).map_or(usize::MAX, |p| owner[p]),
-            };
-            if let Some(&k) = block_of.get(&id) {
+            let k = q.owner[id];
+            if k != usize::MAX && q.blocks[k] == id {
+                // `id` is block number k.
                 if (whole_subtree && deleted[k]) || dom.tag(id) == Tag::Head {
                     id = dom.subtree(id).end;
                     continue;
                 }
                 survives[k] = !deleted[k];
             }
-            let kept_owner = owner[id] == usize::MAX || !deleted[owner[id]];
+            let kept_owner = k == usize::MAX || !deleted[k];
             if dom.kind(id) == NodeKind::Text && !dom.is_non_text(id) && kept_owner {
                 sel.extend(dom.spans(id).iter().cloned());
             }
@@ -220,16 +216,7 @@ impl Extractor for Lqf {
         }
         let selection = page.normalize(&Selection::from_ranges(sel));
 
-        let runs = |pred: &dyn Fn(usize) -> bool| -> Vec<Range<usize>> {
-            let mut out: Vec<Range<usize>> = Vec::new();
-            for k in (0..nb).filter(|&k| pred(k)) {
-                match out.last_mut() {
-                    Some(r) if r.end == k => r.end = k + 1,
-                    _ => out.push(k..k + 1),
-                }
-            }
-            out
-        };
+        let runs_of = |pred: &dyn Fn(usize) -> bool| runs((0..nb).filter(|&k| pred(k)));
         let has_text = |k: usize| q.total[k] > 0;
         let positions = q
             .blocks
@@ -272,21 +259,21 @@ impl Extractor for Lqf {
                     "blocks with text",
                     Unit::Node,
                     Role::Candidates,
-                    runs(&has_text),
+                    runs_of(&has_text),
                 ),
                 Marks::new(
                     "deleted",
                     "deleted blocks (q > t)",
                     Unit::Node,
                     Role::Bound,
-                    runs(&|k| deleted[k]),
+                    runs_of(&|k| deleted[k]),
                 ),
                 Marks::new(
                     "kept",
                     "kept blocks",
                     Unit::Node,
                     Role::Selected,
-                    runs(&|k| survives[k] && has_text(k)),
+                    runs_of(&|k| survives[k] && has_text(k)),
                 ),
             ],
             positions: vec![Positions {

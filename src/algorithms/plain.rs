@@ -8,7 +8,7 @@
 //! text-mode browser would dump, plus the `title` element's text, which is text of the page. Its
 //! recall is near 1 and its precision is the share of main content in the page's text.
 
-use super::trace::{Marks, Phase, Role, Series, Trace, Unit};
+use super::trace::{runs, Marks, Phase, Role, Series, Trace, Unit};
 use super::{Extraction, Extractor, ParamSpec, Params};
 use crate::page::Page;
 
@@ -49,16 +49,7 @@ impl Extractor for Plain {
     fn run(&self, page: &Page, _params: &Params) -> Extraction {
         let lines = &page.lines().lines;
         let content: Vec<f64> = lines.iter().map(|l| l.content as f64).collect();
-        let mut selected: Vec<std::ops::Range<usize>> = Vec::new();
-        for (i, l) in lines.iter().enumerate() {
-            if l.content == 0 {
-                continue;
-            }
-            match selected.last_mut() {
-                Some(r) if r.end == i => r.end = i + 1,
-                _ => selected.push(i..i + 1),
-            }
-        }
+        let selected = runs((0..lines.len()).filter(|&i| lines[i].content > 0));
         Extraction {
             selection: page.content_text(),
             trace: Trace {

@@ -208,6 +208,19 @@ impl Marks {
     }
 }
 
+/// The maximal runs of consecutive indices among `indices` (ascending), as half-open ranges: the
+/// usual way to turn "which units are selected" into [`Marks`] spans. O(k).
+pub fn runs(indices: impl IntoIterator<Item = usize>) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for k in indices {
+        match out.last_mut() {
+            Some(r) if r.end == k => r.end = k + 1,
+            _ => out.push(k..k + 1),
+        }
+    }
+    out
+}
+
 /// One number (a threshold, the gap used, a count).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Scalar {
