@@ -1060,3 +1060,24 @@ fn lqf_from_the_registry_is_drawn() {
     keys(&mut app, "..");
     assert!(screen(&mut app, 100, 30).contains("deletion"));
 }
+
+/// Switching algorithms in step mode keeps the step inside the new algorithm's phases (AdDANAg
+/// has 8, BTE 4; found by the long soak walk).
+#[test]
+fn step_mode_survives_switching_to_an_algorithm_with_fewer_phases() {
+    let (_dir, path) = links_page();
+    let bte: Arc<dyn Extractor> = Arc::from(cescope::algorithms::find("bte").unwrap());
+    let mut app = App::open(&path, opts()).unwrap();
+    let addanag = app
+        .algos
+        .iter()
+        .position(|a| a.extractor.name() == "addanag")
+        .unwrap();
+    app.set_active(addanag);
+    keys(&mut app, "s.......");
+    assert_eq!(app.step, Some(7));
+    let i = app.add_extractor(bte);
+    app.set_active(i);
+    assert_eq!(app.step, Some(3));
+    assert!(screen(&mut app, 100, 30).contains("extraction"));
+}

@@ -924,6 +924,10 @@ impl App {
         }
         self.active = i;
         self.focus_param = 0;
+        // Step mode stays on, at the same step or the new algorithm's last one (algorithms have
+        // different numbers of phases; found by the long soak walk).
+        let last = self.algos[i].extractor.phases().len().saturating_sub(1);
+        self.step = self.step.map(|s| s.min(last));
         self.algos[i].overlay = true;
         if self.algos[i].result.is_none() {
             self.run_algo(i);
