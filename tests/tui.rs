@@ -793,6 +793,25 @@ fn links_page() -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
+/// The first display line whose text, leading white space trimmed, starts with `prefix`.
+fn line_starting(app: &App, prefix: &str) -> usize {
+    let page = &app.doc.as_ref().unwrap().page;
+    (0..app.line_count())
+        .find(|&i| {
+            page.text()[app.line_range(i).unwrap()]
+                .trim_start()
+                .starts_with(prefix)
+        })
+        .unwrap_or_else(|| panic!("no line starts with {prefix:?}"))
+}
+
+/// The colour of the histogram's axis cell on display line `line` of the last drawn frame.
+fn axis_colour(app: &App, t: &Terminal<TestBackend>, line: usize) -> Color {
+    let h = app.rects.histogram;
+    let row = h.y + (line - app.top) as u16;
+    t.backend().buffer()[(h.x + h.width / 2, row)].fg
+}
+
 fn open_with(path: &Path, e: Arc<dyn Extractor>) -> App {
     let mut app = App::open(path, opts()).unwrap();
     let i = app.add_extractor(e);
@@ -867,13 +886,7 @@ fn node_unit_trace_is_drawn_with_its_threshold() {
         "{text}"
     );
     // Cursor on the `<li>` line of the first menu item (a node with quota 1).
-    let line = (0..app.line_count())
-        .find(|&i| {
-            page.text()[app.line_range(i).unwrap()]
-                .trim_start()
-                .starts_with("<li>")
-        })
-        .unwrap();
+    let line = line_starting(&app, "<li>");
     app.cursor = line;
     let t = render(&mut app, 100, 30);
     let s = t.backend().to_string();
@@ -1002,12 +1015,7 @@ fn bte_and_plain_from_the_registry_are_drawn() {
     let t = render(&mut app, 100, 30);
     let s = t.backend().to_string();
     assert!(s.contains("tags ◀ │ ▶ words"), "{s}");
-    let h = app.rects.histogram;
-    let row = h.y + (line - app.top) as u16;
-    assert_eq!(
-        t.backend().buffer()[(h.x + h.width / 2, row)].fg,
-        Color::Green
-    );
+    assert_eq!(axis_colour(&app, &t, line), Color::Green);
     insta::assert_snapshot!("bte", s);
     // Step mode walks BTE's own phases.
     keys(&mut app, "s");
@@ -1037,23 +1045,12 @@ fn lqf_from_the_registry_is_drawn() {
         text.contains("market square") && !text.contains("Section 0"),
         "{text}"
     );
-    let line = (0..app.line_count())
-        .find(|&i| {
-            page.text()[app.line_range(i).unwrap()]
-                .trim_start()
-                .starts_with("<p>")
-        })
-        .unwrap();
+    let line = line_starting(&app, "<p>");
     app.cursor = line;
     let t = render(&mut app, 100, 30);
     let s = t.backend().to_string();
     assert!(s.contains("link ◀ │ ▶ text"), "{s}");
-    let h = app.rects.histogram;
-    let row = h.y + (line - app.top) as u16;
-    assert_eq!(
-        t.backend().buffer()[(h.x + h.width / 2, row)].fg,
-        Color::Green
-    );
+    assert_eq!(axis_colour(&app, &t, line), Color::Green);
     insta::assert_snapshot!("lqf", s);
     keys(&mut app, "s");
     assert!(screen(&mut app, 100, 30).contains("blocks"));
