@@ -1,26 +1,13 @@
 //! `cescope gold …`: mark, import, export, check, agree, end to end through the binary.
 
+mod common;
+use common::{cescope, run, stderr, stdout};
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use cescope::metrics::word_prf;
-
-fn cescope() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_cescope"))
-}
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    cescope().current_dir(dir).args(args).output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn json(path: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()

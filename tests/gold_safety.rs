@@ -4,27 +4,14 @@
 //! one `.bak` is kept, gold files have a size limit, and messages neither repeat their cause
 //! nor print control characters from files.
 
+mod common;
+use common::{cescope, run, stderr, stdout};
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
 #[cfg(feature = "tui")]
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
-fn cescope() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_cescope"))
-}
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    cescope().current_dir(dir).args(args).output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 const STORY: &str = "<html><head><title>Bridge</title></head><body><nav>Home</nav>\n\
 <h1>Council approves the bridge</h1>\n<div class=\"story\"><p>The council approved the new \

@@ -5,16 +5,15 @@
 //! Commands that used to block run as child processes under a time bound: a regression fails
 //! the test (after killing the child) instead of hanging the test run.
 
+mod common;
+use common::{cescope, stderr};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use cescope::corpus::GoldText;
 use cescope::eval::run::{self, CorpusOrGoldFiles, GoldLookup, GoldSource};
-
-fn cescope() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_cescope"))
-}
 
 /// Generous: the commands below finish in well under a second; the bound only separates
 /// "finished" from "blocked forever".
@@ -41,10 +40,6 @@ fn run_bounded(mut cmd: Command) -> Output {
             None => std::thread::sleep(Duration::from_millis(20)),
         }
     }
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Makes a FIFO at `path`; false when the system has no `mkfifo` (the test then has nothing

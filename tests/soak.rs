@@ -607,18 +607,23 @@ fn soak_long() {
     );
 }
 
+/// Inspector options of the regression tests: no syntect, inline runs, gold files in `gold`.
+fn regression_opts(gold: &Path) -> AppOptions {
+    AppOptions {
+        syntax: false,
+        inline_jobs: true,
+        gold_dir: Some(gold.to_path_buf()),
+        annotator: "soak".into(),
+        ..AppOptions::default()
+    }
+}
+
 /// Regression (found by the soak walk): the visual-mode anchor is a display line; toggling raw /
 /// virtual lines left it on the old line number, past the single raw line of a minified page.
 #[test]
 fn visual_anchor_follows_the_raw_lines_toggle() {
     let gold = gold_copy();
-    let opts = AppOptions {
-        syntax: false,
-        inline_jobs: true,
-        gold_dir: Some(gold.path().to_path_buf()),
-        annotator: "soak".into(),
-        ..AppOptions::default()
-    };
+    let opts = regression_opts(gold.path());
     let page = Path::new(ROOT).join("sample-pages/minified-news.html");
     let mut app = App::open(&page, opts).unwrap();
     for _ in 0..40 {
@@ -646,13 +651,7 @@ fn visual_anchor_follows_the_raw_lines_toggle() {
 #[test]
 fn a_drag_on_one_character_selects_the_whole_character() {
     let gold = gold_copy();
-    let opts = AppOptions {
-        syntax: false,
-        inline_jobs: true,
-        gold_dir: Some(gold.path().to_path_buf()),
-        annotator: "soak".into(),
-        ..AppOptions::default()
-    };
+    let opts = regression_opts(gold.path());
     let page = Path::new(ROOT).join("sample-pages/arabic-news.html");
     let mut app = App::open(&page, opts).unwrap();
     let mut t = Terminal::new(TestBackend::new(120, 40)).unwrap();

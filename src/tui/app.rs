@@ -161,6 +161,23 @@ pub struct AlgoState {
 }
 
 impl AlgoState {
+    /// The state of extractor `e` before its first run: published defaults, overlay off, the
+    /// `i`-th overlay colour.
+    fn new(e: Arc<dyn Extractor>, i: usize) -> AlgoState {
+        AlgoState {
+            params: Params::defaults(e.params()),
+            extractor: e,
+            overlay: false,
+            color: OVERLAY_COLORS[i % OVERLAY_COLORS.len()],
+            result: None,
+            prf: None,
+            selected_chars: 0,
+            busy: false,
+            generation: 0,
+            line_cache: [None, None],
+        }
+    }
+
     /// Stores a finished result with what is derived from it once (P / R / F1 against the
     /// gold, selected characters), so frames never recompute them.
     fn set_result(&mut self, doc: &Doc, x: Extraction) {
@@ -359,18 +376,7 @@ impl App {
         let algos: Vec<AlgoState> = algorithms::registry()
             .into_iter()
             .enumerate()
-            .map(|(i, e)| AlgoState {
-                params: Params::defaults(e.params()),
-                extractor: Arc::from(e),
-                overlay: false,
-                color: OVERLAY_COLORS[i % OVERLAY_COLORS.len()],
-                result: None,
-                prf: None,
-                selected_chars: 0,
-                busy: false,
-                generation: 0,
-                line_cache: [None, None],
-            })
+            .map(|(i, e)| AlgoState::new(Arc::from(e), i))
             .collect();
         let active = algos
             .iter()
@@ -901,18 +907,7 @@ impl App {
     /// page, and returns its index in [`App::algos`].
     pub fn add_extractor(&mut self, e: Arc<dyn Extractor>) -> usize {
         let i = self.algos.len();
-        self.algos.push(AlgoState {
-            params: Params::defaults(e.params()),
-            extractor: e,
-            overlay: false,
-            color: OVERLAY_COLORS[i % OVERLAY_COLORS.len()],
-            result: None,
-            prf: None,
-            selected_chars: 0,
-            busy: false,
-            generation: 0,
-            line_cache: [None, None],
-        });
+        self.algos.push(AlgoState::new(e, i));
         self.run_algo(i);
         i
     }
