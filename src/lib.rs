@@ -20,6 +20,7 @@ pub mod error;
 pub mod eval;
 pub mod fsio;
 pub mod gold;
+pub mod lang;
 pub mod metrics;
 pub mod page;
 pub mod selection;

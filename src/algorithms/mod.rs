@@ -24,6 +24,7 @@ pub mod dana;
 pub mod lqf;
 pub mod plain;
 pub mod preprocess;
+pub mod signal;
 pub mod trace;
 
 pub use trace::{
