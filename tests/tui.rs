@@ -1078,3 +1078,62 @@ fn step_mode_survives_switching_to_an_algorithm_with_fewer_phases() {
     assert_eq!(app.step, Some(3));
     assert!(screen(&mut app, 100, 30).contains("extraction"));
 }
+
+/// Every registered algorithm, from the registry alone: chosen as the active algorithm it is
+/// drawn (snapshot `algo_NAME`), overlaid with every other algorithm at once, stepped through its
+/// own phases (each step's header names the phase) and explained at a line of the article.
+#[test]
+fn every_registered_algorithm_is_drawn_overlaid_stepped_and_explained() {
+    for e in cescope::algorithms::registry() {
+        let name = e.name();
+        let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+        let i = app
+            .algos
+            .iter()
+            .position(|a| a.extractor.name() == name)
+            .unwrap_or_else(|| panic!("{name} is not offered by the inspector"));
+        app.set_active(i);
+        assert!(app.active_algo().result.is_some(), "{name} ran");
+        app.cursor = line_starting(&app, "<p>");
+        let s = screen(&mut app, 110, 32);
+        assert!(s.contains(name), "{name}: the status names it\n{s}");
+        insta::assert_snapshot!(format!("algo_{name}"), s);
+
+        // Overlaid with all the others (choosing an algorithm turns its overlay on): every
+        // algorithm's result is computed and the frame draws without losing the active one.
+        for j in 0..app.algos.len() {
+            app.set_active(j);
+        }
+        app.set_active(i);
+        assert!(app.algos.iter().all(|a| a.overlay), "{name}: all overlaid");
+        let s = screen(&mut app, 110, 32);
+        assert!(s.contains(name), "{name} with all overlays\n{s}");
+        assert!(
+            app.algos.iter().all(|a| a.result.is_some()),
+            "{name}: all ran"
+        );
+
+        // Step mode walks its own phases.
+        keys(&mut app, "s");
+        let n = e.phases().len();
+        for (k, p) in e.phases().iter().enumerate() {
+            assert_eq!(app.step, Some(k), "{name}");
+            let s = screen(&mut app, 110, 32);
+            let header = format!("step {}/{n} — {}", k + 1, p.name);
+            assert!(s.contains(&header), "{name}: {header:?}\n{s}");
+            keys(&mut app, ".");
+        }
+        keys(&mut app, "s");
+        assert_eq!(app.step, None, "{name}");
+
+        // Explain names the line it explains.
+        let page = app.doc.as_ref().unwrap().page.clone();
+        let x = app.active_algo().result.clone().unwrap();
+        let said = e.explain(
+            &page,
+            &x,
+            cescope::algorithms::Location::Byte(app.line_range(app.cursor).unwrap().start),
+        );
+        assert!(!said.is_empty(), "{name}: explain says something");
+    }
+}
