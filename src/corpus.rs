@@ -103,6 +103,14 @@ pub fn open(path: &Path) -> Result<Corpus> {
         Err(e) => return Err(Error::io(path, e)),
     };
     let (root, gt) = if meta.is_file() {
+        if is_page_file(path) {
+            return Err(Error::Corpus(format!(
+                "{} is a page, not a corpus: this needs gold standards — a ground-truth.json \
+                 (id -> {{articleBody, headline?, url?}}) or a directory holding one (for one \
+                 page: `cescope extract PAGE` or `cescope inspect PAGE`)",
+                path.display()
+            )));
+        }
         let root = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         (root, Some(path.to_path_buf()))
     } else if meta.is_dir() {
@@ -181,12 +189,29 @@ pub fn read_ground_truth(path: &Path) -> Result<BTreeMap<String, GoldText>> {
         other => Error::Corpus(format!("cannot read {}: {other}", path.display())),
     })?;
     serde_json::from_slice(&data).map_err(|e| {
+        if is_gold_file(&data) {
+            return Error::Corpus(format!(
+                "{} is a cescope gold file (one page's annotation), not a ground-truth corpus: \
+                 open its page (`cescope inspect PAGE`; the gold is found beside it or in the \
+                 gold folder), or turn gold files into a corpus with `cescope gold export`",
+                path.display()
+            ));
+        }
         Error::Corpus(format!(
             "{}: not a ground-truth file (id -> {{articleBody, headline?, url?}}): {}",
             path.display(),
             escape_controls(&e.to_string())
         ))
     })
+}
+
+/// True when `data` is a cescope gold file (its `schema` is `cescope-gold`, the tag of
+/// `gold::SCHEMA_TAG`; `gold` depends on this module, not the other way round).
+fn is_gold_file(data: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(data)
+        .ok()
+        .and_then(|v| v.get("schema")?.as_str().map(|s| s == "cescope-gold"))
+        .unwrap_or(false)
 }
 
 fn list_pages(dir: &Path) -> Result<Vec<PathBuf>> {

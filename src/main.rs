@@ -5,7 +5,8 @@ mod cli;
 
 use clap::Parser;
 
-/// Subcommand names; any other first argument that is an existing path means `inspect PATH`.
+/// Subcommand names. Any other first argument that is an existing path, or an option other
+/// than help / version, means `inspect`: `cescope PAGE`, `cescope --algo r2l PAGE`.
 const SUBCOMMANDS: &[&str] = &[
     "inspect", "extract", "algos", "bench", "eval", "gold", "help",
 ];
@@ -13,10 +14,12 @@ const SUBCOMMANDS: &[&str] = &[
 fn main() {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(first) = args.get(1).and_then(|a| a.to_str()) {
-        if !first.starts_with('-')
+        let top_level_flag = matches!(first, "-h" | "--help" | "-V" | "--version");
+        let inspect_option = first.starts_with('-') && !top_level_flag;
+        let page = !first.starts_with('-')
             && !SUBCOMMANDS.contains(&first)
-            && std::path::Path::new(first).exists()
-        {
+            && std::path::Path::new(first).exists();
+        if inspect_option || page {
             args.insert(1, "inspect".into());
         }
     }

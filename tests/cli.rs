@@ -185,3 +185,39 @@ fn bench_json_has_the_documented_keys() {
     assert_eq!(rows[2]["pages"], 2);
     assert_eq!(rows[2]["bytes"], 2 * PAGE.len());
 }
+
+/// Papercuts of a first try: options may come before the page (`cescope --algo r2l PAGE` is
+/// `inspect`), a command given the wrong kind of file says what it expects, and the inspector
+/// without a terminal says so instead of an OS error.
+#[test]
+fn wrong_kind_of_input_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write_page(&dir, "p.html", PAGE.as_bytes());
+    let run = |args: &[&std::ffi::OsStr]| {
+        let out = cescope()
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // Options before the page: parsed as inspect's, so the only complaint is the missing terminal.
+    let (code, err) = run(&["--algo".as_ref(), "r2l".as_ref(), f.as_os_str()]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("the inspector needs a terminal"), "{err}");
+    let (code, err) = run(&["--algo".as_ref(), "nope".as_ref(), f.as_os_str()]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("unknown algorithm"), "{err}");
+    // eval of a page, inspect of a gold file.
+    let (code, err) = run(&["eval".as_ref(), f.as_os_str()]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("is a page, not a corpus"), "{err}");
+    let gold = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("gold/news-article.json");
+    let (code, err) = run(&["inspect".as_ref(), gold.as_os_str()]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("is a cescope gold file"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}

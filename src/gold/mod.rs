@@ -1008,6 +1008,19 @@ pub fn gold_path_for(page_path: &Path, gold_dir: Option<&Path>) -> PathBuf {
 mod tests {
     use super::*;
 
+    /// A gold file given where a corpus is expected is named as such (the corpus reader knows
+    /// the schema tag without depending on this module; this test ties the two together).
+    #[test]
+    fn a_gold_file_is_not_taken_for_a_corpus() {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("gold/news-article.json");
+        let data = std::fs::read(&p).unwrap();
+        assert_eq!(parse(&p, &data).unwrap().schema, SCHEMA_TAG);
+        let e = crate::corpus::read_ground_truth(&p)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is a cescope gold file"), "{e}");
+    }
+
     #[test]
     fn page_stems() {
         assert_eq!(page_stem("x.html.gz"), "x");

@@ -63,12 +63,19 @@ impl EventSource for TerminalEvents {
 /// until the user quits. Errors opening the input are returned before the terminal is touched.
 pub fn run(path: &Path, opts: AppOptions) -> anyhow::Result<()> {
     let mut app = App::open(path, opts)?;
+    if !std::io::IsTerminal::is_terminal(&stdout()) {
+        anyhow::bail!(
+            "the inspector needs a terminal, and standard output is not one; for batch use see \
+             `cescope extract` and `cescope eval`"
+        );
+    }
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let _ = execute!(stdout(), DisableMouseCapture);
         prev(info);
     }));
-    let mut terminal = ratatui::try_init()?;
+    let mut terminal = ratatui::try_init()
+        .map_err(|e| anyhow::anyhow!("cannot start the inspector: no usable terminal ({e})"))?;
     let _ = execute!(stdout(), EnableMouseCapture);
     let result = event_loop(&mut terminal, &mut app, &mut TerminalEvents);
     let _ = execute!(stdout(), DisableMouseCapture);
