@@ -135,7 +135,7 @@ fn explain_and_step_mode() {
 fn help_overlay() {
     let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
     keys(&mut app, "?");
-    let s = screen(&mut app, 180, 44);
+    let s = screen(&mut app, 180, 60);
     for row in app.opts.keymap.help_rows() {
         assert!(
             s.contains(row.description),
@@ -144,6 +144,14 @@ fn help_overlay() {
         );
     }
     insta::assert_snapshot!("help", s);
+    // On a small screen End / Home scroll the help (they used to close it).
+    app.help_scroll = 0;
+    screen(&mut app, 100, 24);
+    app.handle_key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
+    screen(&mut app, 100, 24);
+    assert!(app.help && app.help_scroll > 0, "End scrolls the help");
+    app.handle_key(KeyEvent::new(KeyCode::Home, KeyModifiers::NONE));
+    assert!(app.help && app.help_scroll == 0, "Home scrolls it back");
     // Any other action closes help.
     keys(&mut app, "\u{1b}");
     assert!(!app.help);
@@ -174,11 +182,11 @@ fn corpus_mode() {
     let mut app = App::open(&dir, opts()).unwrap();
     wait_for_encodings(&mut app);
     assert_eq!(app.corpus.as_ref().unwrap().entries.len(), 9);
-    keys(&mut app, "nn");
+    keys(&mut app, ">>");
     assert_eq!(app.corpus.as_ref().unwrap().current, 2);
     insta::assert_snapshot!("corpus", screen(&mut app, 120, 32));
     // Filter by name, then the next page stays within the filter.
-    keys(&mut app, "/legacy\n");
+    keys(&mut app, "Flegacy\n");
     let c = app.corpus.as_ref().unwrap();
     assert_eq!(c.visible().len(), 2);
     assert!(c.entries[c.current].id.starts_with("legacy"));
@@ -1136,4 +1144,125 @@ fn every_registered_algorithm_is_drawn_overlaid_stepped_and_explained() {
         );
         assert!(!said.is_empty(), "{name}: explain says something");
     }
+}
+
+/// Typing `s` into the app as text (any character, unlike [`keys`] which maps a few to keys).
+fn type_text(app: &mut App, s: &str) {
+    for c in s.chars() {
+        app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    }
+}
+
+fn enter(app: &mut App) {
+    app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+}
+
+fn cursor_text(app: &App) -> String {
+    let page = &app.doc.as_ref().unwrap().page;
+    page.text()[app.line_range(app.cursor).unwrap()].to_string()
+}
+
+/// Search (`/`, `n`, `N`, smart case, matches highlighted), go to a line (`:`), jumps to the first
+/// / last selected line and the headline, and the jump list (`'` back, `` ` `` forward).
+#[test]
+fn search_goto_and_jump_list() {
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    keys(&mut app, "/");
+    type_text(&mut app, "flood barrier");
+    // Matches are found while typing and shown in the prompt.
+    let s = screen(&mut app, 110, 32);
+    assert!(s.contains("/flood barrier▏"), "{s}");
+    let n = app.search.as_ref().unwrap().matches.len();
+    assert!(n >= 4, "lower case query matches either case: {n}");
+    enter(&mut app);
+    assert!(cursor_text(&app).to_lowercase().contains("flood barrier"));
+    let first = app.cursor;
+    let t = render(&mut app, 110, 32);
+    let s = t.backend().to_string();
+    assert!(s.contains(&format!("match 1 of {n}")), "{s}");
+    // The current match is shaded in the source.
+    let buf = t.backend().buffer();
+    assert!(
+        (0..32u16)
+            .any(|y| (0..110u16).any(|x| buf[(x, y)].bg == cescope::tui::ui::CURRENT_MATCH_BG)),
+        "current match shaded"
+    );
+    insta::assert_snapshot!("search", s);
+    keys(&mut app, "n");
+    assert!(app.cursor > first);
+    let second = app.cursor;
+    keys(&mut app, "N");
+    assert_eq!(app.cursor, first);
+    // Upper case makes the search case-sensitive.
+    keys(&mut app, "/");
+    type_text(&mut app, "Flood barrier");
+    enter(&mut app);
+    assert!(app.search.as_ref().unwrap().matches.len() < n);
+    assert!(cursor_text(&app).contains("Flood barrier"));
+
+    // Go to line 40, then back through the jump list, and forward again.
+    keys(&mut app, ":");
+    type_text(&mut app, "40");
+    let s = screen(&mut app, 110, 32);
+    assert!(s.contains("go to line :40▏"), "{s}");
+    insta::assert_snapshot!("goto_prompt", s);
+    enter(&mut app);
+    assert_eq!(app.cursor, 39);
+    let before_back = app.cursor;
+    keys(&mut app, "'");
+    assert_ne!(app.cursor, 39);
+    keys(&mut app, "`");
+    assert_eq!(app.cursor, before_back);
+    // A line that does not exist is an error, the cursor stays.
+    keys(&mut app, ":");
+    type_text(&mut app, "99999");
+    enter(&mut app);
+    assert_eq!(app.cursor, 39);
+    assert!(screen(&mut app, 110, 32).contains("no line \"99999\""));
+    // Esc cancels typing.
+    keys(&mut app, ":");
+    type_text(&mut app, "1");
+    keys(&mut app, "\u{1b}");
+    assert_eq!(app.cursor, 39);
+
+    // First and last selected line of the active algorithm.
+    let x = app.active_algo().result.clone().unwrap();
+    let sel = x.selection.ranges();
+    keys(&mut app, "(");
+    assert!(app.line_range(app.cursor).unwrap().contains(&sel[0].start));
+    keys(&mut app, ")");
+    let last = sel.last().unwrap().end - 1;
+    assert!(app.line_range(app.cursor).unwrap().contains(&last));
+    let _ = second;
+}
+
+/// The headline jump goes to the gold's headline (a corpus page's `headline` found in the
+/// source); the seed jump to the active algorithm's seed region.
+#[test]
+fn jump_to_headline_and_seed() {
+    let dir = gold_corpus();
+    let gt = dir.path().join("ground-truth.json");
+    let mut gold: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&gt).unwrap()).unwrap();
+    gold["harbour"]["headline"] = "Channel to be dredged".into();
+    std::fs::write(&gt, gold.to_string()).unwrap();
+    let mut app = App::open(&gt, opts()).unwrap();
+    assert_eq!(app.cursor, 0);
+    keys(&mut app, "^");
+    assert!(
+        cursor_text(&app).contains("Channel to be dredged"),
+        "{:?}",
+        cursor_text(&app)
+    );
+    keys(&mut app, "*");
+    let lt = app.line_trace(app.active).unwrap();
+    let seed = lt
+        .marks
+        .iter()
+        .find(|m| m.role == cescope::algorithms::Role::Seed)
+        .expect("DANAg marks its seed region");
+    assert_eq!(app.cursor, seed.spans[0].start);
+    // Back twice: the seed jump, then the headline jump.
+    keys(&mut app, "''");
+    assert_eq!(app.cursor, 0);
 }

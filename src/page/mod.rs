@@ -7,6 +7,7 @@
 
 pub mod decode;
 pub mod dom;
+pub mod find;
 pub mod lex;
 pub mod lines;
 pub mod mask;

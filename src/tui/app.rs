@@ -22,6 +22,9 @@ use ratatui::layout::{Position, Rect};
 use ratatui::style::Color;
 
 mod annotation;
+mod navigate;
+
+pub use navigate::{Search, MAX_MATCHES};
 
 use super::annotate::Annotation;
 use super::highlight::Highlighter;
@@ -216,6 +219,8 @@ pub struct Doc {
     pub gold_text: Option<String>,
     /// The gold text is the corpus' own (ground-truth.json) rather than a gold file's.
     pub gold_from_corpus: bool,
+    /// The headline of the corpus' gold text, when it has one.
+    pub gold_headline: Option<String>,
 }
 
 impl Doc {
@@ -251,6 +256,7 @@ impl Doc {
             [None, None]
         };
         let gold_from_corpus = gold_text.is_some();
+        let gold_headline = gold_text.and_then(|g| g.headline.clone());
         let gold_text = gold_text.map(|g| g.article_body.clone());
         Doc {
             page,
@@ -262,6 +268,7 @@ impl Doc {
             gold: None,
             gold_text,
             gold_from_corpus,
+            gold_headline,
         }
     }
 }
@@ -303,6 +310,10 @@ pub enum Mode {
     Normal,
     /// Keys edit the corpus name filter.
     Filter,
+    /// Keys type a search in the source (`/`).
+    Search,
+    /// Keys type a line number (`:`).
+    GotoLine,
 }
 
 struct JobResult {
@@ -364,6 +375,14 @@ pub struct App {
     pub ann: Option<Annotation>,
     /// An action waiting for confirmation (leaving with unsaved changes).
     pub pending_confirm: Option<Action>,
+    /// The last search in the source and its matches.
+    pub search: Option<Search>,
+    /// What is being typed in [`Mode::Search`] / [`Mode::GotoLine`].
+    pub input: String,
+    /// The jump list: positions (byte offsets) the cursor jumped from.
+    jumps: Vec<usize>,
+    /// Where in [`App::jumps`] the cursor is (`jumps.len()` = after the newest).
+    jump_at: usize,
     jobs_tx: Sender<JobResult>,
     jobs_rx: Receiver<JobResult>,
     info_rx: Option<Receiver<(usize, String)>>,
@@ -408,6 +427,10 @@ impl App {
             view_height: 20,
             ann: None,
             pending_confirm: None,
+            search: None,
+            input: String::new(),
+            jumps: Vec::new(),
+            jump_at: 0,
             jobs_tx,
             jobs_rx,
             info_rx: None,
@@ -479,6 +502,10 @@ impl App {
         self.top = 0;
         self.cursor = 0;
         self.hscroll = 0;
+        // Positions and matches belong to the page they were found on.
+        self.jumps.clear();
+        self.jump_at = 0;
+        self.search = None;
         self.gold_overlay = self.doc.as_ref().is_some_and(|d| d.gold.is_some());
         for a in &mut self.algos {
             a.result = None;
@@ -671,9 +698,10 @@ impl App {
         if ev.kind != KeyEventKind::Press {
             return;
         }
-        if self.mode == Mode::Filter {
-            self.filter_key(ev);
-            return;
+        match self.mode {
+            Mode::Filter => return self.filter_key(ev),
+            Mode::Search | Mode::GotoLine => return self.input_key(ev),
+            Mode::Normal => {}
         }
         if let (Some(k), KeyCode::Char(c)) = (self.panic_key, ev.code) {
             if k == c {
@@ -692,6 +720,9 @@ impl App {
                     Action::CursorUp => self.help_scroll = self.help_scroll.saturating_sub(1),
                     Action::PageDown => self.help_scroll += 10,
                     Action::PageUp => self.help_scroll = self.help_scroll.saturating_sub(10),
+                    Action::Top => self.help_scroll = 0,
+                    // Clamped to the help's length when drawn.
+                    Action::Bottom => self.help_scroll = usize::MAX / 2,
                     Action::Quit => self.quit = true,
                     _ => self.help = false,
                 }
@@ -783,6 +814,16 @@ impl App {
             }
             Action::ScrollLeft => self.hscroll = self.hscroll.saturating_sub(8),
             Action::ScrollRight => self.hscroll += 8,
+            Action::Search => self.start_search(),
+            Action::SearchNext => self.search_step(true, false),
+            Action::SearchPrev => self.search_step(false, false),
+            Action::GotoLine => self.start_goto(),
+            Action::JumpSeed => self.jump_role(Role::Seed, "seed region"),
+            Action::JumpFirstSelected => self.jump_selected(true),
+            Action::JumpLastSelected => self.jump_selected(false),
+            Action::JumpHeadline => self.jump_headline(),
+            Action::JumpBack => self.jump_history(true),
+            Action::JumpForward => self.jump_history(false),
             Action::NextRegion => self.jump_region(true),
             Action::PrevRegion => self.jump_region(false),
             Action::ToggleRawLines => self.toggle_raw(),
@@ -1072,11 +1113,7 @@ impl App {
             lines.iter().rev().find(|&&l| l < self.cursor).copied()
         };
         match target {
-            Some(t) => {
-                self.cursor = t;
-                self.top = t.saturating_sub(2);
-                self.ensure_visible();
-            }
+            Some(t) => self.jump_to_line(t),
             None => self.status = Some(("no further selected region".into(), false)),
         }
     }
@@ -1108,9 +1145,7 @@ impl App {
         for i in self.cursor + 1..n {
             let c = self.line_class(i);
             if c == Some(want) && prev != Some(want) {
-                self.cursor = i;
-                self.top = i.saturating_sub(2);
-                self.ensure_visible();
+                self.jump_to_line(i);
                 return;
             }
             prev = c;

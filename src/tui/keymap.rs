@@ -98,6 +98,17 @@ actions! {
     NextRegion => "next_region", "move", "jump to the next selected region of the active algorithm";
     PrevRegion => "prev_region", "move", "jump to the previous selected region of the active algorithm";
 
+    Search => "search", "find", "search the source (Enter; upper case makes it case-sensitive)";
+    SearchNext => "search_next", "find", "next search match";
+    SearchPrev => "search_prev", "find", "previous search match";
+    GotoLine => "goto_line", "find", "go to a line number (type it, Enter)";
+    JumpSeed => "jump_seed", "find", "jump to the active algorithm's seed region";
+    JumpFirstSelected => "jump_first_selected", "find", "jump to the active algorithm's first selected line";
+    JumpLastSelected => "jump_last_selected", "find", "jump to the active algorithm's last selected line";
+    JumpHeadline => "jump_headline", "find", "jump to the headline (the gold's)";
+    JumpBack => "jump_back", "find", "back to where the last jump started (jump list)";
+    JumpForward => "jump_forward", "find", "forward again in the jump list";
+
     ToggleRawLines => "toggle_raw_lines", "view", "virtual lines / raw source lines";
     ToggleDiffView => "toggle_diff_view", "view", "histogram: content / code signals or the combined signal";
     ToggleExplain => "toggle_explain", "view", "explain panel";
@@ -145,6 +156,7 @@ impl Action {
     pub const GROUPS: &'static [&'static str] = &[
         "general",
         "move",
+        "find",
         "view",
         "algorithms",
         "parameters",
@@ -702,7 +714,7 @@ mod tests {
             assert!(Action::GROUPS.contains(&a.group()), "{a:?}");
             assert!(!a.description().is_empty());
         }
-        assert_eq!(Action::ALL.len(), 47);
+        assert_eq!(Action::ALL.len(), 57);
         assert_eq!(Action::from_name("nope"), None);
         for (i, &a) in Action::ALL.iter().enumerate() {
             assert_eq!(a.index(), i);

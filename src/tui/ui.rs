@@ -273,6 +273,17 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
         _ => None,
     };
     let mut layers: Vec<(&[Range<usize>], Color)> = Vec::new();
+    // Search matches first (they win over every other shading), the current one brighter.
+    let current_match: Vec<Range<usize>> = app
+        .search
+        .as_ref()
+        .and_then(|s| s.matches.get(s.current?).cloned())
+        .into_iter()
+        .collect();
+    if let Some(s) = &app.search {
+        layers.push((&current_match, CURRENT_MATCH_BG));
+        layers.push((&s.matches, MATCH_BG));
+    }
     let ann = app.ann.as_ref();
     let char_sel: Vec<Range<usize>> = ann.and_then(|a| a.char_sel.clone()).into_iter().collect();
     let headline: Vec<Range<usize>> = ann
@@ -455,6 +466,10 @@ fn styled_text<'a>(
     out
 }
 
+/// Background of search matches in the source.
+pub const MATCH_BG: Color = Color::Rgb(120, 90, 0);
+/// Background of the search match the cursor moved to.
+pub const CURRENT_MATCH_BG: Color = Color::Rgb(200, 120, 0);
 /// Background of characters selected with the mouse for annotation.
 pub const SELECT_BG: Color = Color::Rgb(40, 40, 130);
 /// Background of the annotated headline.
@@ -869,8 +884,27 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
             .map_or(0, |p| p + 1);
         parts.push(Span::styled(format!("│ page {pos}/{} ", vis.len()), dim));
     }
-    // A message (error, question, confirmation) comes first, so narrow terminals show it.
-    if let Some((msg, err)) = &app.status {
+    // What is being typed comes first of all; then a message (error, question,
+    // confirmation), so narrow terminals show it.
+    let prompt = match app.mode {
+        Mode::Search => Some(format!(
+            " /{}▏ {} ",
+            app.input,
+            app.search
+                .as_ref()
+                .map_or("Enter searches, Esc cancels".to_string(), |s| {
+                    format!("{} matches", s.matches.len())
+                })
+        )),
+        Mode::GotoLine => Some(format!(" go to line :{}▏ ", app.input)),
+        _ => None,
+    };
+    if let Some(p) = prompt {
+        parts.insert(
+            0,
+            Span::styled(p, Style::default().fg(Color::Black).bg(Color::LightCyan)),
+        );
+    } else if let Some((msg, err)) = &app.status {
         let st = if *err {
             Style::default().fg(Color::White).bg(Color::Red)
         } else {
