@@ -215,8 +215,20 @@ fn raw_lines_toggle_keeps_position() {
     );
     assert_eq!(app.cursor, 0);
     keys(&mut app, "r");
-    assert!(app.cursor <= v);
+    assert_eq!(app.cursor, v, "back on the same virtual line");
     let _ = screen(&mut app, 100, 30);
+    // Round trips on a page whose raw lines hold several virtual lines never drift.
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    let _ = screen(&mut app, 100, 30);
+    // The headline text: the second virtual line of the raw line `<h1 …>text</h1>`.
+    app.cursor = line_starting(&app, "<h1") + 1;
+    let v = app.cursor;
+    assert!(cursor_text(&app).starts_with("Castlebridge"));
+    for _ in 0..5 {
+        keys(&mut app, "rr");
+        let _ = screen(&mut app, 100, 30);
+    }
+    assert_eq!(app.cursor, v, "five round trips");
 }
 
 #[test]
@@ -1265,4 +1277,51 @@ fn jump_to_headline_and_seed() {
     // Back twice: the seed jump, then the headline jump.
     keys(&mut app, "''");
     assert_eq!(app.cursor, 0);
+}
+
+/// Undoing back to the saved state clears the unsaved mark and removes the recovery file, so
+/// reopening offers nothing; edits while another session's recovery file is offered never
+/// overwrite it.
+#[test]
+fn undo_to_the_saved_state_is_not_unsaved() {
+    let gold_dir = tempfile::tempdir().unwrap();
+    let page = sample("news-article.html");
+    let recovery = gold_dir.path().join(".news-article.json.recover");
+    let mut app = App::open(&page, annotate_opts(gold_dir.path())).unwrap();
+    keys(&mut app, "TS");
+    assert!(!app.ann.as_ref().unwrap().dirty);
+    // A change, then undo: back at the saved state.
+    app.cursor = line_starting(&app, "<footer");
+    keys(&mut app, "i");
+    assert!(app.ann.as_ref().unwrap().dirty);
+    let s = screen(&mut app, 120, 32);
+    assert!(s.contains("[+] unsaved"), "{s}");
+    keys(&mut app, "u");
+    assert!(!app.ann.as_ref().unwrap().dirty, "undo to the saved state");
+    let s = screen(&mut app, 120, 32);
+    assert!(!s.contains("[+] unsaved"), "{s}");
+    drop(app);
+    let app = App::open(&page, annotate_opts(gold_dir.path())).unwrap();
+    assert!(
+        !app.ann.as_ref().unwrap().recovery_offered,
+        "no identical recovery file offered"
+    );
+
+    // Another session's unsaved work in the recovery file is kept while it is offered.
+    let mut app = App::open(&page, annotate_opts(gold_dir.path())).unwrap();
+    app.cursor = line_starting(&app, "<footer");
+    keys(&mut app, "i");
+    drop(app); // "crash"
+    let kept = std::fs::read(&recovery).unwrap();
+    let mut app = App::open(&page, annotate_opts(gold_dir.path())).unwrap();
+    assert!(app.ann.as_ref().unwrap().recovery_offered);
+    app.cursor = line_starting(&app, "<footer") + 1;
+    keys(&mut app, "i");
+    assert!(app.ann.as_ref().unwrap().dirty);
+    assert_eq!(
+        std::fs::read(&recovery).unwrap(),
+        kept,
+        "recovery file kept"
+    );
+    assert!(app.status.as_ref().unwrap().0.contains("not autosaved"));
 }

@@ -54,6 +54,9 @@ pub struct Annotation {
     pub drag_anchor: Option<usize>,
     pub(super) undo: Vec<Snapshot>,
     pub(super) redo: Vec<Snapshot>,
+    /// The state as opened or last saved: `dirty` is "differs from this", so undoing back to
+    /// it clears the unsaved mark.
+    pub(super) saved: Snapshot,
 }
 
 impl Annotation {
@@ -94,7 +97,21 @@ impl Annotation {
         } else {
             Gold::new(page, annotator)
         };
-        let recovery_offered = read_only.is_none() && gold::recovery_is_newer(&path);
+        let saved = Snapshot {
+            main: g.main_selection(),
+            headline: g.headline_range(),
+        };
+        // A newer recovery file is offered only when it differs from the gold file (an
+        // identical one, e.g. after undoing back to the saved state, is not news).
+        let recovery_offered = read_only.is_none()
+            && gold::recovery_is_newer(&path)
+            && match gold::load_recovery(&path) {
+                Ok(Some(r)) => {
+                    r.main_selection() != saved.main || r.headline_range() != saved.headline
+                }
+                Ok(None) => false,
+                Err(_) => true,
+            };
         if recovery_offered {
             msg = Some((
                 "a recovery file is newer than the gold file: press R to restore it".into(),
@@ -115,6 +132,7 @@ impl Annotation {
                 drag_anchor: None,
                 undo: Vec::new(),
                 redo: Vec::new(),
+                saved,
             },
             msg,
         )
@@ -125,6 +143,17 @@ impl Annotation {
             main: self.gold.main_selection(),
             headline: self.gold.headline_range(),
         }
+    }
+
+    /// Recomputes [`Annotation::dirty`]: the working copy differs from the saved state.
+    pub(super) fn refresh_dirty(&mut self) {
+        self.dirty = self.snapshot() != self.saved;
+    }
+
+    /// Marks the working copy as saved.
+    pub(super) fn mark_saved(&mut self) {
+        self.saved = self.snapshot();
+        self.dirty = false;
     }
 
     pub(super) fn restore(&mut self, page: &Page, s: Snapshot) {

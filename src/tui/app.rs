@@ -383,6 +383,8 @@ pub struct App {
     jumps: Vec<usize>,
     /// Where in [`App::jumps`] the cursor is (`jumps.len()` = after the newest).
     jump_at: usize,
+    /// The byte the cursor was on at the last raw / virtual toggle.
+    toggle_byte: Option<usize>,
     jobs_tx: Sender<JobResult>,
     jobs_rx: Receiver<JobResult>,
     info_rx: Option<Receiver<(usize, String)>>,
@@ -431,6 +433,7 @@ impl App {
             input: String::new(),
             jumps: Vec::new(),
             jump_at: 0,
+            toggle_byte: None,
             jobs_tx,
             jobs_rx,
             info_rx: None,
@@ -505,6 +508,7 @@ impl App {
         // Positions and matches belong to the page they were found on.
         self.jumps.clear();
         self.jump_at = 0;
+        self.toggle_byte = None;
         self.search = None;
         self.gold_overlay = self.doc.as_ref().is_some_and(|d| d.gold.is_some());
         for a in &mut self.algos {
@@ -1027,8 +1031,15 @@ impl App {
     }
 
     fn toggle_raw(&mut self) {
-        let byte = self.line_range(self.cursor).map_or(0, |r| r.start);
-        let top_byte = self.line_range(self.top).map_or(0, |r| r.start);
+        // The byte the cursor stood on before the previous toggle, if the cursor has not moved
+        // off its line since: a raw line holds several virtual lines, so mapping line starts
+        // back and forth would drift up a few lines per round trip.
+        let here = self.line_range(self.cursor).unwrap_or(0..0);
+        let byte = match self.toggle_byte {
+            Some(b) if here.start <= b && (b < here.end || here.is_empty()) => b,
+            _ => here.start,
+        };
+        let rows_above = self.cursor.saturating_sub(self.top);
         // The visual-mode anchor is a display line too: keep it on the same text.
         let anchor_byte = self.ann.as_ref().and_then(|a| a.visual);
         let anchor_byte = anchor_byte
@@ -1036,7 +1047,8 @@ impl App {
             .map(|r| r.start);
         self.raw_lines = !self.raw_lines;
         self.cursor = self.line_at_byte(byte);
-        self.top = self.line_at_byte(top_byte);
+        self.top = self.cursor.saturating_sub(rows_above);
+        self.toggle_byte = Some(byte);
         let anchor = anchor_byte.map(|b| self.line_at_byte(b));
         if let Some(ann) = self.ann.as_mut() {
             ann.visual = anchor;

@@ -77,7 +77,7 @@ impl App {
         }
         ann.undo.push(before);
         ann.redo.clear();
-        ann.dirty = true;
+        ann.refresh_dirty();
         ann.visual = None;
         ann.char_sel = None;
         self.autosave();
@@ -85,13 +85,27 @@ impl App {
         self.gold_changed();
     }
 
-    /// Writes the recovery file of a changed annotation (every change; atomic).
+    /// Writes the recovery file of a changed annotation (every change; atomic); back at the
+    /// saved state (undo), the recovery file is removed, as after a save.
     fn autosave(&mut self) {
         if let Some(ann) = &self.ann {
-            if ann.dirty {
+            if ann.recovery_offered {
+                // The recovery file holds another session's unsaved work: never overwrite or
+                // remove it before the annotator has restored it or saved.
+                self.status = Some((
+                    format!(
+                        "not autosaved: the recovery file from an earlier session is kept ({} restores it, {} saves)",
+                        self.opts.keymap.keys_label(Action::Recover),
+                        self.opts.keymap.keys_label(Action::Save)
+                    ),
+                    false,
+                ));
+            } else if ann.dirty {
                 if let Err(e) = gold::save_recovery(&ann.path, &ann.gold) {
                     self.status = Some((format!("autosave failed: {e}"), true));
                 }
+            } else {
+                let _ = gold::discard_recovery(&ann.path);
             }
         }
     }
@@ -116,7 +130,7 @@ impl App {
         match ann.saver.save(&ann.path, &ann.gold, mode) {
             Ok(out) => {
                 let _ = gold::discard_recovery(&ann.path);
-                ann.dirty = false;
+                ann.mark_saved();
                 ann.recovery_offered = false;
                 // Later saves replace our own file: the original is in the backup already.
                 ann.existed = false;
@@ -213,7 +227,7 @@ impl App {
                             headline: ann.gold.headline_range(),
                         });
                         ann.restore(&page, s);
-                        ann.dirty = true;
+                        ann.refresh_dirty();
                         self.autosave();
                         self.gold_changed();
                     }
@@ -239,7 +253,7 @@ impl App {
                     Ok(Some(g)) => {
                         ann.undo.push(ann.snapshot());
                         ann.gold = g;
-                        ann.dirty = true;
+                        ann.refresh_dirty();
                         ann.recovery_offered = false;
                         self.status =
                             Some(("recovery file restored (not saved yet)".into(), false));
