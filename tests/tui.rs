@@ -1325,3 +1325,39 @@ fn undo_to_the_saved_state_is_not_unsaved() {
     );
     assert!(app.status.as_ref().unwrap().0.contains("not autosaved"));
 }
+
+/// The page list shows the site and path end of the gold's URL instead of a 64-digit id, the
+/// decompressed size of a `.gz` page, and a title that fits the panel.
+#[test]
+fn corpus_list_shows_sites_and_html_sizes() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("html")).unwrap();
+    let id = "ab".repeat(32);
+    let html = format!(
+        "<html><body><p>{}</p></body></html>",
+        "Some words of an article. ".repeat(2000)
+    );
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(html.as_bytes()).unwrap();
+    std::fs::write(
+        dir.path().join(format!("html/{id}.html.gz")),
+        gz.finish().unwrap(),
+    )
+    .unwrap();
+    let gold = serde_json::json!({ &id: {"articleBody": "Some words", "url": "https://www.river-news.example/local/2024/flood-barrier-delayed?ref=rss"}});
+    std::fs::write(dir.path().join("ground-truth.json"), gold.to_string()).unwrap();
+    let mut app = App::open(&dir.path().join("ground-truth.json"), opts()).unwrap();
+    wait_for_encodings(&mut app);
+    let e = &app.corpus.as_ref().unwrap().entries[0];
+    assert_eq!(e.label(), "river-news.example/…/flood-barrier-delayed");
+    assert_eq!(e.html_bytes, Some(html.len() as u64));
+    assert!(e.bytes < html.len() as u64 / 10, "stored compressed");
+    assert!(app.corpus.as_ref().unwrap().list_open);
+    let s = screen(&mut app, 120, 32);
+    assert!(s.contains("✓ river-…layed"), "{s}");
+    assert!(s.contains("51K"), "decompressed size: {s}");
+    let row = s.lines().nth(1).unwrap();
+    assert!(!row.contains("abababab"), "no hex id in the list: {s}");
+    assert!(s.contains("1/1 ✓"), "{s}");
+}

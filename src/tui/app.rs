@@ -97,6 +97,8 @@ pub struct PageEntry {
     pub path: PathBuf,
     /// File size in bytes (as stored, maybe compressed).
     pub bytes: u64,
+    /// Size of the HTML in bytes once the background scan has read (and decompressed) it.
+    pub html_bytes: Option<u64>,
     /// The encoding, once the background scan has decoded the page.
     pub encoding: Option<String>,
     /// The gold standard from the corpus, if any.
@@ -109,6 +111,29 @@ impl PageEntry {
     /// True when the page has a gold standard (a gold file or the corpus' own).
     pub fn annotated(&self) -> bool {
         self.gold_file || self.gold.is_some()
+    }
+
+    /// What the page list shows for the page: the site and the end of the path of the gold's
+    /// URL without `www.` (`example.com/…/flood-barrier-delayed`), else the id (a long hexadecimal id,
+    /// as in the shared corpora, shortened to its first 12 digits).
+    pub fn label(&self) -> String {
+        if let Some(url) = self.gold.as_ref().and_then(|g| g.url.as_deref()) {
+            let rest = url.split_once("://").map_or(url, |(_, r)| r);
+            let rest = rest.split(['?', '#']).next().unwrap_or(rest);
+            let rest = rest.trim_end_matches('/');
+            let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+            let host = host.strip_prefix("www.").unwrap_or(host);
+            let last = path.rsplit('/').next().unwrap_or("");
+            return match (path.contains('/'), last.is_empty()) {
+                (_, true) => host.to_string(),
+                (true, false) => format!("{host}/…/{last}"),
+                (false, false) => format!("{host}/{last}"),
+            };
+        }
+        if self.id.len() > 16 && self.id.chars().all(|c| c.is_ascii_hexdigit()) {
+            return format!("{}…", &self.id[..12]);
+        }
+        self.id.clone()
     }
 }
 
@@ -387,7 +412,7 @@ pub struct App {
     toggle_byte: Option<usize>,
     jobs_tx: Sender<JobResult>,
     jobs_rx: Receiver<JobResult>,
-    info_rx: Option<Receiver<(usize, String)>>,
+    info_rx: Option<Receiver<(usize, String, u64)>>,
     panic_key: Option<char>,
 }
 
@@ -458,6 +483,7 @@ impl App {
                     id: p.id.clone(),
                     path: p.path.clone(),
                     bytes: std::fs::metadata(&p.path).map(|m| m.len()).unwrap_or(0),
+                    html_bytes: None,
                     encoding: None,
                     gold: p.gold.clone(),
                     gold_file: crate::gold::gold_path_for(&p.path, app.opts.gold_dir.as_deref())
@@ -486,11 +512,14 @@ impl App {
         let opts = self.opts.decode.clone();
         std::thread::spawn(move || {
             for (i, p) in paths.iter().enumerate() {
-                let enc = match decode::read_input(p).and_then(|b| decode::decode(&b, &opts)) {
-                    Ok(d) => d.encoding.name().to_string(),
-                    Err(_) => "error".to_string(),
+                let (enc, len) = match decode::read_input(p) {
+                    Ok(b) => match decode::decode(&b, &opts) {
+                        Ok(d) => (d.encoding.name().to_string(), b.len() as u64),
+                        Err(_) => ("error".to_string(), b.len() as u64),
+                    },
+                    Err(_) => ("error".to_string(), 0),
                 };
-                if tx.send((i, enc)).is_err() {
+                if tx.send((i, enc, len)).is_err() {
                     return;
                 }
             }
@@ -552,6 +581,7 @@ impl App {
             Ok(page) => {
                 if let Some(c) = self.corpus.as_mut() {
                     c.entries[i].encoding = Some(page.encoding().name().to_string());
+                    c.entries[i].html_bytes = Some(page.raw().len() as u64);
                 }
                 self.set_doc(&e.path, page, e.gold.as_ref());
                 self.status = None;
@@ -640,9 +670,10 @@ impl App {
             }
         }
         if let (Some(rx), Some(c)) = (self.info_rx.as_ref(), self.corpus.as_mut()) {
-            while let Ok((i, enc)) = rx.try_recv() {
+            while let Ok((i, enc, len)) = rx.try_recv() {
                 if let Some(e) = c.entries.get_mut(i) {
                     e.encoding.get_or_insert(enc);
+                    e.html_bytes.get_or_insert(len);
                     changed = true;
                 }
             }

@@ -205,7 +205,9 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
     } else {
         "virtual lines"
     };
-    let sblock = title_block(format!(" {name} — {mode} "));
+    // Long file names (64-digit ids) are shortened in the middle so the mode stays visible.
+    let room = (src_area.width as usize).saturating_sub(mode.len() + 8);
+    let sblock = title_block(format!(" {} — {mode} ", shorten_middle(&name, room)));
     let inner = sblock.inner(src_area);
     f.render_widget(sblock, src_area);
     // The traces of the active algorithm and of every shown overlay, on the display lines.
@@ -926,11 +928,10 @@ fn draw_corpus(f: &mut Frame, app: &mut App, area: Rect) {
     };
     let vis = c.visible();
     let annotated = c.entries.iter().filter(|e| e.annotated()).count();
-    let block = title_block(format!(
-        " {} — {annotated}/{} annotated ",
-        c.name,
-        c.entries.len()
-    ));
+    // The title fits the panel: the counts always, the corpus name shortened in the middle.
+    let counts = format!(" {annotated}/{} ✓ ", c.entries.len());
+    let room = (area.width as usize).saturating_sub(counts.chars().count() + 4);
+    let block = title_block(format!(" {}{counts}", shorten_middle(&c.name, room)));
     let inner = block.inner(area);
     f.render_widget(block, area);
     let filter_line = if app.mode == Mode::Filter || !c.filter.is_empty() {
@@ -963,11 +964,18 @@ fn draw_corpus(f: &mut Frame, app: &mut App, area: Rect) {
     {
         let e = &c.entries[i];
         let gold = if e.annotated() { "✓" } else { " " };
-        let size = human_size(e.bytes);
+        // The HTML's size once read (decompressed); until then the stored size, or "…" for a
+        // compressed file.
+        let compressed = e.path.extension().is_some_and(|x| x == "gz");
+        let size = match (e.html_bytes, compressed) {
+            (Some(b), _) => human_size(b),
+            (None, true) => "…".to_string(),
+            (None, false) => human_size(e.bytes),
+        };
         let enc = e.encoding.as_deref().unwrap_or("…");
         let idw = (inner.width as usize).saturating_sub(2 + 7 + 1 + 6);
-        let id: String = e.id.chars().take(idw).collect();
-        let line = format!("{gold} {id:<idw$} {size:>6} {:.6}", enc);
+        let label = shorten_middle(&e.label(), idw);
+        let line = format!("{gold} {label:<idw$} {size:>6} {:.6}", enc);
         let st = if i == c.current {
             Style::default().add_modifier(Modifier::REVERSED)
         } else {
@@ -978,6 +986,24 @@ fn draw_corpus(f: &mut Frame, app: &mut App, area: Rect) {
             Rect::new(list.x, list.y + row as u16, list.width, 1),
         );
     }
+}
+
+/// `s` in at most `max` characters, shortened in the middle with `…` (file names keep their
+/// start and their end, which tell them apart).
+pub fn shorten_middle(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n <= max {
+        return s.to_string();
+    }
+    if max <= 1 {
+        return "…".chars().take(max).collect();
+    }
+    let keep = max - 1;
+    let head = keep.div_ceil(2);
+    let tail = keep - head;
+    let start: String = s.chars().take(head).collect();
+    let end: String = s.chars().skip(n - tail).collect();
+    format!("{start}…{end}")
 }
 
 fn human_size(b: u64) -> String {
