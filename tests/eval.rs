@@ -219,6 +219,29 @@ fn report_formats_from_the_library() {
         scatter.contains("x = r2l, y = danag; r2l better on 0, danag better on 2, tie 1"),
         "{scatter}"
     );
+    // The pages where they differ most are labelled (ids a and c; b is a tie).
+    let r2l = rep.f1s(1);
+    let danag = rep.f1s(0);
+    let out = report::outliers(&r2l, &danag, 12, report::OUTLIER_GAP);
+    assert!(!out.is_empty());
+    for &i in &out {
+        assert!((r2l[i] - danag[i]).abs() >= report::OUTLIER_GAP);
+        assert!(
+            scatter.contains(&rep.pages[i].id),
+            "label of {}",
+            rep.pages[i].id
+        );
+    }
+}
+
+#[test]
+fn outliers_are_the_largest_differences() {
+    let x = [0.1, 0.9, 0.5, 0.0, 0.6];
+    let y = [0.9, 0.9, 0.0, 0.2, 0.2];
+    // |x − y| = 0.8, 0, 0.5, 0.2, 0.4.
+    assert_eq!(report::outliers(&x, &y, 10, 0.3), vec![0, 2, 4]);
+    assert_eq!(report::outliers(&x, &y, 2, 0.3), vec![0, 2]);
+    assert!(report::outliers(&x, &y, 10, 0.9).is_empty());
 }
 
 // --- command line -------------------------------------------------------------------------------
@@ -389,8 +412,18 @@ fn report_dir_writes_svg_plots_and_json() {
         assert!(svg.trim_end().ends_with("</svg>"));
         assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
     }
+    // One panel per algorithm and corpus, captioned with the table's per-corpus mean.
+    let table = stdout(&o);
     for name in ["danag", "addanag", "r2l"] {
-        assert!(hist.contains(&format!("{name}: per-page F1")), "{name}");
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name} row in {table}"));
+        let mean = row.split_whitespace().nth(1).unwrap();
+        assert!(
+            hist.contains(&format!("mean {mean},")),
+            "{name}: mean {mean} in the histogram captions"
+        );
     }
     // Default scatter: the first two selected algorithms.
     assert!(scatter.contains("x = danag, y = addanag"));

@@ -432,43 +432,65 @@ pub fn f1_bins(values: &[f64]) -> [usize; 10] {
     bins
 }
 
-/// Writes the F1 distribution of every algorithm to `path` (SVG): one panel per algorithm, a
-/// histogram of the per-page F1 in 10 bins over `[0, 1]` (`f1_bins`), all panels on the same
-/// page-count scale, captioned with the algorithm's name, mean F1 and number of pages.
+/// Writes the F1 distribution of every algorithm on every corpus to `path` (SVG): a grid with
+/// one row per algorithm and one column per corpus, each panel a histogram of the per-page F1
+/// of that corpus' pages in 10 bins over `[0, 1]` (`f1_bins`), all panels on the same
+/// page-count scale, captioned with the algorithm, the corpus, its mean F1 and page count —
+/// the numbers of the table's per-corpus cells (corpora are never pooled).
 #[cfg(feature = "plots")]
 pub fn plot_histograms(report: &Report, path: &Path) -> Result<()> {
-    let n = report.algos.len().max(1);
-    let mut svg = String::new();
-    let root = SVGBackend::with_string(&mut svg, (860, 240 * n as u32)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-    let bins: Vec<[usize; 10]> = (0..report.algos.len())
-        .map(|a| f1_bins(&report.f1s(a)))
+    let groups = report.summarize(GroupBy::Corpus);
+    let (rows, cols) = (report.algos.len().max(1), groups.len().max(1));
+    // Page indices of each corpus.
+    let members: Vec<Vec<usize>> = groups
+        .iter()
+        .map(|g| {
+            (0..report.pages.len())
+                .filter(|&i| report.pages[i].corpus == g.corpus)
+                .collect()
+        })
+        .collect();
+    let bins: Vec<Vec<[usize; 10]>> = (0..report.algos.len())
+        .map(|a| {
+            let f = report.f1s(a);
+            members
+                .iter()
+                .map(|m| f1_bins(&m.iter().map(|&i| f[i]).collect::<Vec<_>>()))
+                .collect()
+        })
         .collect();
     let ymax = bins
         .iter()
+        .flatten()
         .flat_map(|b| b.iter().copied())
         .max()
         .unwrap_or(0)
         .max(1) as u32;
-    for (a, panel) in root.split_evenly((n, 1)).iter().enumerate() {
-        let Some(algo) = report.algos.get(a) else {
-            break;
+    let mut svg = String::new();
+    let root = SVGBackend::with_string(&mut svg, (520 * cols as u32, 240 * rows as u32))
+        .into_drawing_area();
+    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+    for (k, panel) in root.split_evenly((rows, cols)).iter().enumerate() {
+        let (a, c) = (k / cols, k % cols);
+        let (Some(algo), Some(group)) = (report.algos.get(a), groups.get(c)) else {
+            continue;
         };
         let color = Palette99::pick(a).to_rgba();
         let mut chart = ChartBuilder::on(panel)
             .caption(
                 format!(
-                    "{}: per-page F1 ({}), mean {:.3}, {} pages",
+                    "{}: {} F1 ({}), mean {:.3}, {} pages",
                     algo.name,
+                    group.corpus,
                     report.metric.name(),
-                    report.overall(a).f1,
-                    report.pages.len()
+                    group.summaries[a].f1,
+                    members[c].len()
                 ),
-                ("sans-serif", 18),
+                ("sans-serif", 15),
             )
             .margin(8)
-            .x_label_area_size(34)
-            .y_label_area_size(44)
+            .x_label_area_size(30)
+            .y_label_area_size(40)
             .build_cartesian_2d(0f64..1f64, 0u32..ymax + ymax / 6 + 2)
             .map_err(|e| plot_err(path, e))?;
         chart
@@ -480,10 +502,11 @@ pub fn plot_histograms(report: &Report, path: &Path) -> Result<()> {
             .y_desc("pages")
             .draw()
             .map_err(|e| plot_err(path, e))?;
+        let b = bins[a][c];
         chart
-            .draw_series(bins[a].iter().enumerate().map(|(i, &c)| {
+            .draw_series(b.iter().enumerate().map(|(i, &n)| {
                 let mut r = Rectangle::new(
-                    [(i as f64 / 10.0, 0), ((i + 1) as f64 / 10.0, c as u32)],
+                    [(i as f64 / 10.0, 0), ((i + 1) as f64 / 10.0, n as u32)],
                     color.filled(),
                 );
                 r.set_margin(0, 0, 2, 2);
@@ -491,24 +514,46 @@ pub fn plot_histograms(report: &Report, path: &Path) -> Result<()> {
             }))
             .map_err(|e| plot_err(path, e))?;
         chart
-            .draw_series(
-                bins[a]
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &c)| c > 0)
-                    .map(|(i, &c)| {
-                        Text::new(
-                            c.to_string(),
-                            ((i as f64 + 0.45) / 10.0, c as u32 + ymax / 9 + 1),
-                            ("sans-serif", 12),
-                        )
-                    }),
-            )
+            .draw_series(b.iter().enumerate().filter(|(_, &n)| n > 0).map(|(i, &n)| {
+                Text::new(
+                    n.to_string(),
+                    ((i as f64 + 0.45) / 10.0, n as u32 + ymax / 9 + 1),
+                    ("sans-serif", 11),
+                )
+            }))
             .map_err(|e| plot_err(path, e))?;
     }
     root.present().map_err(|e| plot_err(path, e))?;
     drop(root);
     write_file(path, svg.as_bytes())
+}
+
+/// The pages where two per-page F1 lists differ most: indices of at most `n` pages with
+/// `|x − y| ≥ min_gap`, largest difference first (ties by index).
+pub fn outliers(x: &[f64], y: &[f64], n: usize, min_gap: f64) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..x.len().min(y.len()))
+        .filter(|&i| (x[i] - y[i]).abs() >= min_gap)
+        .collect();
+    idx.sort_by(|&i, &j| {
+        (y[j] - x[j])
+            .abs()
+            .total_cmp(&(y[i] - x[i]).abs())
+            .then(i.cmp(&j))
+    });
+    idx.truncate(n);
+    idx
+}
+
+/// A short name for page `i` of a report in a plot: its site and the start of its id.
+#[cfg(feature = "plots")]
+fn page_label(report: &Report, i: usize) -> String {
+    let p = &report.pages[i];
+    let id: String = p.id.chars().take(10).collect();
+    if p.site == "unknown" || p.site.is_empty() {
+        id
+    } else {
+        format!("{} {id}", p.site.trim_start_matches("www."))
+    }
 }
 
 /// Wins of `x` over `y` per page: `(x better, y better, ties)`, ties within 1e-9.
@@ -526,9 +571,16 @@ pub fn wins(x: &[f64], y: &[f64]) -> (usize, usize, usize) {
     w
 }
 
+/// How many of the pages where a scatter's two algorithms differ most are labelled.
+pub const OUTLIER_LABELS: usize = 12;
+/// The smallest F1 difference a labelled scatter outlier has.
+pub const OUTLIER_GAP: f64 = 0.3;
+
 /// Writes a per-page F1 scatter of algorithms `x` and `y` (indices into [`Report::algos`]) to
-/// `path` (SVG): one point per page at (F1 of x, F1 of y), the diagonal `y = x`, and a title
-/// naming the axes and counting the pages where each algorithm wins (and ties).
+/// `path` (SVG): one point per page at (F1 of x, F1 of y), the diagonal `y = x`, a title
+/// naming the axes and counting the pages where each algorithm wins (and ties), and the
+/// [`OUTLIER_LABELS`] pages where they differ most (by at least [`OUTLIER_GAP`]) labelled with
+/// their site and id ([`outliers`]).
 #[cfg(feature = "plots")]
 pub fn plot_scatter(report: &Report, x: usize, y: usize, path: &Path) -> Result<()> {
     let (fx, fy) = (report.f1s(x), report.f1s(y));
@@ -568,6 +620,20 @@ pub fn plot_scatter(report: &Report, x: usize, y: usize, path: &Path) -> Result<
             fx.iter()
                 .zip(&fy)
                 .map(|(&a, &b)| Circle::new((a, b), 3, BLUE.mix(0.55).filled())),
+        )
+        .map_err(|e| plot_err(path, e))?;
+    // The pages where the two disagree most are named (site and id), so they can be opened.
+    chart
+        .draw_series(
+            outliers(&fx, &fy, OUTLIER_LABELS, OUTLIER_GAP)
+                .into_iter()
+                .map(|i| {
+                    Text::new(
+                        page_label(report, i),
+                        (fx[i] + 0.01, fy[i] + 0.01),
+                        ("sans-serif", 11),
+                    )
+                }),
         )
         .map_err(|e| plot_err(path, e))?;
     root.present().map_err(|e| plot_err(path, e))?;
