@@ -276,6 +276,7 @@ fn gold_files_of_the_sample_pages() {
         "legacy-iso-8859-1",
         "minified-news",
         "no-main-content",
+        "teaching",
     ];
     let gold_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("gold");
     for name in names {
@@ -295,4 +296,66 @@ fn gold_files_of_the_sample_pages() {
             assert!(f1 > 0.85, "{name}: AdDANAg F1 {f1:.3}");
         }
     }
+}
+
+/// The teaching page, worked by hand (README, "Teaching: DANAg on one screen"). Its 23 virtual
+/// lines; T1 = characters of text on the line, T2 = characters of markup (line breaks not
+/// counted):
+///
+/// ```text
+///  8 </ul>         T1 0   T2 5      d = T1 − T2 = −5
+///  9 <h1>          T1 0   T2 4      d = −4
+/// 10 River rises   T1 11  T2 0      d = 11
+/// 11 </h1>         T1 0   T2 5      d = −5
+/// 12 <p>           T1 0   T2 3      d = −3
+/// 13 The river …   T1 36  T2 0      d = 36
+/// 14 </p>          T1 0   T2 4      d = −4
+/// 15 <div>         T1 0   T2 5      d = −5
+/// ```
+///
+/// Formula 4.2, diff_i = d_{i−1} + d_i + d_{i+1}: diff_9 = −5 − 4 + 11 = 2,
+/// diff_11 = 11 − 5 − 3 = 3, diff_14 = 36 − 4 − 5 = 27, diff_15 = −4 − 5 + (4 − 20) = −25.
+/// Regions (diff > 0, Formula 4.3): r1 = [9, 14] and r2 = [18, 20]; the seed is r1 (sum of T1
+/// 47 against r2's 37); d(r1, r2) = 18 − 14 + 1 = 5 (Formula 4.4), so gap 20 joins r2 and
+/// gap 4 does not.
+#[test]
+fn teaching_page_by_hand() {
+    let page = load("teaching.html");
+    let e = find("danag").unwrap();
+    let mut params = Params::defaults(e.params());
+    let x = e.run(&page, &params);
+    let t1 = &x.trace.series("T1").unwrap().values;
+    let t2 = &x.trace.series("T2").unwrap().values;
+    let diff = &x.trace.series("diff").unwrap().values;
+    assert_eq!(t1.len(), 23);
+    // Lines 8..=15 (1-based) as in the table above.
+    assert_eq!(t1[7..15], [0.0, 0.0, 11.0, 0.0, 0.0, 36.0, 0.0, 0.0]);
+    assert_eq!(t2[7..15], [5.0, 4.0, 0.0, 5.0, 3.0, 0.0, 4.0, 5.0]);
+    assert_eq!(
+        (diff[8], diff[10], diff[13], diff[14]),
+        (2.0, 3.0, 27.0, -25.0)
+    );
+    let regions = &x.trace.marks("regions").unwrap().spans;
+    assert_eq!(
+        regions,
+        &[8..14, 17..20],
+        "r1 = [9, 14], r2 = [18, 20] (1-based)"
+    );
+    assert_eq!(x.trace.scalar("seed_index"), Some(0.0));
+    assert_eq!(
+        page.render(&x.selection),
+        "River rises\nThe river rose two metres overnight.\nThe bridge stays closed until Friday."
+    );
+    params.set_str(e.params(), "gap=5").unwrap();
+    let x = e.run(&page, &params);
+    assert!(
+        page.render(&x.selection).contains("bridge"),
+        "d = 5 <= gap 5"
+    );
+    params.set_str(e.params(), "gap=4").unwrap();
+    let x = e.run(&page, &params);
+    assert!(
+        !page.render(&x.selection).contains("bridge"),
+        "d = 5 > gap 4"
+    );
 }

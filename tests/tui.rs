@@ -181,7 +181,7 @@ fn corpus_mode() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-pages");
     let mut app = App::open(&dir, opts()).unwrap();
     wait_for_encodings(&mut app);
-    assert_eq!(app.corpus.as_ref().unwrap().entries.len(), 9);
+    assert_eq!(app.corpus.as_ref().unwrap().entries.len(), 10);
     keys(&mut app, ">>");
     assert_eq!(app.corpus.as_ref().unwrap().current, 2);
     insta::assert_snapshot!("corpus", screen(&mut app, 120, 32));
@@ -1360,4 +1360,42 @@ fn corpus_list_shows_sites_and_html_sizes() {
     let row = s.lines().nth(1).unwrap();
     assert!(!row.contains("abababab"), "no hex id in the list: {s}");
     assert!(s.contains("1/1 ✓"), "{s}");
+}
+
+/// Step mode at every step of DANAg and AdDANAg, on a line of a region the gap expansion
+/// joins: the histogram, gutter and explain text show only what each phase revealed (one
+/// snapshot per algorithm holds every step's screen).
+#[test]
+fn step_mode_at_every_step_of_danag_and_addanag() {
+    for name in ["danag", "addanag"] {
+        let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+        let i = app
+            .algos
+            .iter()
+            .position(|a| a.extractor.name() == name)
+            .unwrap();
+        app.set_active(i);
+        keys(&mut app, "}}");
+        keys(&mut app, "s");
+        let n = app.active_algo().extractor.phases().len();
+        let mut all = String::new();
+        let mut explains = Vec::new();
+        for k in 0..n {
+            assert_eq!(app.step, Some(k));
+            let s = screen(&mut app, 110, 32);
+            let explain: String = s
+                .lines()
+                .skip_while(|l| !l.contains("┌ explain"))
+                .collect::<Vec<_>>()
+                .join("\n");
+            explains.push(explain);
+            all.push_str(&format!("=== step {} ===\n{s}\n", k + 1));
+            keys(&mut app, ".");
+        }
+        // Each step says something the one before did not (the text grows or changes).
+        for w in explains.windows(2) {
+            assert_ne!(w[0], w[1], "{name}: two steps explain alike");
+        }
+        insta::assert_snapshot!(format!("steps_{name}"), all);
+    }
 }

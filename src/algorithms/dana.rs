@@ -245,15 +245,29 @@ impl Extractor for DanaFamily {
     }
 
     fn explain(&self, page: &Page, x: &Extraction, at: Location) -> Vec<String> {
-        match at {
-            Location::Line(line) => explain_line(self.variant, x, line),
+        self.explain_step(page, x, at, None)
+    }
+
+    /// The explanation grows with the phases: T1 / T2, then diff, then the region, then the
+    /// seed, then the gap expansion's verdict.
+    fn explain_step(
+        &self,
+        page: &Page,
+        x: &Extraction,
+        at: Location,
+        step: Option<usize>,
+    ) -> Vec<String> {
+        let phases = self.phases();
+        let known = |k: &str| super::revealed(phases, step, k);
+        let line = match at {
+            Location::Line(line) => Some(line),
             // Other locations: the virtual line holding them.
-            _ => match super::trace::location_bytes(&x.trace, page, at)
-                .and_then(|b| page.lines().line_of(b.start))
-            {
-                Some(line) => explain_line(self.variant, x, line),
-                None => super::explain_generic(page, &x.trace, at),
-            },
+            _ => super::trace::location_bytes(&x.trace, page, at)
+                .and_then(|b| page.lines().line_of(b.start)),
+        };
+        match line {
+            Some(line) => explain_line(self.variant, x, line, &known),
+            None => super::explain_generic_known(page, &x.trace, at, &known),
         }
     }
 
@@ -435,7 +449,12 @@ impl Extractor for DanaFamily {
 }
 
 /// The explain-panel text for one virtual line (0-based `line`; shown 1-based, as are regions).
-fn explain_line(variant: Variant, x: &Extraction, line: usize) -> Vec<String> {
+fn explain_line(
+    variant: Variant,
+    x: &Extraction,
+    line: usize,
+    known: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
     let val = |name: &str| {
         x.trace
             .series(name)
@@ -458,13 +477,33 @@ fn explain_line(variant: Variant, x: &Extraction, line: usize) -> Vec<String> {
         Variant::R2l | Variant::Dana => ("T1 (R2L chars)", "T2 (ASCII chars)"),
         _ => ("T1 (content chars)", "T2 (code chars, Formula 4.5)"),
     };
-    let mut out = vec![format!(
-        "line {}: {t1} = {}, {t2} = {}, diff = {} ({formula})",
-        line + 1,
-        val("T1"),
-        val("T2"),
-        val("diff")
-    )];
+    let mut first = Vec::new();
+    if !known("T1") {
+        first.push(
+            if known("filtered") && x.trace.series("filtered").is_some() {
+                format!(
+                    "{} characters after the hyperlink filter (of {} before)",
+                    val("filtered"),
+                    val("length")
+                )
+            } else {
+                format!(
+                    "{} characters of content and code (virtual line, 4.3.1)",
+                    val("length")
+                )
+            },
+        );
+    }
+    if known("T1") {
+        first.push(format!("{t1} = {}, {t2} = {}", val("T1"), val("T2")));
+    }
+    if known("diff") {
+        first.push(format!("diff = {} ({formula})", val("diff")));
+    }
+    let mut out = vec![format!("line {}: {}", line + 1, first.join(", "))];
+    if !known("regions") {
+        return out;
+    }
     let regions: Vec<Region> = x
         .trace
         .marks("regions")
@@ -487,7 +526,7 @@ fn explain_line(variant: Variant, x: &Extraction, line: usize) -> Vec<String> {
     let Some(m) = x
         .trace
         .scalar("seed_index")
-        .filter(|&m| m >= 0.0)
+        .filter(|&m| m >= 0.0 && known("seed_index"))
         .map(|m| m as usize)
     else {
         return out;
@@ -505,6 +544,15 @@ fn explain_line(variant: Variant, x: &Extraction, line: usize) -> Vec<String> {
         out.push(format!(
             "r{} is the seed region: the most characters (sum of T1 = {}) -> selected",
             k + 1,
+            chars(r)
+        ));
+        return out;
+    }
+    if !known("selected") {
+        out.push(format!(
+            "the seed region is r{} (sum of T1 = {}; this region's: {})",
+            m + 1,
+            chars(regions[m]),
             chars(r)
         ));
         return out;
@@ -641,6 +689,57 @@ pub fn rtl_runs(s: &str) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Step mode: the explanation of a line in a joined (non-seed) region says only what is
+    /// known at each step of DANAg's phases.
+    #[test]
+    fn explain_grows_with_the_phases() {
+        let nav: String = (0..6)
+            .map(|i| format!("<div><a href=\"/section/number/{i}\">s</a></div>\n"))
+            .collect();
+        let html = format!(
+            "<body>\n<p>{}</p>\n{nav}<p>{}</p>\n</body>",
+            "Long article text with many words. ".repeat(8),
+            "A shorter closing paragraph of the article."
+        );
+        let page = Page::from_text("t", html);
+        let e = DanaFamily::danag();
+        let x = e.run(&page, &Params::defaults(e.params()));
+        let closing = page
+            .lines()
+            .lines
+            .iter()
+            .position(|l| page.text()[l.range()].contains("shorter closing"))
+            .unwrap();
+        let at = Location::Line(closing);
+        let say = |step: Option<usize>| e.explain_step(&page, &x, at, step).join("; ");
+        let names: Vec<&str> = e.phases().iter().map(|p| p.name).collect();
+        let step = |name: &str| Some(names.iter().position(|n| *n == name).unwrap());
+        let s = say(step("preprocessing"));
+        assert!(
+            s.contains("characters of content and code") && !s.contains("T1"),
+            "{s}"
+        );
+        let s = say(step("T1 / T2"));
+        // T1 of the closing line: its 43 characters of text (spaces included).
+        assert!(
+            s.contains("T1 (content chars) = 43") && !s.contains("diff"),
+            "{s}"
+        );
+        let s = say(step("smoothing"));
+        assert!(s.contains("diff = ") && !s.contains("region"), "{s}");
+        let s = say(step("regions"));
+        assert!(s.contains("in region r2") && !s.contains("seed"), "{s}");
+        let s = say(step("seed"));
+        assert!(
+            s.contains("the seed region is r1") && !s.contains("gap"),
+            "{s}"
+        );
+        let s = say(step("gap expansion"));
+        assert!(s.contains("<= gap 20") && s.contains("selected"), "{s}");
+        assert_eq!(say(None), say(step("extraction")));
+        assert_eq!(e.explain(&page, &x, at).join("; "), say(None));
+    }
 
     #[test]
     fn formula_4_2_by_hand() {

@@ -28,8 +28,8 @@ pub mod signal;
 pub mod trace;
 
 pub use trace::{
-    explain_generic, revealed, to_lines, Agg, LineMarks, LineSeries, LineTrace, Location, Marks,
-    Phase, Positions, Role, Scalar, Series, Trace, Unit,
+    explain_generic, explain_generic_known, revealed, to_lines, Agg, LineMarks, LineSeries,
+    LineTrace, Location, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit,
 };
 
 use std::collections::BTreeMap;
@@ -313,6 +313,25 @@ pub trait Extractor: Send + Sync {
     /// unit, the threshold and bound scalars, and the marks that contain it with their roles.
     fn explain(&self, page: &Page, x: &Extraction, at: Location) -> Vec<String> {
         explain_generic(page, &x.trace, at)
+    }
+    /// The explanation at `at` as known at step `step` of [`Extractor::phases`] (`None`: the
+    /// whole run, i.e. [`Extractor::explain`]). Step mode shows it, so the text at step k says
+    /// only what is known at step k. The default: [`Extractor::explain`] at the last step,
+    /// before it [`explain_generic_known`] with the trace items revealed so far.
+    fn explain_step(
+        &self,
+        page: &Page,
+        x: &Extraction,
+        at: Location,
+        step: Option<usize>,
+    ) -> Vec<String> {
+        let phases = self.phases();
+        match step {
+            Some(s) if s + 1 < phases.len() => {
+                explain_generic_known(page, &x.trace, at, &|k| revealed(phases, Some(s), k))
+            }
+            _ => self.explain(page, x, at),
+        }
     }
     /// The phases of the algorithm for step mode, in order, each with the trace keys it
     /// reveals ([`Phase`], [`revealed`]). The default is one phase that reveals everything.

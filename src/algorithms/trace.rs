@@ -704,6 +704,18 @@ fn fmt_num(v: f64) -> String {
 /// the threshold and bound scalars, and the marks that contain it with their roles. The first
 /// string names the location (1-based, as the views number lines).
 pub fn explain_generic(page: &Page, trace: &Trace, at: Location) -> Vec<String> {
+    explain_generic_known(page, trace, at, &|_| true)
+}
+
+/// [`explain_generic`] restricted to the trace items whose key `known` accepts: step mode
+/// explains with only what the phases so far revealed ([`revealed`]), so the text at step k
+/// says only what is known at step k.
+pub fn explain_generic_known(
+    page: &Page,
+    trace: &Trace,
+    at: Location,
+    known: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
     let (what, own_unit, idx) = match at {
         Location::Line(i) => (format!("line {}", i + 1), Unit::VirtualLine, i),
         Location::Byte(b) => (format!("byte {b}"), Unit::Byte, b),
@@ -715,7 +727,7 @@ pub fn explain_generic(page: &Page, trace: &Trace, at: Location) -> Vec<String> 
     };
     let text = page.text().as_bytes();
     let mut parts = Vec::new();
-    for s in &trace.series {
+    for s in trace.series.iter().filter(|s| known(&s.key)) {
         let v = if s.unit == own_unit {
             s.values.get(idx).copied()
         } else {
@@ -749,7 +761,7 @@ pub fn explain_generic(page: &Page, trace: &Trace, at: Location) -> Vec<String> 
             parts.push(format!("{} = {} ({})", s.label, fmt_num(v), s.role.name()));
         }
     }
-    for s in &trace.scalars {
+    for s in trace.scalars.iter().filter(|s| known(&s.key)) {
         if matches!(s.role, Role::Threshold | Role::Bound) {
             let unit = s
                 .unit
@@ -763,8 +775,11 @@ pub fn explain_generic(page: &Page, trace: &Trace, at: Location) -> Vec<String> 
             ));
         }
     }
+    if parts.is_empty() {
+        parts.push("nothing computed yet at this step".to_string());
+    }
     let mut out = vec![format!("{what}: {}", parts.join(", "))];
-    for m in &trace.marks {
+    for m in trace.marks.iter().filter(|m| known(&m.key)) {
         let ranges = unit_ranges(trace, page, m.unit);
         let hit = m.spans.iter().enumerate().find(|(_, r)| {
             span_bytes(ranges.as_deref(), m.unit, r)

@@ -767,7 +767,9 @@ fn draw_explain(f: &mut Frame, app: &App, area: Rect) {
     }
     if let (Some(x), Some(d)) = (&a.result, &app.doc) {
         let v = app.virtual_of(app.cursor);
-        let mut ex = a.extractor.explain(&d.page, x, Location::Line(v));
+        let mut ex = a
+            .extractor
+            .explain_step(&d.page, x, Location::Line(v), app.step);
         if app.raw_lines {
             if let Some(first) = ex.first_mut() {
                 *first = format!(
