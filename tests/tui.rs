@@ -1399,3 +1399,62 @@ fn step_mode_at_every_step_of_danag_and_addanag() {
         insta::assert_snapshot!(format!("steps_{name}"), all);
     }
 }
+
+/// The region table (`b`) of the active algorithm on the teaching page: both regions with
+/// their T1 / T2 sums, the lines between them, seed and selected, DANAg's verdicts; ↓ and Enter
+/// jump to the second region.
+#[test]
+fn region_table_lists_and_jumps() {
+    let mut app = App::open(&sample("teaching.html"), opts()).unwrap();
+    keys(&mut app, "b");
+    assert!(app.table);
+    let s = screen(&mut app, 120, 32);
+    assert!(s.contains("danag: regions"), "{s}");
+    let row1 = s.lines().find(|l| l.contains("   1  9–14")).expect("row 1");
+    assert!(
+        row1.contains("47") && row1.contains("seed") && row1.contains("✓"),
+        "{row1}"
+    );
+    let row2 = s
+        .lines()
+        .find(|l| l.contains("   2  18–20"))
+        .expect("row 2");
+    assert!(row2.contains("37") && row2.contains("<= gap 20"), "{row2}");
+    insta::assert_snapshot!("region_table", s);
+    keys(&mut app, "J");
+    app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert!(!app.table, "Enter closes the table");
+    assert_eq!(app.cursor, 17, "on r2's first line (18)");
+    // Back where we were with the jump list.
+    keys(&mut app, "'");
+    assert_eq!(app.cursor, 0);
+}
+
+/// Two algorithms side by side: DANAg pinned (`P`), AdDANAg chosen; the explain panel and the
+/// region table show both, on the same line.
+#[test]
+fn side_by_side_explain_and_tables() {
+    let mut app = App::open(&sample("wiki-article.html"), opts()).unwrap();
+    keys(&mut app, "P");
+    assert_eq!(app.second, Some(app.active));
+    keys(&mut app, "a");
+    assert_eq!(app.active_algo().extractor.name(), "addanag");
+    keys(&mut app, "}");
+    let s = screen(&mut app, 160, 40);
+    assert!(
+        s.contains("explain — addanag") && s.contains("explain — danag"),
+        "{s}"
+    );
+    insta::assert_snapshot!("side_by_side_explain", s);
+    keys(&mut app, "b");
+    let s = screen(&mut app, 160, 40);
+    assert!(
+        s.contains("addanag: regions") && s.contains("danag: regions"),
+        "{s}"
+    );
+    insta::assert_snapshot!("side_by_side_tables", s);
+    // Unpinning returns to one explain panel.
+    keys(&mut app, "\u{1b}P");
+    assert_eq!(app.second, None);
+    assert!(!screen(&mut app, 160, 40).contains("explain — danag"));
+}

@@ -522,15 +522,6 @@ fn explain_line(
         return out;
     };
     let r = regions[k];
-    out.push(format!("in region r{} = [{}, {}]", k + 1, r.x + 1, r.y + 1));
-    let Some(m) = x
-        .trace
-        .scalar("seed_index")
-        .filter(|&m| m >= 0.0 && known("seed_index"))
-        .map(|m| m as usize)
-    else {
-        return out;
-    };
     let t1s = x
         .trace
         .series("T1")
@@ -540,20 +531,33 @@ fn explain_line(
         t1s.get(r.x..=r.y)
             .map_or(0, |s| s.iter().sum::<f64>() as i64)
     };
+    out.push(format!(
+        "in region r{} = [{}, {}] (sum of T1 = {})",
+        k + 1,
+        r.x + 1,
+        r.y + 1,
+        chars(r)
+    ));
+    let Some(m) = x
+        .trace
+        .scalar("seed_index")
+        .filter(|&m| m >= 0.0 && known("seed_index"))
+        .map(|m| m as usize)
+    else {
+        return out;
+    };
     if k == m {
         out.push(format!(
-            "r{} is the seed region: the most characters (sum of T1 = {}) -> selected",
-            k + 1,
-            chars(r)
+            "r{} is the seed region: the most characters -> selected",
+            k + 1
         ));
         return out;
     }
     if !known("selected") {
         out.push(format!(
-            "the seed region is r{} (sum of T1 = {}; this region's: {})",
+            "the seed region is r{} (sum of T1 = {})",
             m + 1,
-            chars(regions[m]),
-            chars(r)
+            chars(regions[m])
         ));
         return out;
     }

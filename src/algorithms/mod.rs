@@ -20,6 +20,7 @@
 //! [`preprocess`].
 
 pub mod bte;
+pub mod candidates;
 pub mod dana;
 pub mod lqf;
 pub mod plain;

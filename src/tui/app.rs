@@ -23,6 +23,7 @@ use ratatui::style::Color;
 
 mod annotation;
 mod navigate;
+mod table;
 
 pub use navigate::{Search, MAX_MATCHES};
 
@@ -410,6 +411,12 @@ pub struct App {
     jump_at: usize,
     /// The byte the cursor was on at the last raw / virtual toggle.
     toggle_byte: Option<usize>,
+    /// The region / block table is shown.
+    pub table: bool,
+    /// The highlighted row of the region / block table.
+    pub table_row: usize,
+    /// A second algorithm whose explanation and table are shown beside the active one's.
+    pub second: Option<usize>,
     jobs_tx: Sender<JobResult>,
     jobs_rx: Receiver<JobResult>,
     info_rx: Option<Receiver<(usize, String, u64)>>,
@@ -459,6 +466,9 @@ impl App {
             jumps: Vec::new(),
             jump_at: 0,
             toggle_byte: None,
+            table: false,
+            table_row: 0,
+            second: None,
             jobs_tx,
             jobs_rx,
             info_rx: None,
@@ -743,10 +753,16 @@ impl App {
                 panic!("injected panic (CESCOPE_PANIC_KEY={k}) to test terminal restore");
             }
         }
+        if self.table_enter(&ev) {
+            return;
+        }
         if let Some(a) = self.opts.keymap.action(&ev) {
             // A message lasts until the next command (persistent states have their own marks).
             if self.pending_confirm.is_none() {
                 self.status = None;
+            }
+            if self.table && self.table_key(a) {
+                return;
             }
             if self.help {
                 // While help is shown, movement scrolls it; everything else closes it first.
@@ -864,6 +880,26 @@ impl App {
             Action::ToggleRawLines => self.toggle_raw(),
             Action::ToggleDiffView => self.combined_view = !self.combined_view,
             Action::ToggleExplain => self.explain = !self.explain,
+            Action::ToggleTable => {
+                self.table = !self.table;
+                self.table_row = 0;
+            }
+            Action::PinSecond => {
+                self.second = match self.second {
+                    Some(_) => None,
+                    None => Some(self.active),
+                };
+                if let Some(i) = self.second {
+                    self.status = Some((
+                        format!(
+                            "{} pinned: choose another algorithm ({}) to explain both side by side",
+                            self.algos[i].extractor.name(),
+                            self.opts.keymap.keys_label(Action::NextAlgorithm)
+                        ),
+                        false,
+                    ));
+                }
+            }
             Action::ToggleCorpus => match self.corpus.as_mut() {
                 Some(c) => c.list_open = !c.list_open,
                 None => {

@@ -113,10 +113,12 @@ actions! {
     ToggleDiffView => "toggle_diff_view", "view", "histogram: content / code signals or the combined signal";
     ToggleExplain => "toggle_explain", "view", "explain panel";
     ToggleCorpus => "toggle_corpus", "view", "corpus page list";
+    ToggleTable => "toggle_table", "view", "region / block table of the active algorithm (Enter jumps)";
 
     NextAlgorithm => "next_algorithm", "algorithms", "choose the active algorithm: next";
     PrevAlgorithm => "prev_algorithm", "algorithms", "choose the active algorithm: previous";
     ToggleOverlay => "toggle_overlay", "algorithms", "show / hide the active algorithm's overlay";
+    PinSecond => "pin_second", "algorithms", "pin the active algorithm beside the next one chosen / unpin";
     ToggleGold => "toggle_gold", "algorithms", "show / hide the gold standard overlay";
     ToggleCompare => "toggle_compare", "algorithms", "compare with the gold: true / false positives, false negatives";
     NextFalsePositive => "next_false_positive", "algorithms", "jump to the next false-positive region";
@@ -714,7 +716,7 @@ mod tests {
             assert!(Action::GROUPS.contains(&a.group()), "{a:?}");
             assert!(!a.description().is_empty());
         }
-        assert_eq!(Action::ALL.len(), 57);
+        assert_eq!(Action::ALL.len(), 59);
         assert_eq!(Action::from_name("nope"), None);
         for (i, &a) in Action::ALL.iter().enumerate() {
             assert_eq!(a.index(), i);

@@ -87,6 +87,9 @@ pub fn draw(f: &mut Frame, app: &mut App) {
         draw_explain(f, app, rows[2]);
     }
     draw_status(f, app, rows[3]);
+    if app.table {
+        draw_tables(f, app, main);
+    }
     if app.help {
         draw_help(f, app, area);
     }
@@ -468,6 +471,136 @@ fn styled_text<'a>(
     out
 }
 
+/// The region / block tables (`b`) over the main area: the active algorithm's, and below it
+/// the pinned second algorithm's (`P`).
+fn draw_tables(f: &mut Frame, app: &App, area: Rect) {
+    let area = Rect::new(
+        area.x + 1,
+        area.y + 1,
+        area.width.saturating_sub(2),
+        area.height.saturating_sub(2),
+    );
+    f.render_widget(Clear, area);
+    match pinned(app) {
+        Some(s) => {
+            let halves = Layout::default()
+                .direction(Direction::Vertical)
+                .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
+                .split(area);
+            draw_table(f, app, app.active, halves[0]);
+            draw_table(f, app, s, halves[1]);
+        }
+        None => draw_table(f, app, app.active, area),
+    }
+}
+
+/// One algorithm's candidate table: number, display lines, the sums of its series, the units
+/// to the neighbours, seed / selected, and its verdict.
+fn draw_table(f: &mut Frame, app: &App, i: usize, area: Rect) {
+    let name = app.algos[i].extractor.name();
+    let Some(t) = app.table_of(i) else {
+        let block = title_block(format!(" {name}: no candidate regions or blocks "));
+        f.render_widget(
+            Paragraph::new(
+                "this algorithm's trace has no candidate or selected marks on this page",
+            )
+            .block(block),
+            area,
+        );
+        return;
+    };
+    let active = i == app.active;
+    let hint = if active {
+        " · ↑↓ move, Enter jumps, Esc closes"
+    } else {
+        ""
+    };
+    let block = title_block(format!(
+        " {name}: {} — {} in {}s{hint} ",
+        t.label,
+        t.rows.len(),
+        t.unit.name()
+    ));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let short = |l: &str| -> String {
+        let w = l.split(['(', ',']).next().unwrap_or(l).trim();
+        w.chars().take(10).collect()
+    };
+    let sum_heads: Vec<String> = t
+        .rows
+        .first()
+        .map(|r| r.sums.iter().map(|(l, _)| short(l)).collect())
+        .unwrap_or_default();
+    let mut head = format!("{:>4}  {:<13}", "#", "lines");
+    for h in &sum_heads {
+        head.push_str(&format!(" {h:>10}"));
+    }
+    head.push_str(&format!(
+        " {:>6} {:>6}  {:<4} {:<3}  why",
+        "before",
+        "after",
+        Role::Seed.name(),
+        "sel"
+    ));
+    let mut lines = vec![Line::styled(
+        head,
+        Style::default()
+            .fg(Color::Yellow)
+            .add_modifier(Modifier::BOLD),
+    )];
+    let body_h = (inner.height as usize).saturating_sub(1);
+    let sel_row = if active {
+        app.table_row.min(t.rows.len().saturating_sub(1))
+    } else {
+        0
+    };
+    let first = if active {
+        sel_row.saturating_sub(body_h.saturating_sub(1))
+    } else {
+        0
+    };
+    for (k, r) in t.rows.iter().enumerate().skip(first).take(body_h) {
+        let span_lines = r.bytes.as_ref().map_or("–".to_string(), |b| {
+            let a = app.line_at_byte(b.start) + 1;
+            let z = app.line_at_byte(b.end.saturating_sub(1).max(b.start)) + 1;
+            format!("{a}–{z}")
+        });
+        let mut row = format!("{:>4}  {:<13}", r.number, span_lines);
+        for (_, v) in &r.sums {
+            row.push_str(&format!(" {:>10}", fmt_value(*v)));
+        }
+        let dist = |d: Option<usize>| d.map_or("–".to_string(), |d| d.to_string());
+        row.push_str(&format!(
+            " {:>6} {:>6}  {:<4} {:<3}  {}",
+            dist(r.before),
+            dist(r.after),
+            if r.seed { Role::Seed.name() } else { "" },
+            if r.selected { "✓" } else { "" },
+            r.why
+        ));
+        let mut st = if r.selected {
+            Style::default().fg(Color::LightGreen)
+        } else {
+            Style::default()
+        };
+        if active && k == sel_row {
+            st = st.add_modifier(Modifier::REVERSED);
+        }
+        lines.push(Line::styled(row, st));
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// A number for a table cell: integers without decimals, others with three.
+fn fmt_value(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
 /// Background of search matches in the source.
 pub const MATCH_BG: Color = Color::Rgb(120, 90, 0);
 /// Background of the search match the cursor moved to.
@@ -745,13 +878,39 @@ fn draw_params(f: &mut Frame, app: &mut App, area: Rect) {
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
+/// The second algorithm pinned beside the active one (`P`), when it is another one.
+fn pinned(app: &App) -> Option<usize> {
+    app.second
+        .filter(|&s| s != app.active && s < app.algos.len())
+}
+
 fn draw_explain(f: &mut Frame, app: &App, area: Rect) {
-    let a = app.active_algo();
-    let block = title_block(" explain ".into());
+    if let Some(s) = pinned(app) {
+        // Side by side: the active algorithm left, the pinned one right, on the same line.
+        let halves = Layout::default()
+            .direction(Direction::Horizontal)
+            .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .split(area);
+        draw_explain_of(f, app, app.active, halves[0], true);
+        draw_explain_of(f, app, s, halves[1], true);
+    } else {
+        draw_explain_of(f, app, app.active, area, false);
+    }
+}
+
+fn draw_explain_of(f: &mut Frame, app: &App, i: usize, area: Rect, named: bool) {
+    let a = &app.algos[i];
+    let title = if named {
+        format!(" explain — {} ", a.extractor.name())
+    } else {
+        " explain ".to_string()
+    };
+    let block = title_block(title);
     let inner = block.inner(area);
     f.render_widget(block, area);
+    let step = if i == app.active { app.step } else { None };
     let mut lines: Vec<Line> = Vec::new();
-    if let Some(s) = app.step {
+    if let Some(s) = step {
         let phases = a.extractor.phases();
         if let Some(p) = phases.get(s) {
             lines.push(Line::from(vec![
@@ -769,7 +928,7 @@ fn draw_explain(f: &mut Frame, app: &App, area: Rect) {
         let v = app.virtual_of(app.cursor);
         let mut ex = a
             .extractor
-            .explain_step(&d.page, x, Location::Line(v), app.step);
+            .explain_step(&d.page, x, Location::Line(v), step);
         if app.raw_lines {
             if let Some(first) = ex.first_mut() {
                 *first = format!(
