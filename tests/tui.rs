@@ -1458,3 +1458,42 @@ fn side_by_side_explain_and_tables() {
     assert_eq!(app.second, None);
     assert!(!screen(&mut app, 160, 40).contains("explain — danag"));
 }
+
+/// The status bar at 80, 120 and 200 columns keeps the essentials: the modes (step, visual),
+/// the active algorithm, its P / R / F1 and its parameters on row 1; the page name on row 2,
+/// a long one shortened in the middle.
+#[test]
+fn status_bar_keeps_the_essentials_at_every_width() {
+    let dir = gold_corpus();
+    let long = format!("{}.html", "0123456789abcdef".repeat(4));
+    std::fs::rename(
+        dir.path().join("html/harbour.html"),
+        dir.path().join("html").join(&long),
+    )
+    .unwrap();
+    let gt = dir.path().join("ground-truth.json");
+    let text = std::fs::read_to_string(&gt)
+        .unwrap()
+        .replace("\"harbour\"", &format!("\"{}\"", &long[..64]));
+    std::fs::write(&gt, text).unwrap();
+    let gold_dir = tempfile::tempdir().unwrap();
+    let mut app = App::open(&gt, annotate_opts(gold_dir.path())).unwrap();
+    keys(&mut app, "cs.v");
+    let mut all = String::new();
+    for w in [80u16, 120, 200] {
+        let s = screen(&mut app, w, 30);
+        let rows: Vec<&str> = s.lines().collect();
+        let (top, bottom) = (rows[rows.len() - 2], rows[rows.len() - 1]);
+        for must in ["STEP 2/7", "VISUAL", "danag", "F1 ", "gap=20"] {
+            assert!(top.contains(must), "{w} columns: {must:?} in {top}");
+        }
+        // Whole when it fits (other facts give way first), else shortened in the middle.
+        assert!(
+            bottom.contains(" 0123456789") && bottom.contains("def.html"),
+            "{w}: {bottom}"
+        );
+        assert_eq!(w == 80, bottom.contains('…'), "{w}: {bottom}");
+        all.push_str(&format!("{w}:\n{top}\n{bottom}\n"));
+    }
+    insta::assert_snapshot!("status_bar_widths", all);
+}

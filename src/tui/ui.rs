@@ -58,7 +58,7 @@ pub fn draw(f: &mut Frame, app: &mut App) {
             Constraint::Min(8),
             Constraint::Length(1),
             Constraint::Length(explain_h),
-            Constraint::Length(1),
+            Constraint::Length(2),
         ])
         .split(area);
     let main = rows[0];
@@ -946,50 +946,113 @@ fn draw_explain_of(f: &mut Frame, app: &App, i: usize, area: Rect, named: bool) 
     f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
 }
 
+/// The status bar, two rows. Row 1 never loses what the user is working with: the modes
+/// (typing, step, visual, read-only, unsaved, compare), the active algorithm, its P / R / F1
+/// against the gold and its parameters (cut at the end when the row is short). Row 2: a message
+/// if there is one, then the page (name shortened in the middle), encoding, lines, selection
+/// size, corpus position and the help hint.
 fn draw_status(f: &mut Frame, app: &App, area: Rect) {
-    let mut parts: Vec<Span> = Vec::new();
     let dim = Style::default().fg(Color::Gray);
+    let badge = |t: String, bg: Color| {
+        Span::styled(
+            format!(" {t} "),
+            Style::default()
+                .fg(Color::Black)
+                .bg(bg)
+                .add_modifier(Modifier::BOLD),
+        )
+    };
+    // Row 1: modes, algorithm, scores, parameters.
+    let mut top: Vec<Span> = Vec::new();
+    match app.mode {
+        Mode::Search => top.push(Span::styled(
+            format!(
+                " /{}▏ {} ",
+                app.input,
+                app.search
+                    .as_ref()
+                    .map_or("Enter searches, Esc cancels".to_string(), |s| {
+                        format!("{} matches", s.matches.len())
+                    })
+            ),
+            Style::default().fg(Color::Black).bg(Color::LightCyan),
+        )),
+        Mode::GotoLine => top.push(Span::styled(
+            format!(" go to line :{}▏ ", app.input),
+            Style::default().fg(Color::Black).bg(Color::LightCyan),
+        )),
+        Mode::Filter => top.push(badge("FILTER".into(), Color::LightCyan)),
+        Mode::Normal => {}
+    }
+    if let Some(s) = app.step {
+        let n = app.active_algo().extractor.phases().len();
+        top.push(badge(format!("STEP {}/{n}", s + 1), Color::Yellow));
+    }
+    if let Some(a) = &app.ann {
+        if a.visual.is_some() || a.char_sel.is_some() {
+            top.push(badge("VISUAL".into(), Color::LightBlue));
+        }
+        if a.read_only.is_some() {
+            top.push(badge("READ-ONLY".into(), Color::Red));
+        } else if a.dirty {
+            top.push(badge("[+] unsaved".into(), Color::Yellow));
+        }
+    }
+    if app.compare {
+        top.push(Span::styled(" compare ", dim));
+        top.push(Span::styled("TP", Style::default().bg(TP_BG)));
+        top.push(Span::raw(" "));
+        top.push(Span::styled("FP", Style::default().bg(FP_BG)));
+        top.push(Span::raw(" "));
+        top.push(Span::styled("FN", Style::default().bg(FN_BG)));
+        top.push(Span::raw(" "));
+    }
+    let a = app.active_algo();
+    top.push(Span::styled(
+        format!(" {} ", a.extractor.name()),
+        Style::default().fg(a.color).add_modifier(Modifier::BOLD),
+    ));
+    if let Some(prf) = &a.prf {
+        top.push(Span::styled(
+            format!(
+                "P {:.3} R {:.3} F1 {:.3} ",
+                prf.precision, prf.recall, prf.f1
+            ),
+            Style::default()
+                .fg(Color::LightGreen)
+                .add_modifier(Modifier::BOLD),
+        ));
+    }
+    if a.busy {
+        top.push(Span::styled(
+            "⟳ running ",
+            Style::default().fg(Color::Yellow),
+        ));
+    }
+    let used: usize = top.iter().map(|s| s.width()).sum();
+    let params = a.params.to_string();
+    let room = (area.width as usize).saturating_sub(used + 1);
+    let params = if params.chars().count() > room {
+        let cut: String = params.chars().take(room.saturating_sub(1)).collect();
+        format!("{cut}…")
+    } else {
+        params
+    };
+    top.push(Span::styled(params, Style::default().fg(a.color)));
+
+    // Row 2: message, page, corpus, help.
+    let mut bottom: Vec<Span> = Vec::new();
+    if let Some((msg, err)) = &app.status {
+        let st = if *err {
+            Style::default().fg(Color::White).bg(Color::Red)
+        } else {
+            Style::default().fg(Color::Black).bg(Color::Yellow)
+        };
+        bottom.push(Span::styled(format!(" {msg} "), st));
+    }
+    let mut facts: Vec<String> = Vec::new();
     if let Some(d) = &app.doc {
         let p = &d.page;
-        parts.push(Span::styled(
-            format!(" {} ", p.name()),
-            Style::default().add_modifier(Modifier::BOLD),
-        ));
-        if let Some(a) = &app.ann {
-            let (txt, st) = if a.recovery_offered {
-                (
-                    format!(
-                        "│ recovery file newer: {} restores ",
-                        app.opts.keymap.keys_label(Action::Recover)
-                    ),
-                    Style::default().fg(Color::Yellow),
-                )
-            } else if a.read_only.is_some() {
-                (
-                    "│ gold read-only ".to_string(),
-                    Style::default().fg(Color::Red),
-                )
-            } else if a.dirty {
-                (
-                    "│ gold [+] unsaved ".to_string(),
-                    Style::default()
-                        .fg(Color::Yellow)
-                        .add_modifier(Modifier::BOLD),
-                )
-            } else if a.visual.is_some() || a.char_sel.is_some() {
-                (
-                    "│ selecting ".to_string(),
-                    Style::default().fg(Color::LightBlue),
-                )
-            } else if a.existed || a.has_content() {
-                ("│ gold ".to_string(), dim)
-            } else {
-                (String::new(), dim)
-            };
-            if !txt.is_empty() {
-                parts.push(Span::styled(txt, st));
-            }
-        }
         let enc = if p.had_errors() {
             format!("{} (bytes replaced)", p.encoding().name())
         } else {
@@ -999,44 +1062,20 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
                 p.encoding_source().display_note()
             )
         };
-        parts.push(Span::styled(format!("│ {enc} "), dim));
-        parts.push(Span::styled(
-            format!("│ {} virtual lines ", d.vlines.len()),
-            dim,
-        ));
-        let a = app.active_algo();
-        if let Some(prf) = &a.prf {
-            parts.push(Span::styled(
-                format!(
-                    "│ P {:.3} R {:.3} F1 {:.3} ",
-                    prf.precision, prf.recall, prf.f1
-                ),
-                Style::default()
-                    .fg(Color::LightGreen)
-                    .add_modifier(Modifier::BOLD),
-            ));
+        facts.push(enc);
+        if let Some(ann) = &app.ann {
+            if ann.recovery_offered {
+                facts.push(format!(
+                    "recovery file newer: {} restores",
+                    app.opts.keymap.keys_label(Action::Recover)
+                ));
+            } else if ann.existed || ann.has_content() {
+                facts.push("gold".into());
+            }
         }
-        parts.push(Span::styled(
-            format!("│ {} {} ", a.extractor.name(), a.params),
-            Style::default().fg(a.color),
-        ));
+        facts.push(format!("{} virtual lines", d.vlines.len()));
         if a.result.is_some() {
-            parts.push(Span::styled(
-                format!("│ {} chars selected ", a.selected_chars),
-                dim,
-            ));
-        }
-        if app.compare {
-            parts.push(Span::styled("│ compare: ", dim));
-            parts.push(Span::styled("TP ", Style::default().bg(TP_BG)));
-            parts.push(Span::styled("FP ", Style::default().bg(FP_BG)));
-            parts.push(Span::styled("FN ", Style::default().bg(FN_BG)));
-        }
-        if app.algos.iter().any(|a| a.busy) {
-            parts.push(Span::styled(
-                "│ ⟳ running ",
-                Style::default().fg(Color::Yellow),
-            ));
+            facts.push(format!("{} chars selected", a.selected_chars));
         }
     }
     if let Some(c) = &app.corpus {
@@ -1045,42 +1084,55 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
             .iter()
             .position(|&i| i == c.current)
             .map_or(0, |p| p + 1);
-        parts.push(Span::styled(format!("│ page {pos}/{} ", vis.len()), dim));
+        facts.push(format!("page {pos}/{}", vis.len()));
     }
-    // What is being typed comes first of all; then a message (error, question,
-    // confirmation), so narrow terminals show it.
-    let prompt = match app.mode {
-        Mode::Search => Some(format!(
-            " /{}▏ {} ",
-            app.input,
-            app.search
-                .as_ref()
-                .map_or("Enter searches, Esc cancels".to_string(), |s| {
-                    format!("{} matches", s.matches.len())
-                })
-        )),
-        Mode::GotoLine => Some(format!(" go to line :{}▏ ", app.input)),
-        _ => None,
+    let first_key = |a: Action| {
+        let k = app.opts.keymap.keys_label(a);
+        k.split(", ").next().unwrap_or_default().to_string()
     };
-    if let Some(p) = prompt {
-        parts.insert(
-            0,
-            Span::styled(p, Style::default().fg(Color::Black).bg(Color::LightCyan)),
-        );
-    } else if let Some((msg, err)) = &app.status {
-        let st = if *err {
-            Style::default().fg(Color::White).bg(Color::Red)
-        } else {
-            Style::default().fg(Color::Black).bg(Color::Yellow)
-        };
-        parts.insert(0, Span::styled(format!(" {msg} "), st));
-    } else {
-        parts.push(Span::styled(
-            "│ ? help  q quit",
-            Style::default().fg(Color::DarkGray),
+    let help = format!(
+        "{} help  {} quit",
+        first_key(Action::Help),
+        first_key(Action::Quit)
+    );
+    let name = app
+        .doc
+        .as_ref()
+        .map(|d| d.page.name().to_string())
+        .unwrap_or_default();
+    // The page name is worth more than the last facts: drop facts from the end (keeping the
+    // encoding, the first) until the name fits whole or the row has only the encoding left.
+    let width = area.width as usize;
+    let msg_w: usize = bottom.iter().map(|s| s.width()).sum();
+    let row_w = |facts: &[String]| {
+        msg_w
+            + facts.iter().map(|f| f.chars().count() + 3).sum::<usize>()
+            + help.chars().count()
+            + 4
+    };
+    while facts.len() > 1 && row_w(&facts) + name.chars().count() > width {
+        facts.pop();
+    }
+    let room = width.saturating_sub(row_w(&facts)).max(12);
+    if !name.is_empty() {
+        bottom.push(Span::styled(
+            format!(" {} ", shorten_middle(&name, room)),
+            Style::default().add_modifier(Modifier::BOLD),
         ));
     }
-    f.render_widget(Paragraph::new(Line::from(parts)), area);
+    for fact in facts {
+        bottom.push(Span::styled(format!("│ {fact} "), dim));
+    }
+    bottom.push(Span::styled(
+        format!("│ {help}"),
+        Style::default().fg(Color::DarkGray),
+    ));
+    let rows = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([Constraint::Length(1), Constraint::Length(1)])
+        .split(area);
+    f.render_widget(Paragraph::new(Line::from(top)), rows[0]);
+    f.render_widget(Paragraph::new(Line::from(bottom)), rows[1]);
 }
 
 fn draw_corpus(f: &mut Frame, app: &mut App, area: Rect) {
