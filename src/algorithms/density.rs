@@ -527,6 +527,19 @@ mod tests {
     }
 
     #[test]
+    fn lengths_ignore_the_source_layout() {
+        // Found by the layout property test: with collapsed (not removed) white space, the
+        // newline inserted around `</li>` made "ab cd" one character longer than "abcd" and
+        // moved the cutoff. Without white space both give 4.
+        let compact = Page::from_text("a", "<a href=x>x</a><ul>ab</li>cd<p>");
+        let spaced = Page::from_text("b", "<a href=x>x</a>\n  <ul>\n  ab\n  </li>\n  cd\n  <p>\n");
+        let a = string_array(&compact, is_structural_html5, false);
+        let b = string_array(&spaced, is_structural_html5, false);
+        assert_eq!(a.len, vec![1, 4, 0]);
+        assert_eq!(a.len, b.len);
+    }
+
+    #[test]
     fn density_selects_from_leftmost_to_rightmost_long_string() {
         let para = "Main article text with many words in one long paragraph here. ";
         let mut html = String::from("<html><body><ul>");
