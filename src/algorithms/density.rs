@@ -31,6 +31,11 @@
 //!   only, as a node visit sees each element once; `start-end` — end tags of structural
 //!   elements too (what a SAX-style callback that also reports end tags would do), so text
 //!   after `</p>` inside a `<div>` is a string of its own.
+//! - **Empty strings** (parameter `empty`). As published (`keep`, the default), every
+//!   structural tag extends L, also right after another one, so `<div><div><div><p>` between
+//!   two paragraphs puts them 4 strings apart — at `c2 = 4` too far to join. Modern pages wrap
+//!   paragraphs, figures and ads in many nested `div`s; `merge` lets a run of structural tags
+//!   with no text between them add one string only, so the distance counts text blocks.
 //! - **Parsing** — cescope's lexer ([`crate::page::lex`]) gives the tags and text in source
 //!   order, the event stream of the paper's stream parser (the HotJava parser); no DOM is
 //!   built. Text of `title` and `textarea` counts; scripts, styles, comments, declarations and
@@ -99,6 +104,18 @@ pub const BOUNDARIES_SPEC: ParamSpec = ParamSpec {
     default: ParamValue::Choice("start"),
     help: "start: a structural start tag starts a new string; start-end: its end tag does too",
     source: "Arias, Deschacht & Moens 2009, section 4 (\"if a markup-tag that modifies the structure ... is encountered\"); cescope's choice",
+};
+
+const EMPTY: &[&str] = &["keep", "merge"];
+
+/// What a structural tag does when the last string is still empty (see the module
+/// documentation).
+pub const EMPTY_SPEC: ParamSpec = ParamSpec {
+    name: "empty",
+    kind: ParamKind::Choice { choices: EMPTY },
+    default: ParamValue::Choice("keep"),
+    help: "keep: every structural tag adds a string, as published; merge: runs of structural tags with no text between them add one (nested div wrappers do not stretch the c2 distance)",
+    source: "Arias, Deschacht & Moens 2009, section 4 (\"L is extended with one empty string\"); cescope's choice for merge",
 };
 
 /// Is `tag` structural in the paper's XHTML sense (see the module documentation)?
@@ -182,8 +199,15 @@ pub struct StringArray {
 }
 
 /// Builds L from the page's lexer spans: `structural` says which tags start a new string,
-/// `ends` whether end tags do too. Always at least one string. O(text length).
-pub fn string_array(page: &Page, structural: fn(Tag) -> bool, ends: bool) -> StringArray {
+/// `ends` whether end tags do too, `merge_empty` whether a structural tag after a string that
+/// is still empty starts no new one (parameter `empty`). Always at least one string.
+/// O(text length).
+pub fn string_array(
+    page: &Page,
+    structural: fn(Tag) -> bool,
+    ends: bool,
+    merge_empty: bool,
+) -> StringArray {
     let text = page.text().as_bytes();
     let mut starts = vec![0usize];
     let mut len = vec![0usize];
@@ -191,7 +215,8 @@ pub fn string_array(page: &Page, structural: fn(Tag) -> bool, ends: bool) -> Str
         match s.class {
             ByteClass::Tag => {
                 let is_end = s.flags & flags::END != 0;
-                if structural(s.tag) && (ends || !is_end) {
+                let merge = merge_empty && len.last() == Some(&0);
+                if structural(s.tag) && (ends || !is_end) && !merge {
                     starts.push(s.start as usize);
                     len.push(0);
                 }
@@ -313,13 +338,13 @@ pub fn grow(len: &[usize], c1: f64, c2: usize) -> Option<Region> {
 /// Density / LICEA.
 #[derive(Debug, Clone)]
 pub struct Density {
-    specs: [ParamSpec; 4],
+    specs: [ParamSpec; 5],
 }
 
 impl Default for Density {
     fn default() -> Self {
         Density {
-            specs: [C1_SPEC, C2_SPEC, TAGS_SPEC, BOUNDARIES_SPEC],
+            specs: [C1_SPEC, C2_SPEC, TAGS_SPEC, BOUNDARIES_SPEC, EMPTY_SPEC],
         }
     }
 }
@@ -375,7 +400,8 @@ impl Extractor for Density {
             _ => is_structural_html5,
         };
         let ends = params.choice(&BOUNDARIES_SPEC) == "start-end";
-        let l = string_array(page, structural, ends);
+        let merge = params.choice(&EMPTY_SPEC) == "merge";
+        let l = string_array(page, structural, ends, merge);
         let region = grow(&l.len, c1, c2);
 
         let (selection, smax, r, span, cutoff, max_len) = match &region {
@@ -500,7 +526,7 @@ mod tests {
             "t",
             "<div>  Hello \n <b>big</b>  world </div><p>x &amp; y<!-- no --></p>",
         );
-        let l = string_array(&p, is_structural_html5, false);
+        let l = string_array(&p, is_structural_html5, false, false);
         // s0: before <div> (empty); s1: "Hello big world" (13 chars: <b> is not structural,
         // white space does not count); s2: "x & y" (3: &amp; is one character).
         assert_eq!(l.len, vec![0, 13, 3]);
@@ -510,20 +536,42 @@ mod tests {
         let p = Page::from_text("t", "<div><p>one</p>two</div>");
         // start: "one" and "two" are one string; start-end: </p> and </div> start strings.
         assert_eq!(
-            string_array(&p, is_structural_html5, false).len,
+            string_array(&p, is_structural_html5, false, false).len,
             vec![0, 0, 6]
         );
         assert_eq!(
-            string_array(&p, is_structural_html5, true).len,
+            string_array(&p, is_structural_html5, true, false).len,
             vec![0, 0, 3, 3, 0]
         );
         // <section> is structural in html5 only.
         let p = Page::from_text("t", "<section>ab</section><section>cd</section>");
         assert_eq!(
-            string_array(&p, is_structural_html5, false).len,
+            string_array(&p, is_structural_html5, false, false).len,
             vec![0, 2, 2]
         );
-        assert_eq!(string_array(&p, is_structural_xhtml, false).len, vec![4]);
+        assert_eq!(
+            string_array(&p, is_structural_xhtml, false, false).len,
+            vec![4]
+        );
+    }
+
+    #[test]
+    fn merge_empty_counts_text_blocks() {
+        let p = Page::from_text(
+            "t",
+            "<div><div><div><p>one</p></div></div><div><div><p>two</p>",
+        );
+        // keep: s0 "", div "", div "", div "", p "one", div "", div "", p "two": 8 strings,
+        // "one" (4) and "two" (7) are 3 apart.  merge: the divs and p before "one" extend the
+        // empty s0; the divs and p after it give one new string: ["one", "two"], 1 apart.
+        assert_eq!(
+            string_array(&p, is_structural_html5, false, false).len,
+            vec![0, 0, 0, 0, 3, 0, 0, 3]
+        );
+        assert_eq!(
+            string_array(&p, is_structural_html5, false, true).len,
+            vec![3, 3]
+        );
     }
 
     #[test]
@@ -533,8 +581,8 @@ mod tests {
         // moved the cutoff. Without white space both give 4.
         let compact = Page::from_text("a", "<a href=x>x</a><ul>ab</li>cd<p>");
         let spaced = Page::from_text("b", "<a href=x>x</a>\n  <ul>\n  ab\n  </li>\n  cd\n  <p>\n");
-        let a = string_array(&compact, is_structural_html5, false);
-        let b = string_array(&spaced, is_structural_html5, false);
+        let a = string_array(&compact, is_structural_html5, false, false);
+        let b = string_array(&spaced, is_structural_html5, false, false);
         assert_eq!(a.len, vec![1, 4, 0]);
         assert_eq!(a.len, b.len);
     }
