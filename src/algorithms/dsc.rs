@@ -31,7 +31,7 @@
 //! - **`w/2` for odd `w`** — integer division (`⌊w/2⌋`, at least 1), as index arithmetic must.
 //! - **Window slope** — literally `(d[i + w − 1] − d[i]) / w`: the tags among the `w − 1` tokens
 //!   after `i`, divided by `w`.
-//! - **The tail** — tokens after the last window (at most `w/2` + 1 of them) and all tokens of
+//! - **The tail** — tokens after the last window (between 1 and `⌊w/2⌋` of them) and all tokens of
 //!   a page with `N ≤ w` are never written and keep `L = 0`, as in the pseudo-code. A page
 //!   without tags (`s_total = 0`) has no low-slope window and so no content.
 //! - **Where a region begins and ends** (parameter `history`): `literal` (the default) marks
