@@ -22,6 +22,8 @@
 pub mod bte;
 pub mod candidates;
 pub mod dana;
+pub mod density;
+pub mod dsc;
 pub mod lqf;
 pub mod plain;
 pub mod preprocess;
@@ -358,6 +360,8 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
         Box::new(plain::Plain),
         Box::new(bte::Bte),
         Box::new(lqf::Lqf::default()),
+        Box::new(dsc::Dsc::default()),
+        Box::new(density::Density::default()),
     ]
 }
 
