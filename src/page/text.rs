@@ -12,27 +12,40 @@ use super::lex::ByteClass;
 use super::Page;
 use crate::selection::Selection;
 
+/// One piece of content text: a [`ByteClass::Text`] span (or its selected part).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Piece {
+    /// Its virtual line.
+    line: Option<usize>,
+    /// Start and end byte over the page text.
+    start: usize,
+    end: usize,
+    /// A space separates it from the previous piece of the same line.
+    spaced: bool,
+}
+
+/// One line of the reading view ([`Page::reading_lines`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadingLine {
+    /// The virtual line it shows.
+    pub line: usize,
+    /// The byte range of that virtual line.
+    pub range: std::ops::Range<usize>,
+    /// Its text as a reader sees it: character references decoded, white space collapsed.
+    pub text: String,
+    /// For each char of `text`, the byte of the page text where it comes from (a decoded
+    /// reference maps to its `&`, a collapsed run of white space to its first byte).
+    pub starts: Vec<usize>,
+}
+
 impl Page {
-    /// The selected content text of the page, one output line per virtual line that has selected
-    /// text (see the module documentation). O(selected bytes + log spans per range).
-    pub fn render(&self, sel: &Selection) -> String {
+    /// The content-text pieces of `sel`, in document order (the one walk behind
+    /// [`Page::render`] and [`Page::reading_lines`]).
+    fn pieces(&self, sel: &Selection) -> Vec<Piece> {
         let text = self.text();
         let spans = &self.lexed().spans;
         let lines = self.lines();
-        let mut out = String::new();
-        let mut line_buf = String::new();
-        let mut cur_line: Option<usize> = None;
-        let mut last_end: Option<usize> = None;
-        let flush = |line_buf: &mut String, out: &mut String| {
-            let norm = normalise_ws(line_buf);
-            if !norm.is_empty() {
-                if !out.is_empty() {
-                    out.push('\n');
-                }
-                out.push_str(&norm);
-            }
-            line_buf.clear();
-        };
+        let mut out: Vec<Piece> = Vec::new();
         for r in sel.ranges() {
             let r = r.start.min(text.len())..r.end.min(text.len());
             let Some(mut si) = self.lexed().span_index_at(r.start) else {
@@ -50,24 +63,129 @@ impl Page {
                     continue;
                 }
                 let line = lines.line_of(a);
-                if line != cur_line {
-                    flush(&mut line_buf, &mut out);
-                    cur_line = line;
-                } else if let Some(prev) = last_end {
-                    if gap_has_text_or_space(self, prev, a) {
-                        line_buf.push(' ');
-                    }
+                let spaced = match out.last() {
+                    Some(p) if p.line == line => gap_has_text_or_space(self, p.end, a),
+                    _ => false,
+                };
+                out.push(Piece {
+                    line,
+                    start: a,
+                    end: b,
+                    spaced,
+                });
+            }
+        }
+        out
+    }
+
+    /// The selected content text of the page, one output line per virtual line that has selected
+    /// text (see the module documentation). O(selected bytes + log spans per range).
+    pub fn render(&self, sel: &Selection) -> String {
+        let text = self.text();
+        let mut out = String::new();
+        let mut line_buf = String::new();
+        let flush = |line_buf: &mut String, out: &mut String| {
+            let norm = normalise_ws(line_buf);
+            if !norm.is_empty() {
+                if !out.is_empty() {
+                    out.push('\n');
                 }
-                let piece = &text[a..b];
-                if piece.contains('&') {
-                    line_buf.push_str(&htmlize::unescape(piece));
-                } else {
-                    line_buf.push_str(piece);
-                }
-                last_end = Some(b);
+                out.push_str(&norm);
+            }
+            line_buf.clear();
+        };
+        let mut cur_line = None;
+        for p in self.pieces(sel) {
+            if Some(p.line) != cur_line {
+                flush(&mut line_buf, &mut out);
+                cur_line = Some(p.line);
+            } else if p.spaced {
+                line_buf.push(' ');
+            }
+            let piece = &text[p.start..p.end];
+            if piece.contains('&') {
+                line_buf.push_str(&htmlize::unescape(piece));
+            } else {
+                line_buf.push_str(piece);
             }
         }
         flush(&mut line_buf, &mut out);
+        out
+    }
+
+    /// The page as a reader sees it, for the inspector's reading view: one [`ReadingLine`] per
+    /// virtual line with content text, its text exactly as [`Page::render`] gives that line, and
+    /// for every char the source byte it comes from (so selections made on the text map back to
+    /// byte ranges). O(text).
+    pub fn reading_lines(&self) -> Vec<ReadingLine> {
+        let text = self.text();
+        let all = Selection::from_range(0..text.len());
+        let vlines = &self.lines().lines;
+        let mut out: Vec<ReadingLine> = Vec::new();
+        // Raw chars of the current line with their source bytes, before white-space collapsing.
+        let mut raw: Vec<(char, usize)> = Vec::new();
+        let mut cur: Option<usize> = None;
+        let flush = |cur: Option<usize>, raw: &mut Vec<(char, usize)>, out: &mut Vec<ReadingLine>| {
+            let mut t = String::new();
+            let mut starts = Vec::new();
+            let mut pending: Option<usize> = None;
+            for &(c, b) in raw.iter() {
+                if c.is_whitespace() {
+                    if !t.is_empty() && pending.is_none() {
+                        pending = Some(b);
+                    }
+                } else {
+                    if let Some(pb) = pending.take() {
+                        t.push(' ');
+                        starts.push(pb);
+                    }
+                    t.push(c);
+                    starts.push(b);
+                }
+            }
+            raw.clear();
+            if let (Some(line), false) = (cur, t.is_empty()) {
+                if let Some(v) = vlines.get(line) {
+                    out.push(ReadingLine {
+                        line,
+                        range: v.range(),
+                        text: t,
+                        starts,
+                    });
+                }
+            }
+        };
+        for p in self.pieces(&all) {
+            let Some(line) = p.line else {
+                continue;
+            };
+            if Some(line) != cur {
+                flush(cur, &mut raw, &mut out);
+                cur = Some(line);
+            } else if p.spaced {
+                raw.push((' ', p.start));
+            }
+            let piece = &text[p.start..p.end];
+            let mut i = 0;
+            while i < piece.len() {
+                let rest = &piece[i..];
+                // A character reference: `&` up to `;` within 32 bytes, decoded as one unit.
+                if rest.starts_with('&') {
+                    if let Some(semi) = rest[..rest.len().min(32)].find(';') {
+                        let decoded = htmlize::unescape(&rest[..=semi]);
+                        for c in decoded.chars() {
+                            raw.push((c, p.start + i));
+                        }
+                        i += semi + 1;
+                        continue;
+                    }
+                }
+                let c = rest.chars().next().unwrap_or(' ');
+                raw.push((c, p.start + i));
+                i += c.len_utf8().max(1);
+            }
+        }
+        flush(cur, &mut raw, &mut out);
         out
     }
 }
@@ -125,6 +243,28 @@ mod tests {
             "<html><head><title>T</title><script>x</script></head><body><p>Hello <b>big</b>   world &amp; more</p>\n<p>Two</p><span>a</span><span>b</span></body></html>",
         );
         assert_eq!(p.render(&all(&p)), "T\nHello big world & more\nTwo\nab");
+    }
+
+    #[test]
+    fn reading_lines_are_the_rendered_lines_with_their_sources() {
+        let html = "<html><head><title>T</title><script>x</script></head><body><p>Hello <b>big</b>   world &amp; more</p>\n<p>Two</p><span>a</span><span>b</span></body></html>";
+        let p = Page::from_text("t", html);
+        let lines = p.reading_lines();
+        let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(texts.join("\n"), p.render(&all(&p)));
+        let hello = &lines[1];
+        assert_eq!(hello.text, "Hello big world & more");
+        assert_eq!(hello.starts.len(), hello.text.chars().count());
+        for (c, &b) in hello.text.chars().zip(&hello.starts) {
+            match c {
+                // The decoded reference maps to its `&`; a collapsed run to its first byte.
+                '&' => assert!(html[b..].starts_with("&amp;")),
+                ' ' => assert!(html[b..].starts_with(' ')),
+                c => assert!(html[b..].starts_with(c), "{c:?} at {b}"),
+            }
+        }
+        assert!(hello.range.contains(&hello.starts[0]));
+        assert!(Page::from_text("t", "<p> </p>").reading_lines().is_empty());
     }
 
     #[test]
