@@ -41,7 +41,7 @@
 //! - **Tags** `T_i` count the element descendants of `i` (text nodes and comments are not
 //!   tags); a leaf element has `T = 0`, read as 1.
 //! - **What is not on the page** does not count: elements whose text is not shown (`script`,
-//!   `style`, `template`, `noscript` with scripting on — the browser's default `display: none`)
+//!   `style`, `template`, `noscript` when scripting is on — the browser's default `display: none`)
 //!   and elements hidden by attribute or inline style ([`Dom::is_hidden`]) are neither tags nor
 //!   characters, and never content (the authors remove `display: none` elements before
 //!   counting). `<head>` is never content: the tree is the `<body>` subtree (the `<html>`
@@ -65,12 +65,17 @@
 //! (`path-min`, the authors' implementation, the default; `body`, the density of `<body>`, as the
 //! thesis puts it: "`<body>` tag's text [density] is practically considered as the threshold").
 //! Since `<body>` is on the path, `path-min ≤ body`: `path-min` keeps at least as much.
+//! `scripting` (default false) is the HTML scripting flag of the DOM CETD reads: the authors ran
+//! their code in a browser with JavaScript disabled, so `<noscript>` content is page text (forum
+//! software such as Discourse serves its posts there). With `false`, CETD parses its own DOM
+//! ([`Dom::parse`], one more O(n) parse when the page's shared DOM is also used); with `true` it
+//! reuses [`Page::dom`] (scripting on, as the other DOM algorithms).
 //!
 //! Cost: three O(nodes) passes over the DOM plus one over the text nodes' characters.
 
 use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
-use crate::page::dom::{Dom, NodeId, NodeKind};
+use crate::page::dom::{Dom, DomOptions, NodeId, NodeKind};
 use crate::page::lex::Tag;
 use crate::page::Page;
 use crate::selection::Selection;
@@ -96,6 +101,16 @@ pub const THRESHOLD_SPEC: ParamSpec = ParamSpec {
     default: ParamValue::Choice("path-min"),
     help: "path-min: the smallest density from the max-DensitySum element up to <body> (authors' code); body: the density of <body> (thesis 3.2.7)",
     source: "Sun et al. 2011 (authors' implementation, GetThreshold); Mohammadzadeh 2013, 3.2.7",
+};
+
+/// The HTML scripting flag of the DOM CETD reads (the authors ran their code in a browser with
+/// JavaScript disabled, so `<noscript>` content was page text).
+pub const SCRIPTING_SPEC: ParamSpec = ParamSpec {
+    name: "scripting",
+    kind: ParamKind::Bool,
+    default: ParamValue::Bool(false),
+    help: "false: <noscript> content is page text (the authors' browser ran without JavaScript); true: it is not (the page's shared DOM, as a browser with scripts)",
+    source: "Sun et al. 2011 (authors' implementation: JavascriptEnabled false); cescope's choice",
 };
 
 /// The density measure of [`DENSITY_SPEC`].
@@ -367,13 +382,13 @@ pub fn analyse(dom: &Dom, density: Density, rule: ThresholdRule) -> Analysis {
 /// Content Extraction via Text Density.
 #[derive(Debug, Clone)]
 pub struct Cetd {
-    specs: [ParamSpec; 2],
+    specs: [ParamSpec; 3],
 }
 
 impl Default for Cetd {
     fn default() -> Self {
         Cetd {
-            specs: [DENSITY_SPEC, THRESHOLD_SPEC],
+            specs: [DENSITY_SPEC, THRESHOLD_SPEC, SCRIPTING_SPEC],
         }
     }
 }
@@ -436,7 +451,19 @@ impl Extractor for Cetd {
             "body" => ThresholdRule::Body,
             _ => ThresholdRule::PathMin,
         };
-        let dom = page.dom();
+        // With scripting off, CETD parses its own DOM (the page's shared one has scripting on).
+        let own;
+        let dom = if params.bool(&SCRIPTING_SPEC) {
+            page.dom()
+        } else {
+            own = Dom::parse(
+                page.text(),
+                &DomOptions {
+                    scripting_enabled: false,
+                },
+            );
+            &own
+        };
         let a = analyse(dom, density, rule);
 
         let mut sel = Vec::new();
@@ -746,6 +773,22 @@ mod tests {
             |a: &Analysis| -> Vec<f64> { a.elements.iter().map(|&i| a.density[i]).collect() };
         assert_eq!(dens(&da), dens(&db));
         assert_eq!(da.targets.len(), db.targets.len());
+    }
+
+    /// `<noscript>` content is page text with scripting off (the default, as the authors' browser
+    /// without JavaScript) and not with scripting on.
+    #[test]
+    fn noscript_follows_the_scripting_flag() {
+        let html = "<body><noscript><p>Posts served without scripts.</p></noscript></body>";
+        let p = Page::from_text("t.html", html);
+        let cetd = Cetd::default();
+        let mut params = Params::defaults(cetd.params());
+        assert_eq!(
+            p.render(&cetd.run(&p, &params).selection),
+            "Posts served without scripts."
+        );
+        params.set("scripting", ParamValue::Bool(true));
+        assert!(cetd.run(&p, &params).selection.is_empty());
     }
 
     #[test]
