@@ -415,7 +415,7 @@ impl Extractor for Cetd {
             Phase {
                 name: "densities",
                 what: "per element: characters C, tags T, link characters LC, link tags LT; text density C/T (Formula 3.1) or composite text density (Formula 3.2)",
-                reveals: &["C", "T", "LC", "LT", "ratio", "density"],
+                reveals: &["chars", "tags", "link_chars", "link_tags", "ratio", "density"],
             },
             Phase {
                 name: "DensitySum",
@@ -437,8 +437,9 @@ impl Extractor for Cetd {
 
     /// Trace (node unit = the `<body>` subtree's elements that are on the page, in document
     /// order; positions = each element's outer byte extent): `density` (combined signal, TD or
-    /// CTD, maximum per line), `dsum` (size, DensitySum, maximum per line), `C`, `T`, `LC`, `LT`
-    /// (info, the counts), `max` (seed: the max-DensitySum element), `path` (bound: it and its
+    /// CTD, maximum per line), `dsum` (size, DensitySum, maximum per line), `chars`, `tags`,
+    /// `link_chars`, `link_tags` (info, the counts C, T, LC, LT), `max` (seed: the
+    /// max-DensitySum element), `path` (bound: it and its
     /// ancestors up to `<body>`), `targets` (candidates: the elements marked as content),
     /// `content` (selected: the targets and their descendants); scalars `t` (threshold),
     /// `ratio` (`LC_b / C_b`) and `dsum_max` (the largest DensitySum).
@@ -511,28 +512,28 @@ impl Extractor for Cetd {
                 )
                 .with_agg(Agg::Max),
                 Series::new(
-                    "C",
+                    "chars",
                     "characters C",
                     Unit::Node,
                     Role::Info,
                     per(&|id| a.chars[id] as f64),
                 ),
                 Series::new(
-                    "T",
+                    "tags",
                     "tags T",
                     Unit::Node,
                     Role::Info,
                     per(&|id| a.tags[id] as f64),
                 ),
                 Series::new(
-                    "LC",
+                    "link_chars",
                     "link characters LC",
                     Unit::Node,
                     Role::Info,
                     per(&|id| a.link_chars[id] as f64),
                 ),
                 Series::new(
-                    "LT",
+                    "link_tags",
                     "link tags LT",
                     Unit::Node,
                     Role::Info,
