@@ -21,6 +21,7 @@
 
 pub mod bte;
 pub mod candidates;
+pub mod cetd;
 pub mod dana;
 pub mod density;
 pub mod dsc;
@@ -362,6 +363,7 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
         Box::new(lqf::Lqf::default()),
         Box::new(dsc::Dsc::default()),
         Box::new(density::Density::default()),
+        Box::new(cetd::Cetd::default()),
     ]
 }
 
