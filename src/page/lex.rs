@@ -19,7 +19,9 @@
 //!   [`ByteClass::Declaration`].
 //! - `<![CDATA[ … ]]>` is [`ByteClass::Cdata`] wherever it appears (the standard honours it only in
 //!   SVG / MathML and treats it as a bogus comment elsewhere; either way it is not HTML content
-//!   text, so cescope does not track the foreign-content state).
+//!   text, so cescope does not track the foreign-content state). A `<![CDATA[` with no `]]>`
+//!   after it is a bogus comment up to the next `>`, as in HTML content (not the rest of the
+//!   file).
 //! - Raw-text elements: the bodies of `script` and `style` run to the first `</script` /
 //!   `</style` (any case) followed by white space, `/` or `>` — so `"</div>"` inside a script is
 //!   script. The script-data "double escape" state (`<!--<script>` inside a script) is not
@@ -597,11 +599,18 @@ pub fn lex(text: &str) -> Lexed {
                 end = comment_end(b, lt + 4);
                 lx.push(lt, end, ByteClass::Comment, Tag::Other, 0);
             } else if rest.starts_with(b"[CDATA[") {
-                end = match memchr::memmem::find(&b[lt + 9..], b"]]>") {
-                    Some(i) => lt + 9 + i + 3,
-                    None => n,
-                };
-                lx.push(lt, end, ByteClass::Cdata, Tag::Other, 0);
+                match memchr::memmem::find(&b[lt + 9..], b"]]>") {
+                    Some(i) => {
+                        end = lt + 9 + i + 3;
+                        lx.push(lt, end, ByteClass::Cdata, Tag::Other, 0);
+                    }
+                    // Unclosed: in HTML content a bogus comment up to the next `>` (found on
+                    // forum pages whose whole text would otherwise vanish into the CDATA).
+                    None => {
+                        end = to_gt(b, lt + 2);
+                        lx.push(lt, end, ByteClass::Comment, Tag::Other, 0);
+                    }
+                }
             } else if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
                 end = to_gt(b, lt + 2);
                 lx.push(lt, end, ByteClass::Declaration, Tag::Other, 0);
@@ -890,6 +899,12 @@ mod tests {
         let c = classes(t);
         assert_eq!(c[1], ("<![CDATA[ raw <b> ]]>".into(), Cdata));
         assert_eq!(c[3], ("<?php echo 1 ?>".into(), Declaration));
+        // Unclosed: a bogus comment to the next `>`, the text after it stays text.
+        let t = "<p><![CDATA[ x ></p><p>Post text</p>";
+        check_tiling(t);
+        let c = classes(t);
+        assert_eq!(c[1], ("<![CDATA[ x >".into(), Comment));
+        assert!(c.contains(&("Post text".into(), Text)), "{c:?}");
     }
 
     #[test]

@@ -125,36 +125,37 @@ impl Page {
         // Raw chars of the current line with their source bytes, before white-space collapsing.
         let mut raw: Vec<(char, usize)> = Vec::new();
         let mut cur: Option<usize> = None;
-        let flush = |cur: Option<usize>, raw: &mut Vec<(char, usize)>, out: &mut Vec<ReadingLine>| {
-            let mut t = String::new();
-            let mut starts = Vec::new();
-            let mut pending: Option<usize> = None;
-            for &(c, b) in raw.iter() {
-                if c.is_whitespace() {
-                    if !t.is_empty() && pending.is_none() {
-                        pending = Some(b);
+        let flush =
+            |cur: Option<usize>, raw: &mut Vec<(char, usize)>, out: &mut Vec<ReadingLine>| {
+                let mut t = String::new();
+                let mut starts = Vec::new();
+                let mut pending: Option<usize> = None;
+                for &(c, b) in raw.iter() {
+                    if c.is_whitespace() {
+                        if !t.is_empty() && pending.is_none() {
+                            pending = Some(b);
+                        }
+                    } else {
+                        if let Some(pb) = pending.take() {
+                            t.push(' ');
+                            starts.push(pb);
+                        }
+                        t.push(c);
+                        starts.push(b);
                     }
-                } else {
-                    if let Some(pb) = pending.take() {
-                        t.push(' ');
-                        starts.push(pb);
+                }
+                raw.clear();
+                if let (Some(line), false) = (cur, t.is_empty()) {
+                    if let Some(v) = vlines.get(line) {
+                        out.push(ReadingLine {
+                            line,
+                            range: v.range(),
+                            text: t,
+                            starts,
+                        });
                     }
-                    t.push(c);
-                    starts.push(b);
                 }
-            }
-            raw.clear();
-            if let (Some(line), false) = (cur, t.is_empty()) {
-                if let Some(v) = vlines.get(line) {
-                    out.push(ReadingLine {
-                        line,
-                        range: v.range(),
-                        text: t,
-                        starts,
-                    });
-                }
-            }
-        };
+            };
         for p in self.pieces(&all) {
             let Some(line) = p.line else {
                 continue;
