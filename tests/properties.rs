@@ -95,6 +95,20 @@ fn check_page(p: &Page) -> Result<(), TestCaseError> {
         at = l.end;
     }
     prop_assert_eq!(at as usize, n);
+    // The reading view is the rendered page, line for line, every char placed in the text.
+    let reading = p.reading_lines();
+    let joined: Vec<&str> = reading.iter().map(|l| l.text.as_str()).collect();
+    prop_assert_eq!(
+        joined.join("\n"),
+        p.render(&cescope::selection::Selection::from_range(0..n))
+    );
+    for l in &reading {
+        prop_assert_eq!(l.starts.len(), l.text.chars().count());
+        prop_assert!(l
+            .starts
+            .iter()
+            .all(|&b| b < n && p.text().is_char_boundary(b)));
+    }
     for e in registry() {
         let x = e.run(p, &Params::defaults(e.params()));
         for r in x.selection.ranges() {

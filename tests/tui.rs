@@ -1497,3 +1497,75 @@ fn status_bar_keeps_the_essentials_at_every_width() {
     }
     insta::assert_snapshot!("status_bar_widths", all);
 }
+
+/// The reading view (`w`): the page's text, one block per line, with the overlays and gold;
+/// lines selected there (visual mode) and mouse drags (snapped to whole words) map back to
+/// byte ranges of the source.
+#[test]
+fn reading_view_annotates_on_text() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let gold_dir = tempfile::tempdir().unwrap();
+    let mut app = App::open(&sample("news-article.html"), annotate_opts(gold_dir.path())).unwrap();
+    keys(&mut app, "T"); // the draft: DANAg's selection
+    keys(&mut app, "w");
+    assert!(app.reading);
+    keys(&mut app, ")"); // the draft's last line
+    let last = cursor_text(&app);
+    let s = screen(&mut app, 110, 32);
+    assert!(s.contains("reading view"), "{s}");
+    // Text as a reader sees it: references decoded, no markup.
+    assert!(s.contains("£") || !s.contains("&pound;"), "{s}");
+    assert!(!s.contains("<p>"), "{s}");
+    // Remove the draft's last line in the reading view.
+    let page = app.doc.as_ref().unwrap().page.clone();
+    let ann_text = |app: &App| app.ann.as_ref().unwrap().gold.main_content.text.clone();
+    let line_text = app.doc.as_ref().unwrap().reading[app.cursor].text.clone();
+    assert!(ann_text(&app).contains(&line_text), "{line_text:?}");
+    keys(&mut app, "vD");
+    assert!(
+        !ann_text(&app).contains(&line_text),
+        "{line_text:?} removed"
+    );
+    let _ = last;
+    // A mouse drag inside a word selects the whole words it touches.
+    let _ = screen(&mut app, 110, 32);
+    let r = app.rects.clone();
+    let row = (app.cursor - app.top) as u16;
+    let mouse = |kind, column, row| MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    app.handle_mouse(mouse(
+        MouseEventKind::Down(MouseButton::Left),
+        r.source_text_x + 1,
+        r.source.y + row,
+    ));
+    app.handle_mouse(mouse(
+        MouseEventKind::Drag(MouseButton::Left),
+        r.source_text_x + 6,
+        r.source.y + row,
+    ));
+    let sel = app
+        .ann
+        .as_ref()
+        .unwrap()
+        .char_sel
+        .clone()
+        .expect("a drag selection");
+    let picked = &page.text()[sel.clone()];
+    let first_words: Vec<&str> = line_text.split(' ').collect();
+    assert!(
+        picked.starts_with(first_words[0]),
+        "{picked:?} starts at a word start ({line_text:?})"
+    );
+    let after = page.text()[sel.end..].chars().next().unwrap_or(' ');
+    assert!(!after.is_alphanumeric(), "{picked:?} ends at a word end");
+    insta::assert_snapshot!("reading_view", screen(&mut app, 110, 32));
+    // Back to the source on the same text.
+    let byte = app.line_range(app.cursor).unwrap().start;
+    keys(&mut app, "w");
+    assert!(!app.reading);
+    assert!(app.line_range(app.cursor).unwrap().contains(&byte));
+}

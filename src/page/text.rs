@@ -167,23 +167,42 @@ impl Page {
                 raw.push((' ', p.start));
             }
             let piece = &text[p.start..p.end];
-            let mut i = 0;
-            while i < piece.len() {
-                let rest = &piece[i..];
-                // A character reference: `&` up to `;` within 32 bytes, decoded as one unit.
-                if rest.starts_with('&') {
-                    if let Some(semi) = rest[..rest.len().min(32)].find(';') {
-                        let decoded = htmlize::unescape(&rest[..=semi]);
-                        for c in decoded.chars() {
-                            raw.push((c, p.start + i));
-                        }
-                        i += semi + 1;
-                        continue;
+            // Segments from one `&` to the next: each decodes as `render` decodes it (the same
+            // `htmlize::unescape`, which also knows references without `;`); the chars the
+            // decoding left alone keep their own bytes, the rest map to the `&`.
+            let mut seg_start = 0;
+            while seg_start < piece.len() {
+                let first = piece[seg_start..].chars().next().map_or(1, char::len_utf8);
+                let next = piece[seg_start + first..]
+                    .find('&')
+                    .map_or(piece.len(), |k| seg_start + first + k);
+                let seg = &piece[seg_start..next];
+                let at = p.start + seg_start;
+                if seg.starts_with('&') {
+                    let dec = htmlize::unescape(seg);
+                    // The smallest j whose tail seg[j..] the decoding kept as is.
+                    let keep = (0..=seg.len().min(64))
+                        .filter(|&j| seg.is_char_boundary(j))
+                        .find(|&j| {
+                            let tail = &seg[j..];
+                            dec.len() >= tail.len()
+                                && dec.is_char_boundary(dec.len() - tail.len())
+                                && dec.ends_with(tail)
+                        })
+                        .unwrap_or(0);
+                    let tail_len = seg.len() - keep;
+                    for c in dec[..dec.len() - tail_len].chars() {
+                        raw.push((c, at));
+                    }
+                    for (k, c) in seg[keep..].char_indices() {
+                        raw.push((c, at + keep + k));
+                    }
+                } else {
+                    for (k, c) in seg.char_indices() {
+                        raw.push((c, at + k));
                     }
                 }
-                let c = rest.chars().next().unwrap_or(' ');
-                raw.push((c, p.start + i));
-                i += c.len_utf8().max(1);
+                seg_start = next;
             }
         }
         flush(cur, &mut raw, &mut out);
@@ -266,6 +285,10 @@ mod tests {
         }
         assert!(hello.range.contains(&hello.starts[0]));
         assert!(Page::from_text("t", "<p> </p>").reading_lines().is_empty());
+        // A `&` followed by multi-byte text within 32 bytes (no panic on a char boundary).
+        let p = Page::from_text("t", "<p>&mdash; تصوير: أحمد رشدي & more; x</p>");
+        let l = &p.reading_lines()[0];
+        assert_eq!(l.text, p.render(&all(&p)));
     }
 
     #[test]

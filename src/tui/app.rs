@@ -184,9 +184,9 @@ pub struct AlgoState {
     pub busy: bool,
     /// Generation of the latest request.
     pub generation: u64,
-    /// The result's trace aggregated to virtual lines (`[0]`) and raw lines (`[1]`), made on
-    /// first use ([`App::line_trace`]).
-    pub line_cache: [Option<Arc<LineTrace>>; 2],
+    /// The result's trace aggregated to virtual lines (`[0]`), raw lines (`[1]`) and the
+    /// reading view's lines (`[2]`), made on first use ([`App::line_trace`]).
+    pub line_cache: [Option<Arc<LineTrace>>; 3],
 }
 
 impl AlgoState {
@@ -203,7 +203,7 @@ impl AlgoState {
             selected_chars: 0,
             busy: false,
             generation: 0,
-            line_cache: [None, None],
+            line_cache: [None, None, None],
         }
     }
 
@@ -220,7 +220,7 @@ impl AlgoState {
             .map(|t| t.chars().count())
             .sum();
         self.result = Some(Arc::new(x));
-        self.line_cache = [None, None];
+        self.line_cache = [None, None, None];
         self.busy = false;
     }
 }
@@ -237,6 +237,11 @@ pub struct Doc {
     pub rlines: Arc<Vec<Range<usize>>>,
     /// For each raw line, the range of virtual lines whose start lies in it.
     pub raw_to_virtual: Vec<Range<usize>>,
+    /// The reading view: the page's text as a reader sees it, one line per virtual line with
+    /// text ([`Page::reading_lines`]).
+    pub reading: Arc<Vec<crate::page::text::ReadingLine>>,
+    /// The byte ranges of the reading view's lines (their virtual lines).
+    pub reading_ranges: Arc<Vec<Range<usize>>>,
     /// syntect layers for virtual and raw lines (when enabled).
     pub hl: [Option<Highlighter>; 2],
     /// The gold standard's main content, when one exists.
@@ -282,6 +287,9 @@ impl Doc {
             [None, None]
         };
         let gold_from_corpus = gold_text.is_some();
+        let reading = page.reading_lines();
+        let reading_ranges = Arc::new(reading.iter().map(|l| l.range.clone()).collect());
+        let reading = Arc::new(reading);
         let gold_headline = gold_text.and_then(|g| g.headline.clone());
         let gold_text = gold_text.map(|g| g.article_body.clone());
         Doc {
@@ -290,6 +298,8 @@ impl Doc {
             vlines,
             rlines,
             raw_to_virtual,
+            reading,
+            reading_ranges,
             hl,
             gold: None,
             gold_text,
@@ -364,6 +374,8 @@ pub struct App {
     pub active: usize,
     /// Show raw source lines instead of virtual lines.
     pub raw_lines: bool,
+    /// Show the reading view (the page's text) instead of the source.
+    pub reading: bool,
     /// Histogram shows the combined signal instead of the content / code signals.
     pub combined_view: bool,
     /// Explain panel shown.
@@ -443,6 +455,7 @@ impl App {
             algos,
             active,
             raw_lines: false,
+            reading: false,
             combined_view: false,
             explain: true,
             help: false,
@@ -552,7 +565,7 @@ impl App {
         self.gold_overlay = self.doc.as_ref().is_some_and(|d| d.gold.is_some());
         for a in &mut self.algos {
             a.result = None;
-            a.line_cache = [None, None];
+            a.line_cache = [None, None, None];
             a.prf = None;
             a.busy = false;
         }
@@ -604,33 +617,46 @@ impl App {
         }
     }
 
+    /// Which display lines are shown: 0 virtual lines, 1 raw lines, 2 the reading view (the
+    /// index of [`AlgoState::line_cache`]).
+    pub fn view(&self) -> usize {
+        if self.reading {
+            2
+        } else {
+            self.raw_lines as usize
+        }
+    }
+
+    /// The byte ranges of the display lines of the current view.
+    fn display_lines<'a>(&self, d: &'a Doc) -> &'a [Range<usize>] {
+        match self.view() {
+            2 => &d.reading_ranges,
+            1 => &d.rlines,
+            _ => &d.vlines,
+        }
+    }
+
     /// Number of display lines in the current mode.
     pub fn line_count(&self) -> usize {
-        self.doc.as_ref().map_or(0, |d| {
-            if self.raw_lines {
-                d.rlines.len()
-            } else {
-                d.vlines.len()
-            }
-        })
+        self.doc.as_ref().map_or(0, |d| self.display_lines(d).len())
     }
 
     /// Byte range of display line `i`.
     pub fn line_range(&self, i: usize) -> Option<Range<usize>> {
         let d = self.doc.as_ref()?;
-        let v = if self.raw_lines { &d.rlines } else { &d.vlines };
-        v.get(i).cloned()
+        self.display_lines(d).get(i).cloned()
     }
 
     /// The virtual line shown at display line `i` (itself in virtual mode; the first virtual
-    /// line starting in the raw line otherwise).
+    /// line starting in the raw line in raw mode; the line's own in the reading view).
     pub fn virtual_of(&self, i: usize) -> usize {
-        match (&self.doc, self.raw_lines) {
-            (Some(d), true) => d
+        match (&self.doc, self.view()) {
+            (Some(d), 1) => d
                 .raw_to_virtual
                 .get(i)
                 .map(|r| r.start.min(d.vlines.len().saturating_sub(1)))
                 .unwrap_or(0),
+            (Some(d), 2) => d.reading.get(i).map_or(0, |l| l.line),
             _ => i,
         }
     }
@@ -689,8 +715,8 @@ impl App {
             }
         }
         if let Some(d) = &self.doc {
-            let k = self.raw_lines as usize;
-            if let Some(h) = &d.hl[k] {
+            let k = self.view();
+            if let Some(h) = d.hl.get(k).and_then(|h| h.as_ref()) {
                 changed |= h.take_updates();
             }
         }
@@ -700,8 +726,8 @@ impl App {
     /// Asks the highlighter for the visible lines (plus a margin).
     pub fn request_highlight(&self) {
         if let Some(d) = &self.doc {
-            let k = self.raw_lines as usize;
-            if let Some(h) = &d.hl[k] {
+            let k = self.view();
+            if let Some(h) = d.hl.get(k).and_then(|h| h.as_ref()) {
                 let n = self.line_count();
                 let s = self.top.saturating_sub(20);
                 let e = (self.top + self.view_height + 20).min(n);
@@ -878,6 +904,7 @@ impl App {
             Action::NextRegion => self.jump_region(true),
             Action::PrevRegion => self.jump_region(false),
             Action::ToggleRawLines => self.toggle_raw(),
+            Action::ToggleReading => self.toggle_reading(),
             Action::ToggleDiffView => self.combined_view = !self.combined_view,
             Action::ToggleExplain => self.explain = !self.explain,
             Action::ToggleTable => {
@@ -1098,6 +1125,17 @@ impl App {
     }
 
     fn toggle_raw(&mut self) {
+        let raw = self.reading || !self.raw_lines;
+        self.switch_view(false, raw);
+    }
+
+    fn toggle_reading(&mut self) {
+        let reading = !self.reading;
+        self.switch_view(reading, self.raw_lines);
+    }
+
+    /// Switches to the view `reading` / `raw`, keeping the cursor on the text it was on.
+    fn switch_view(&mut self, reading: bool, raw: bool) {
         // The byte the cursor stood on before the previous toggle, if the cursor has not moved
         // off its line since: a raw line holds several virtual lines, so mapping line starts
         // back and forth would drift up a few lines per round trip.
@@ -1112,7 +1150,8 @@ impl App {
         let anchor_byte = anchor_byte
             .and_then(|v| self.line_range(v))
             .map(|r| r.start);
-        self.raw_lines = !self.raw_lines;
+        self.raw_lines = raw;
+        self.reading = reading;
         self.cursor = self.line_at_byte(byte);
         self.top = self.cursor.saturating_sub(rows_above);
         self.toggle_byte = Some(byte);
@@ -1127,6 +1166,13 @@ impl App {
     /// as drawn (same trimming and horizontal scroll as the source view).
     pub fn byte_at(&self, line: usize, col: usize) -> Option<usize> {
         let d = self.doc.as_ref()?;
+        if self.reading {
+            // The reading view shows text chars one column each (wide chars aside): the char
+            // under the column, else the line's last.
+            let l = d.reading.get(line)?;
+            let k = (self.hscroll + col).min(l.starts.len().checked_sub(1)?);
+            return l.starts.get(k).copied();
+        }
         let range = self.line_range(line)?;
         let text = d.page.text();
         let t = text[range.clone()].trim_end();
@@ -1143,12 +1189,13 @@ impl App {
         Some(last.min(shown.end))
     }
 
-    /// The display line containing byte `b`.
+    /// The display line containing byte `b` (in the reading view, the first line ending after
+    /// it).
     pub fn line_at_byte(&self, b: usize) -> usize {
         let Some(d) = &self.doc else {
             return 0;
         };
-        let v = if self.raw_lines { &d.rlines } else { &d.vlines };
+        let v = self.display_lines(d);
         v.partition_point(|r| r.end <= b)
             .min(v.len().saturating_sub(1))
     }
@@ -1157,12 +1204,16 @@ impl App {
     /// computed once per result and line mode ([`algorithms::to_lines`]); `None` without a page
     /// or a result.
     pub fn line_trace(&mut self, i: usize) -> Option<Arc<LineTrace>> {
-        let k = self.raw_lines as usize;
+        let k = self.view();
         let doc = self.doc.as_ref()?;
+        let display: &[Range<usize>] = match k {
+            2 => &doc.reading_ranges,
+            1 => &doc.rlines,
+            _ => &doc.vlines,
+        };
         let a = self.algos.get_mut(i)?;
         let x = a.result.as_ref()?;
         if a.line_cache[k].is_none() {
-            let display = if k == 1 { &doc.rlines } else { &doc.vlines };
             a.line_cache[k] = Some(Arc::new(algorithms::to_lines(&x.trace, &doc.page, display)));
         }
         a.line_cache[k].clone()
@@ -1305,6 +1356,7 @@ impl App {
                     let col = p.x.saturating_sub(r.source_text_x) as usize;
                     let byte = self.byte_at(line, col);
                     let dragging = matches!(ev.kind, MouseEventKind::Drag(_));
+                    let reading = self.reading;
                     let text = self.doc.as_ref().map_or("", |d| d.page.text());
                     // The end of the character at `lo` (which may take several bytes).
                     let one_char = |lo: usize| {
@@ -1318,7 +1370,12 @@ impl App {
                             if let Some(a) = ann.drag_anchor {
                                 ann.visual = None;
                                 let (lo, hi) = (a.min(b), a.max(b));
-                                let end = hi.max(one_char(lo));
+                                let mut end = hi.max(one_char(lo)).max(one_char(hi));
+                                let mut lo = lo;
+                                if reading {
+                                    // The reading view selects whole words.
+                                    (lo, end) = snap_to_words(text, lo, end);
+                                }
                                 ann.char_sel = (end > lo).then_some(lo..end);
                             }
                         } else {
@@ -1350,4 +1407,23 @@ impl App {
             _ => {}
         }
     }
+}
+
+/// `lo..hi` widened to whole words of `text`: left while the char before `lo` is alphanumeric,
+/// right while the char at `hi` is.
+fn snap_to_words(text: &str, mut lo: usize, mut hi: usize) -> (usize, usize) {
+    let word = |c: char| c.is_alphanumeric() || c == '\'' || c == '’';
+    while let Some(c) = text.get(..lo).and_then(|t| t.chars().next_back()) {
+        if !word(c) {
+            break;
+        }
+        lo -= c.len_utf8();
+    }
+    while let Some(c) = text.get(hi..).and_then(|t| t.chars().next()) {
+        if !word(c) {
+            break;
+        }
+        hi += c.len_utf8();
+    }
+    (lo, hi)
 }

@@ -110,6 +110,7 @@ actions! {
     JumpForward => "jump_forward", "find", "forward again in the jump list";
 
     ToggleRawLines => "toggle_raw_lines", "view", "virtual lines / raw source lines";
+    ToggleReading => "toggle_reading", "view", "reading view: the page's text as a reader sees it / the source";
     ToggleDiffView => "toggle_diff_view", "view", "histogram: content / code signals or the combined signal";
     ToggleExplain => "toggle_explain", "view", "explain panel";
     ToggleCorpus => "toggle_corpus", "view", "corpus page list";
@@ -716,7 +717,7 @@ mod tests {
             assert!(Action::GROUPS.contains(&a.group()), "{a:?}");
             assert!(!a.description().is_empty());
         }
-        assert_eq!(Action::ALL.len(), 59);
+        assert_eq!(Action::ALL.len(), 60);
         assert_eq!(Action::from_name("nope"), None);
         for (i, &a) in Action::ALL.iter().enumerate() {
             assert_eq!(a.index(), i);

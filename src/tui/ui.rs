@@ -203,10 +203,10 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
         .as_ref()
         .map(|d| d.page.name().to_string())
         .unwrap_or_else(|| "(no page)".into());
-    let mode = if app.raw_lines {
-        "raw lines"
-    } else {
-        "virtual lines"
+    let mode = match app.view() {
+        2 => "reading view",
+        1 => "raw lines",
+        _ => "virtual lines",
     };
     // Long file names (64-digit ids) are shortened in the middle so the mode stays visible.
     let room = (src_area.width as usize).saturating_sub(mode.len() + 8);
@@ -219,7 +219,7 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
             let _ = app.line_trace(i);
         }
     }
-    let k = app.raw_lines as usize;
+    let k = app.view();
     let hist_title = hist_title(app, app.active_algo().line_cache[k].as_deref());
     let hblock = title_block(hist_title);
     let hinner = hblock.inner(hist_area);
@@ -311,7 +311,7 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
         }
     }
     let num_w = digits(n.max(1)) + 1;
-    let hl = doc.hl[app.raw_lines as usize].as_ref();
+    let hl = doc.hl.get(app.view()).and_then(|h| h.as_ref());
     let mut app_text_x = inner.x;
     for row in 0..inner.height as usize {
         let i = app.top + row;
@@ -369,6 +369,16 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
             app_text_x = inner.x + used as u16;
         }
         let width = (inner.width as usize).saturating_sub(used);
+        if app.reading {
+            if let Some(l) = doc.reading.get(i) {
+                line_spans.extend(styled_reading(l, app.hscroll, width, &layers));
+            }
+            f.render_widget(
+                Paragraph::new(Line::from(line_spans)),
+                Rect::new(inner.x, y, inner.width, 1),
+            );
+            continue;
+        }
         let hl_spans = hl.and_then(|h| h.get(i));
         line_spans.extend(styled_text(
             text,
@@ -599,6 +609,40 @@ fn fmt_value(v: f64) -> String {
     } else {
         format!("{v:.3}")
     }
+}
+
+/// One line of the reading view as styled spans: its text from column `hscroll`, each char
+/// shaded by the first layer whose ranges hold the char's source byte.
+fn styled_reading<'a>(
+    l: &crate::page::text::ReadingLine,
+    hscroll: usize,
+    width: usize,
+    layers: &[(&[Range<usize>], Color)],
+) -> Vec<Span<'a>> {
+    let mut out: Vec<Span> = Vec::new();
+    let mut cur: Option<Style> = None;
+    let mut buf = String::new();
+    for (c, &b) in l.text.chars().zip(&l.starts).skip(hscroll).take(width) {
+        let mut st = Style::default();
+        for (rs, bg) in layers {
+            let k = rs.partition_point(|r| r.end <= b);
+            if rs.get(k).is_some_and(|r| r.start <= b) {
+                st = st.bg(*bg);
+                break;
+            }
+        }
+        if cur != Some(st) {
+            if let Some(s) = cur.take() {
+                out.push(Span::styled(std::mem::take(&mut buf), s));
+            }
+            cur = Some(st);
+        }
+        buf.push(c);
+    }
+    if let Some(s) = cur {
+        out.push(Span::styled(buf, s));
+    }
+    out
 }
 
 /// Background of search matches in the source.
@@ -929,10 +973,15 @@ fn draw_explain_of(f: &mut Frame, app: &App, i: usize, area: Rect, named: bool) 
         let mut ex = a
             .extractor
             .explain_step(&d.page, x, Location::Line(v), step);
-        if app.raw_lines {
+        if app.view() != 0 {
+            let what = if app.reading {
+                "reading line"
+            } else {
+                "raw line"
+            };
             if let Some(first) = ex.first_mut() {
                 *first = format!(
-                    "raw line {} (virtual line {}) — {first}",
+                    "{what} {} (virtual line {}) — {first}",
                     app.cursor + 1,
                     v + 1
                 );
