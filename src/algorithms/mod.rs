@@ -25,6 +25,7 @@ pub mod lqf;
 pub mod plain;
 pub mod preprocess;
 pub mod signal;
+pub mod sw;
 pub mod trace;
 
 pub use trace::{
@@ -338,6 +339,7 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
         Box::new(plain::Plain),
         Box::new(bte::Bte),
         Box::new(lqf::Lqf::default()),
+        Box::new(sw::Sw::default()),
     ]
 }
 
