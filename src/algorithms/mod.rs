@@ -20,6 +20,7 @@
 //! [`preprocess`].
 
 pub mod bte;
+pub mod crunch;
 pub mod dana;
 pub mod lqf;
 pub mod plain;
@@ -340,6 +341,7 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
         Box::new(bte::Bte),
         Box::new(lqf::Lqf::default()),
         Box::new(sw::Sw::default()),
+        Box::new(crunch::Crunch::default()),
     ]
 }
 
