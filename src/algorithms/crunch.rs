@@ -319,7 +319,7 @@ impl Extractor for Crunch {
             Phase {
                 name: "text links",
                 what: "filter 3: links whose content is text are removed (isTextLink); the remaining text is the main content",
-                reveals: &["text links", "filter", "kept"],
+                reveals: &["text links", "removal", "kept"],
             },
         ]
     }
@@ -328,7 +328,7 @@ impl Extractor for Crunch {
     /// elements with a URL attribute; positions = each one's outer byte extent): `link` (code
     /// signal) and `text` (content signal): link / other characters of the element's own text
     /// (text inside a nested examined element excluded, white space excluded); `ratio` (combined
-    /// signal, link-text ratio of the whole subtree, 0 without text; maximum per line); `filter`
+    /// signal, link-text ratio of the whole subtree, 0 without text; maximum per line); `removal`
     /// (label: 0 kept, 1 ad link, 2 link cell, 3 text link, 4 inside a removed element); `t`
     /// (threshold); marks `examined` (candidates), `ad links`, `link cells`, `text links` (bound:
     /// removed by that filter) and `kept` (selected: examined elements with text that survive).
@@ -478,7 +478,7 @@ impl Extractor for Crunch {
                 )
                 .with_agg(Agg::Max),
                 Series::new(
-                    "filter",
+                    "removal",
                     "removed by (0 kept, 1 ad link, 2 link cell, 3 text link, 4 ancestor)",
                     Unit::Node,
                     Role::Label,
@@ -575,7 +575,7 @@ mod tests {
         let (p, x) = run_with(PAGE, &[]);
         assert_eq!(p.render(&x.selection), "Article text is here with a .");
         let ratio = &x.trace.series("ratio").unwrap().values;
-        let filter = &x.trace.series("filter").unwrap().values;
+        let filter = &x.trace.series("removal").unwrap().values;
         // Examined, in document order: td1, a(/1), a(/2), td2, a(/r), a(ad), img(ad).
         assert_eq!(filter, &[2.0, 4.0, 4.0, 0.0, 3.0, 1.0, 1.0]);
         assert!((ratio[0] - 13.0 / 14.0).abs() < 1e-12);
