@@ -70,7 +70,7 @@ const UNSEGMENTED: &[&str] = &["zh", "ja", "th"];
 
 /// At most this many bytes of block text (the blocks with most words first) go to language
 /// detection. Unit: bytes.
-pub const DETECT_SAMPLE: usize = 16 * 1024;
+pub const DETECT_SAMPLE: usize = 4 * 1024;
 
 /// t_EN: the stop-word ratio an English block must exceed (Gottron 2009, 5.4: 0.3).
 pub const T_EN_SPEC: ParamSpec = ParamSpec {
