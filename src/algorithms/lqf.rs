@@ -104,18 +104,18 @@ impl BlockQuotas {
     }
 }
 
-/// Algorithm 3 for every block of `dom` in one O(nodes + text) pass: each shown text node's
-/// non-white-space characters go to its nearest block ancestor ("nested blocks excluded").
-pub fn block_quotas(dom: &Dom) -> BlockQuotas {
+/// The block elements of `dom` in document order and, for every DOM node, the number (index
+/// into the first vector) of its nearest block ancestor-or-self (`usize::MAX` outside every
+/// block): the "own text, nested blocks excluded" table of Algorithm 3, shared by the other
+/// per-block filters (the stop-word filter, [`super::sw`]). O(nodes).
+pub fn block_owners(dom: &Dom) -> (Vec<usize>, Vec<usize>) {
     let n = dom.len();
     let mut index_of = vec![usize::MAX; n]; // node -> block number
-    let mut q = BlockQuotas::default();
+    let mut blocks = Vec::new();
     for (id, _) in dom.blocks() {
-        index_of[id] = q.blocks.len();
-        q.blocks.push(id);
+        index_of[id] = blocks.len();
+        blocks.push(id);
     }
-    q.total = vec![0; q.blocks.len()];
-    q.link = vec![0; q.blocks.len()];
     // owner[i] = block number of node i's nearest block ancestor-or-self (pre-order: a parent
     // precedes its children, so one forward pass suffices).
     let mut owner = vec![usize::MAX; n];
@@ -126,13 +126,28 @@ pub fn block_quotas(dom: &Dom) -> BlockQuotas {
         } else {
             dom.parent(id).map_or(usize::MAX, |p| owner[p])
         };
-        if dom.kind(id) != NodeKind::Text || dom.is_non_text(id) || owner[id] == usize::MAX {
+    }
+    (blocks, owner)
+}
+
+/// Algorithm 3 for every block of `dom` in one O(nodes + text) pass: each shown text node's
+/// non-white-space characters go to its nearest block ancestor ("nested blocks excluded").
+pub fn block_quotas(dom: &Dom) -> BlockQuotas {
+    let (blocks, owner) = block_owners(dom);
+    let mut q = BlockQuotas {
+        total: vec![0; blocks.len()],
+        link: vec![0; blocks.len()],
+        blocks,
+        owner: Vec::new(),
+    };
+    for (id, _) in dom.text_nodes() {
+        let k = owner[id];
+        if dom.is_non_text(id) || k == usize::MAX {
             continue;
         }
         let chars =
             dom.node_text(id)
                 .map_or(0, |s| s.chars().filter(|c| !c.is_whitespace()).count()) as u64;
-        let k = owner[id];
         q.total[k] += chars;
         if dom.in_anchor(id) {
             q.link[k] += chars;

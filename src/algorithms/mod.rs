@@ -22,6 +22,7 @@
 pub mod bte;
 pub mod candidates;
 pub mod cetd;
+pub mod crunch;
 pub mod dana;
 pub mod density;
 pub mod dsc;
@@ -29,6 +30,7 @@ pub mod lqf;
 pub mod plain;
 pub mod preprocess;
 pub mod signal;
+pub mod sw;
 pub mod trace;
 
 pub use trace::{
@@ -364,6 +366,8 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
         Box::new(dsc::Dsc::default()),
         Box::new(density::Density::default()),
         Box::new(cetd::Cetd::default()),
+        Box::new(sw::Sw::default()),
+        Box::new(crunch::Crunch::default()),
     ]
 }
 
