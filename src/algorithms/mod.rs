@@ -20,6 +20,7 @@
 //! [`preprocess`].
 
 pub mod bte;
+pub mod cluster;
 pub mod dana;
 pub mod lqf;
 pub mod plain;
