@@ -20,6 +20,7 @@
 //! [`preprocess`].
 
 pub mod bte;
+pub mod cetr;
 pub mod cluster;
 pub mod dana;
 pub mod lqf;
@@ -339,6 +340,7 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
         Box::new(plain::Plain),
         Box::new(bte::Bte),
         Box::new(lqf::Lqf::default()),
+        Box::new(cetr::Cetr),
     ]
 }
 
