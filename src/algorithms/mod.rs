@@ -23,6 +23,7 @@ pub mod bte;
 pub mod cetr;
 pub mod cluster;
 pub mod dana;
+pub mod fe;
 pub mod lqf;
 pub mod plain;
 pub mod preprocess;
@@ -341,6 +342,8 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
         Box::new(bte::Bte),
         Box::new(lqf::Lqf::default()),
         Box::new(cetr::Cetr),
+        Box::new(fe::FeatureExtractor::fe()),
+        Box::new(fe::FeatureExtractor::kfe()),
     ]
 }
 
