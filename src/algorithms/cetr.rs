@@ -41,8 +41,8 @@
 //!   `dragnet` library), kernel radius ⌈3σ⌉, weights outside the histogram dropped and the rest
 //!   renormalised ([`super::signal::Edge::Renormalize`]). The derivative of the last line, which
 //!   has no lines after it, uses the line before it: `|mean(T'_{n−2}, T'_{n−1}) − T'_{n−1}|`.
-//! - **k-means seeding**: k-means++ from a fixed seed (parameter `seed`), a few restarts, the
-//!   least inertia kept ([`super::cluster`]): the same page and parameters always give the same
+//! - **k-means seeding**: k-means++ from a fixed seed (parameter `seed`), one run
+//!   ([`super::cluster`]): the same page and parameters always give the same
 //!   selection. When all lines fall into one cluster nothing is content.
 
 use std::ops::Range;
@@ -316,7 +316,7 @@ impl Extractor for Cetr {
             Phase {
                 name: "preprocessing",
                 what: "scripts, remarks (comments) and styles removed; lines with neither text nor tags dropped (Algorithm 9)",
-                reveals: &["lines"],
+                reveals: &["kept_lines"],
             },
             Phase {
                 name: "tag ratios",
@@ -350,7 +350,7 @@ impl Extractor for Cetr {
     /// (content signal, non-tag chars), `tags` (code signal, tags), `ratio` (size, `T`),
     /// `smoothed` (combined signal, `T'`), `derivative` (info, `G`), `cluster` (label: cluster
     /// number, 0 = nearest the origin = non-content, −1 for dropped lines; threshold method: 1
-    /// content, 0 not), `lines` (candidates: kept lines), `content` (selected), scalars
+    /// content, 0 not), `kept_lines` (candidates: lines with text or tags), `content` (selected), scalars
     /// `clusters` (info, clusters made) and, for the threshold method, `tau` (threshold; no phase
     /// names it, so step mode shows it at the last phase).
     fn run(&self, page: &Page, params: &Params) -> Extraction {
@@ -475,7 +475,7 @@ impl Extractor for Cetr {
             scalars,
             marks: vec![
                 Marks::new(
-                    "lines",
+                    "kept_lines",
                     "lines with text or tags",
                     unit,
                     Role::Candidates,
