@@ -22,10 +22,13 @@
 pub mod bte;
 pub mod candidates;
 pub mod cetd;
+pub mod cetr;
+pub mod cluster;
 pub mod crunch;
 pub mod dana;
 pub mod density;
 pub mod dsc;
+pub mod fe;
 pub mod lqf;
 pub mod plain;
 pub mod preprocess;
@@ -368,6 +371,9 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
         Box::new(cetd::Cetd::default()),
         Box::new(sw::Sw::default()),
         Box::new(crunch::Crunch::default()),
+        Box::new(cetr::Cetr),
+        Box::new(fe::FeatureExtractor::fe()),
+        Box::new(fe::FeatureExtractor::kfe()),
     ]
 }
 
