@@ -21,6 +21,7 @@
 
 pub mod bte;
 pub mod dana;
+pub mod headline;
 pub mod lqf;
 pub mod plain;
 pub mod preprocess;
