@@ -127,6 +127,10 @@ pub enum Command {
         /// frame, scrolling frames) on each page file given, with the first algorithm of --algo.
         #[arg(long)]
         inspector: bool,
+        /// Measure the headline finders instead (--algo names them; default all), in KB/s as
+        /// Mohammadzadeh 2013, Table 5.4; DOM build included.
+        #[arg(long, conflicts_with = "inspector")]
+        headline: bool,
     },
     /// Evaluate algorithms against the gold standards of corpora (mean of per-page P / R / F1).
     Eval {
@@ -211,8 +215,11 @@ pub fn run(cli: Cli) -> Result<()> {
             format,
             repeat,
             inspector,
+            headline,
         } => {
-            if inspector {
+            if headline {
+                bench_headline_cmd(&inputs, &algo, format, repeat)
+            } else if inspector {
                 inspector_bench(&inputs, &algo, format)
             } else {
                 bench_cmd(&inputs, &algo, format, repeat)
@@ -530,6 +537,26 @@ fn bench_cmd(inputs: &[PathBuf], algo: &str, format: TableOrJson, repeat: usize)
     let mut out = std::io::stdout().lock();
     match format {
         TableOrJson::Table => write!(out, "{}", bench::table(&rows))?,
+        TableOrJson::Json => {
+            serde_json::to_writer_pretty(&mut out, &rows)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+fn bench_headline_cmd(
+    inputs: &[PathBuf],
+    algo: &str,
+    format: TableOrJson,
+    repeat: usize,
+) -> Result<()> {
+    let finders = cescope::headline::resolve(algo)?;
+    let pages = bench::load_inputs(inputs).context("loading benchmark inputs")?;
+    let rows = bench::run_headline(&pages, &finders, repeat);
+    let mut out = std::io::stdout().lock();
+    match format {
+        TableOrJson::Table => write!(out, "{}", bench::headline_table(&rows))?,
         TableOrJson::Json => {
             serde_json::to_writer_pretty(&mut out, &rows)?;
             writeln!(out)?;
