@@ -167,3 +167,69 @@ fn finders_on_the_shared_corpora() {
         }
     }
 }
+
+mod no_panic {
+    use cescope::algorithms::Params;
+    use cescope::page::{DecodeOptions, Page};
+    use proptest::prelude::*;
+
+    fn fragment() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("<title>".to_string()),
+            Just("</title>".to_string()),
+            Just("<head>".to_string()),
+            Just("<h1>".to_string()),
+            Just("</h2>".to_string()),
+            Just("<p>".to_string()),
+            Just("<div>".to_string()),
+            Just("</div>".to_string()),
+            Just("<svg><title>".to_string()),
+            Just("<script>".to_string()),
+            Just("<!--".to_string()),
+            Just("&amp;".to_string()),
+            Just("'\",:".to_string()),
+            Just("İstanbul ".to_string()),
+            Just("سلام ".to_string()),
+            Just(" ".to_string()),
+            "[a-zA-Z ]{1,12}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Every headline finder, with every parameter combination that changes the code path,
+        /// and the bounded DANA family run on arbitrary markup without panicking; candidates are
+        /// ranked, inside the text, and the traces validate.
+        #[test]
+        fn finders_never_panic(parts in proptest::collection::vec(fragment(), 0..40)) {
+            let html = parts.concat();
+            let page = Page::from_bytes("p", html.into_bytes(), &DecodeOptions::default()).unwrap();
+            for f in cescope::headline::registry() {
+                let mut p = Params::defaults(f.params());
+                for s in ["fragment=inline", "stop_words=true", "stemming=true"] {
+                    let _ = p.set_str(f.params(), s);
+                }
+                for params in [Params::defaults(f.params()), p] {
+                    let h = f.run(&page, &params);
+                    prop_assert!(h.trace.validate(&page).is_ok());
+                    for c in &h.candidates {
+                        prop_assert!(page.text().get(c.range.clone()).is_some());
+                    }
+                    for w in h.candidates.windows(2) {
+                        prop_assert!(w[0].score >= w[1].score);
+                    }
+                }
+            }
+            for name in ["r2l", "danag", "addanag"] {
+                let e = cescope::algorithms::find(name).unwrap();
+                for b in ["headline", "headline+gap"] {
+                    let mut p = Params::defaults(e.params());
+                    p.set_str(e.params(), &format!("bound={b}")).unwrap();
+                    let x = e.run(&page, &p);
+                    prop_assert!(x.trace.validate(&page).is_ok());
+                    prop_assert!(page.is_normal(&x.selection));
+                }
+            }
+        }
+    }
+}
