@@ -233,3 +233,44 @@ mod no_panic {
         }
     }
 }
+
+/// The inspector's `take_headline` key (`Y`) makes TitleFinder's suggestion the gold headline,
+/// undoably.
+#[cfg(feature = "tui")]
+#[test]
+fn inspector_takes_the_suggested_headline() {
+    use cescope::tui::app::{App, AppOptions};
+    use cescope::tui::keymap::Keymap;
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let gold_dir = tempfile::tempdir().unwrap();
+    let page =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-pages/news-article.html");
+    let opts = AppOptions {
+        keymap: Keymap::builtin("default").unwrap(),
+        syntax: false,
+        inline_jobs: true,
+        gold_dir: Some(gold_dir.path().to_path_buf()),
+        annotator: "tester".into(),
+        ..AppOptions::default()
+    };
+    let mut app = App::open(&page, opts).unwrap();
+    let key = |app: &mut App, c: char| {
+        app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    };
+    assert!(app.ann.as_ref().unwrap().gold.headline.is_none());
+    key(&mut app, 'Y');
+    let p = cescope::page::Page::load(&page, &Default::default()).unwrap();
+    let f = cescope::headline::find(cescope::headline::DEFAULT_FINDER).unwrap();
+    let want = f.run(&p, &cescope::algorithms::Params::defaults(f.params()));
+    let head = app
+        .ann
+        .as_ref()
+        .unwrap()
+        .gold
+        .headline
+        .clone()
+        .expect("a headline");
+    assert_eq!(head.text, want.best().unwrap().text);
+    key(&mut app, 'u');
+    assert!(app.ann.as_ref().unwrap().gold.headline.is_none());
+}
