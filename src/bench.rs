@@ -122,6 +122,61 @@ pub fn run(
     rows
 }
 
+/// The headline benchmark (`cescope bench --headline`): a `dom` row (decoding + the positioned
+/// DOM, which every finder needs), then one row per headline finder, end to end from the bytes
+/// (decoding, DOM, the finder's run), with its default parameters; measured as [`run`] measures
+/// extractors. Report them with [`headline_table`] (KB/s, as Mohammadzadeh 2013, Table 5.4).
+pub fn run_headline(
+    pages: &[(String, Vec<u8>)],
+    finders: &[Box<dyn crate::headline::HeadlineFinder>],
+    repeat: usize,
+) -> Vec<BenchRow> {
+    let opts = DecodeOptions::default();
+    let pages: Vec<(String, Vec<u8>)> = pages
+        .iter()
+        .filter(|(_, b)| decode::decode(b, &opts).is_ok())
+        .cloned()
+        .collect();
+    let mut rows = Vec::new();
+    let secs = best_of(repeat, || {
+        timed_pass(&pages, &opts, |p| {
+            std::hint::black_box(p.dom().len());
+        })
+    });
+    rows.push(row("dom", &pages, secs));
+    for f in finders {
+        let params = Params::defaults(f.params());
+        let secs = best_of(repeat, || {
+            timed_pass(&pages, &opts, |p| {
+                std::hint::black_box(f.run(p, &params).candidates.len());
+            })
+        });
+        rows.push(row(f.name(), &pages, secs));
+    }
+    rows
+}
+
+/// Formats headline benchmark rows with throughput in KB/s (KB = 10^3 bytes of HTML input), the
+/// unit of Mohammadzadeh 2013, Table 5.4.
+pub fn headline_table(rows: &[BenchRow]) -> String {
+    let mut s = format!(
+        "{:<12} {:>6} {:>12} {:>9} {:>10} {:>11}\n",
+        "method", "pages", "bytes", "seconds", "KB/s", "ms/page"
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "{:<12} {:>6} {:>12} {:>9.3} {:>10.1} {:>11.3}\n",
+            r.algo,
+            r.pages,
+            r.bytes,
+            r.seconds,
+            r.mb_per_s * 1e3,
+            r.ms_per_page
+        ));
+    }
+    s
+}
+
 /// One pass over `pages`: for each, decodes a copy of its bytes into a [`Page`] and calls
 /// `work` on it (pages that fail to decode get no call). Returns the seconds spent in decoding
 /// and `work` only: the copy is made before the clock starts and the page is dropped after it
@@ -184,5 +239,20 @@ mod tests {
             assert!((r.mb_per_s - r.bytes as f64 / r.seconds / 1e6).abs() < 1e-6);
         }
         assert!(table(&rows).contains("danag"));
+    }
+
+    #[test]
+    fn headline_rows_are_dom_then_every_finder() {
+        let pages = vec![(
+            "a".to_string(),
+            b"<title>Hello world</title><h1>Hello world</h1>".to_vec(),
+        )];
+        let finders = crate::headline::registry();
+        let rows = run_headline(&pages, &finders, 1);
+        assert_eq!(rows.len(), finders.len() + 1);
+        assert_eq!(rows[0].algo, "dom");
+        assert_eq!(rows[1].algo, "tf");
+        let t = headline_table(&rows);
+        assert!(t.contains("KB/s") && t.contains("largest"));
     }
 }

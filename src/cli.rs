@@ -79,6 +79,27 @@ pub enum Command {
         #[arg(long, value_name = "LABEL")]
         encoding: Option<String>,
     },
+    /// Find the headline of one page: ranked candidates with scores and source byte ranges
+    /// (TitleFinder, Mohammadzadeh 2013, chapter 5; `-` reads standard input).
+    Title {
+        /// The page: a path, `-` for standard input.
+        file: PathBuf,
+        /// Headline finder (see `cescope algos`): tf, tfidf, osm, aggregate, title, largest.
+        #[arg(long, short, default_value = cescope::headline::DEFAULT_FINDER)]
+        method: String,
+        /// How many candidates to show, best first.
+        #[arg(long, default_value_t = 1)]
+        top: usize,
+        /// Set a parameter: NAME=VALUE (repeatable).
+        #[arg(long = "set", short = 's', value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// Output format.
+        #[arg(long, short, value_enum, default_value = "text")]
+        format: TextOrJson,
+        /// Decode with this encoding (a WHATWG label), overriding detection.
+        #[arg(long, value_name = "LABEL")]
+        encoding: Option<String>,
+    },
     /// List the algorithms with their parameters, published defaults, ranges and sources.
     Algos {
         /// Print only the names, one per line.
@@ -106,6 +127,10 @@ pub enum Command {
         /// frame, scrolling frames) on each page file given, with the first algorithm of --algo.
         #[arg(long)]
         inspector: bool,
+        /// Measure the headline finders instead (--algo names them; default all), in KB/s as
+        /// Mohammadzadeh 2013, Table 5.4; DOM build included.
+        #[arg(long, conflicts_with = "inspector")]
+        headline: bool,
     },
     /// Evaluate algorithms against the gold standards of corpora (mean of per-page P / R / F1).
     Eval {
@@ -140,6 +165,11 @@ pub enum Command {
         /// Worker threads (default: one per core).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
+        /// Evaluate headline finders instead (--algo names them; default all): exact match after
+        /// white-space normalisation (A, B, C; recall, precision, F1; Mohammadzadeh 2013,
+        /// Table 5.3) and word F1, on the pages whose gold has a headline.
+        #[arg(long, conflicts_with_all = ["report", "scatter", "metric", "prf"])]
+        headline: bool,
     },
     /// Gold standards: mark pages by CSS selector, import / export the Scrapinghub format, check
     /// gold files, inter-annotator agreement.
@@ -170,6 +200,14 @@ pub fn run(cli: Cli) -> Result<()> {
             format,
             encoding,
         } => extract(file, &algo, &set, format, encoding),
+        Command::Title {
+            file,
+            method,
+            top,
+            set,
+            format,
+            encoding,
+        } => title_cmd(file, &method, top, &set, format, encoding),
         Command::Algos { names, format } => algos_cmd(names, format),
         Command::Bench {
             inputs,
@@ -177,13 +215,26 @@ pub fn run(cli: Cli) -> Result<()> {
             format,
             repeat,
             inspector,
+            headline,
         } => {
-            if inspector {
+            if headline {
+                bench_headline_cmd(&inputs, &algo, format, repeat)
+            } else if inspector {
                 inspector_bench(&inputs, &algo, format)
             } else {
                 bench_cmd(&inputs, &algo, format, repeat)
             }
         }
+        Command::Eval {
+            corpora,
+            algo,
+            set,
+            by,
+            format,
+            threads,
+            headline: true,
+            ..
+        } => eval_headline_cmd(&corpora, &algo, &set, by, format, threads),
         Command::Eval {
             corpora,
             algo,
@@ -195,6 +246,7 @@ pub fn run(cli: Cli) -> Result<()> {
             report,
             scatter,
             threads,
+            headline: false,
         } => eval_cmd(
             &corpora,
             &algo,
@@ -274,6 +326,64 @@ fn extract(
     }
     for w in page.warnings() {
         eprintln!("cescope: warning: {w}");
+    }
+    Ok(())
+}
+
+fn title_cmd(
+    file: PathBuf,
+    method: &str,
+    top: usize,
+    set: &[String],
+    format: TextOrJson,
+    encoding: Option<String>,
+) -> Result<()> {
+    let finder = cescope::headline::find(method)?;
+    let mut params = Params::defaults(finder.params());
+    for s in set {
+        params.set_str(finder.params(), s)?;
+    }
+    let opts = DecodeOptions {
+        encoding_override: encoding,
+        ..Default::default()
+    };
+    let page = Page::load(&file, &opts)?;
+    let found = finder.run(&page, &params);
+    let best = &found.candidates[..top.min(found.candidates.len())];
+    let mut out = std::io::stdout().lock();
+    match format {
+        TextOrJson::Text => {
+            for c in best {
+                writeln!(
+                    out,
+                    "{:.4}\t{}..{}\t{}",
+                    c.score,
+                    c.range.start,
+                    c.range.end,
+                    printable(&c.text)
+                )?;
+            }
+        }
+        TextOrJson::Json => {
+            let v = json!({
+                "file": file.display().to_string(),
+                "method": finder.name(),
+                "params": params,
+                "candidates": best,
+            });
+            serde_json::to_writer_pretty(&mut out, &v)?;
+            writeln!(out)?;
+        }
+    }
+    for w in page.warnings() {
+        eprintln!("cescope: warning: {w}");
+    }
+    if found.candidates.is_empty() {
+        eprintln!(
+            "cescope: note: {}: no headline candidate ({} found none)",
+            shown(&file),
+            finder.name()
+        );
     }
     Ok(())
 }
@@ -358,12 +468,33 @@ fn algos_cmd(names: bool, format: TextOrJson) -> Result<()> {
                     )?;
                 }
             }
+            writeln!(
+                out,
+                "\nheadline finders (cescope title --method NAME, cescope eval --headline)"
+            )?;
+            for f in cescope::headline::registry() {
+                writeln!(out, "{}\n  {}", f.name(), f.describe())?;
+                for p in f.params() {
+                    writeln!(
+                        out,
+                        "  --set {}={:<12} {}\n      {}\n      source: {}",
+                        p.name,
+                        p.default.to_string(),
+                        kind_text(&p.kind),
+                        p.help,
+                        p.source
+                    )?;
+                }
+            }
         }
         TextOrJson::Json => {
-            let v: Vec<_> = reg
+            let mut v: Vec<_> = reg
                 .iter()
                 .map(|e| json!({"name": e.name(), "description": e.describe(), "params": e.params()}))
                 .collect();
+            v.extend(cescope::headline::registry().iter().map(|f| {
+                json!({"name": f.name(), "kind": "headline", "description": f.describe(), "params": f.params()})
+            }));
             serde_json::to_writer_pretty(&mut out, &v)?;
             writeln!(out)?;
         }
@@ -406,6 +537,26 @@ fn bench_cmd(inputs: &[PathBuf], algo: &str, format: TableOrJson, repeat: usize)
     let mut out = std::io::stdout().lock();
     match format {
         TableOrJson::Table => write!(out, "{}", bench::table(&rows))?,
+        TableOrJson::Json => {
+            serde_json::to_writer_pretty(&mut out, &rows)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+fn bench_headline_cmd(
+    inputs: &[PathBuf],
+    algo: &str,
+    format: TableOrJson,
+    repeat: usize,
+) -> Result<()> {
+    let finders = cescope::headline::resolve(algo)?;
+    let pages = bench::load_inputs(inputs).context("loading benchmark inputs")?;
+    let rows = bench::run_headline(&pages, &finders, repeat);
+    let mut out = std::io::stdout().lock();
+    match format {
+        TableOrJson::Table => write!(out, "{}", bench::headline_table(&rows))?,
         TableOrJson::Json => {
             serde_json::to_writer_pretty(&mut out, &rows)?;
             writeln!(out)?;
@@ -512,6 +663,73 @@ fn eval_cmd(
         rep.algos.len(),
         t0.elapsed().as_secs_f64(),
         rep.threads
+    );
+    Ok(())
+}
+
+/// `cescope eval --headline`: the headline finders on the pages with a gold headline; the
+/// table (or the JSON report) on standard output, notes on standard error.
+fn eval_headline_cmd(
+    corpora: &[PathBuf],
+    algo: &str,
+    set: &[String],
+    by: TableBy,
+    format: EvalFormat,
+    threads: Option<u16>,
+) -> Result<()> {
+    use cescope::eval::headline as eh;
+    use cescope::eval::run::{self, GroupBy};
+    let t0 = Instant::now();
+    let finders = eh::configure(cescope::headline::resolve(algo)?, set)?;
+    let group = match by {
+        TableBy::Corpus => GroupBy::Corpus,
+        TableBy::Site => GroupBy::Site,
+        TableBy::Type => GroupBy::Type,
+        TableBy::Page => anyhow::bail!("--headline groups by corpus, site or type, not by page"),
+    };
+    let (pages, notes) = run::gather_with(corpora, &run::CorpusOrGoldFiles)?;
+    for n in &notes {
+        eprintln!("cescope: note: {n}");
+    }
+    let (pages, dropped) = eh::with_headline(pages);
+    if dropped > 0 {
+        eprintln!("cescope: note: skipped {dropped} page(s) whose gold has no headline");
+    }
+    if pages.is_empty() {
+        anyhow::bail!("no page with a gold headline in the given corpora");
+    }
+    let rep = match threads {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n as usize)
+            .build()
+            .context("starting the worker threads")?
+            .install(|| eh::evaluate(&pages, &finders)),
+        None => eh::evaluate(&pages, &finders),
+    };
+    for p in &rep.pages {
+        if let Some(e) = &p.error {
+            let at = cescope::error::escape_controls(&format!("{}/{}", p.corpus, p.id));
+            eprintln!("cescope: warning: {at}: {e} (counted as no headline)");
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    match format {
+        EvalFormat::Json => {
+            serde_json::to_writer_pretty(
+                &mut out,
+                &json!({"report": rep, "groups": rep.summarize(group)}),
+            )?;
+            writeln!(out)?;
+        }
+        EvalFormat::Csv => anyhow::bail!("--headline writes a table or JSON, not CSV"),
+        EvalFormat::Table => write!(out, "{}", rep.table(group))?,
+    }
+    out.flush()?;
+    eprintln!(
+        "cescope: evaluated {} page(s) × {} headline finder(s) in {:.2} s wall",
+        rep.pages.len(),
+        rep.finders.len(),
+        t0.elapsed().as_secs_f64()
     );
     Ok(())
 }

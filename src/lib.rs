@@ -28,3 +28,7 @@ pub mod selection;
 pub mod tui;
 
 pub use error::{Error, Result};
+
+/// Headline finders (TitleFinder and the baselines, Mohammadzadeh 2013, chapter 5); they live
+/// under [`algorithms`] because the DANA family's headline bound uses them.
+pub use algorithms::headline;

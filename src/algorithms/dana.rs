@@ -105,10 +105,26 @@ pub const FILTER_SPEC: ParamSpec = ParamSpec {
     source: "Mohammadzadeh 2013, section 4.6.1, Algorithms 2-4",
 };
 
-static R2L_SPECS: [ParamSpec; 2] = [R2L_GAP, SMOOTHING_SPEC];
-static DANA_SPECS: [ParamSpec; 2] = [DANA_GAP, SMOOTHING_SPEC];
-static DANAG_SPECS: [ParamSpec; 2] = [DANAG_GAP, SMOOTHING_SPEC];
-static ADDANAG_SPECS: [ParamSpec; 3] = [ADDANAG_GAP, SMOOTHING_SPEC, FILTER_SPEC];
+/// The main content bounded by the headline and a DOM subtree (Mohammadzadeh 2013, 7.2.1, a
+/// future direction of the thesis): `none` (the published algorithms, the default);
+/// `headline`: the headline TitleFinder finds (`tf`, [`super::headline`]) is the upper bound, the
+/// end of the smallest DOM subtree holding the headline and the seed region's text is the lower
+/// bound, and every region between them is main content, without the gap; `headline+gap`:
+/// Algorithm 1's selection (with the gap), cut to the same bounds. See [`headline_bounds`].
+pub const BOUND_SPEC: ParamSpec = ParamSpec {
+    name: "bound",
+    kind: ParamKind::Choice {
+        choices: &["none", "headline", "headline+gap"],
+    },
+    default: ParamValue::Choice("none"),
+    help: "none: as published; headline: regions between the headline (upper bound) and the end of the smallest DOM subtree holding it and the seed region (lower bound), no gap; headline+gap: Algorithm 1 cut to those bounds",
+    source: "Mohammadzadeh 2013, 7.2.1 (future direction); none = the published algorithm",
+};
+
+static R2L_SPECS: [ParamSpec; 3] = [R2L_GAP, SMOOTHING_SPEC, BOUND_SPEC];
+static DANA_SPECS: [ParamSpec; 3] = [DANA_GAP, SMOOTHING_SPEC, BOUND_SPEC];
+static DANAG_SPECS: [ParamSpec; 3] = [DANAG_GAP, SMOOTHING_SPEC, BOUND_SPEC];
+static ADDANAG_SPECS: [ParamSpec; 4] = [ADDANAG_GAP, SMOOTHING_SPEC, FILTER_SPEC, BOUND_SPEC];
 
 /// One member of the R2L / DANA / DANAg / AdDANAg family.
 #[derive(Debug, Clone)]
@@ -182,7 +198,7 @@ const LATER: [Phase; 5] = [
     Phase {
         name: "gap expansion",
         what: "neighbouring regions join while d(r_i, r_j) = x_j - y_i + 1 <= gap (Algorithm 1, Formula 4.4)",
-        reveals: &["selected", "gap"],
+        reveals: &["selected", "gap", "bounds"],
     },
     Phase {
         name: "extraction",
@@ -321,6 +337,23 @@ impl Extractor for DanaFamily {
                 selected_lines.push(r.x..r.y + 1);
             }
         }
+        // Thesis 7.2.1: the headline and the DOM subtree bound the main content.
+        let bound = params.choice(&BOUND_SPEC);
+        let bounds = match (bound, seed) {
+            ("headline" | "headline+gap", Some(m)) => headline_bounds(page, regions[m]),
+            _ => None,
+        };
+        if let Some(b) = &bounds {
+            let pool: &[Region] = match (bound, &chosen) {
+                ("headline+gap", Some(ch)) => &regions[ch.clone()],
+                _ => &regions,
+            };
+            selected_lines = pool
+                .iter()
+                .map(|r| r.x.max(b.lines.start)..(r.y + 1).min(b.lines.end))
+                .filter(|r| r.start < r.end)
+                .collect();
+        }
         let mut sel = Selection::new();
         let text = page.text();
         let spans = &page.lexed().spans;
@@ -347,6 +380,9 @@ impl Extractor for DanaFamily {
         }
         if !removed_sel.is_empty() {
             sel = sel.difference(&removed_sel);
+        }
+        if let Some(b) = &bounds {
+            sel = sel.intersection(&Selection::from_ranges([b.bytes.clone()]));
         }
 
         let as_f = |v: &[i64]| v.iter().map(|&x| x as f64).collect::<Vec<_>>();
@@ -438,6 +474,13 @@ impl Extractor for DanaFamily {
                     Role::Selected,
                     selected_lines,
                 ),
+                Marks::new(
+                    "bounds",
+                    "headline to the end of its DOM subtree (thesis 7.2.1)",
+                    vl,
+                    Role::Bound,
+                    bounds.map(|b| vec![b.lines]).unwrap_or_default(),
+                ),
             ],
             positions: Vec::new(),
         };
@@ -446,6 +489,69 @@ impl Extractor for DanaFamily {
             trace,
         }
     }
+}
+
+/// The bounds of the main content of thesis 7.2.1 ([`BOUND_SPEC`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bounds {
+    /// Bytes of the decoded text between the end of the headline (upper bound, the headline
+    /// itself excluded) and the end of the smallest DOM subtree holding the headline and the
+    /// seed region's text (lower bound).
+    pub bytes: Range<usize>,
+    /// The virtual lines from the headline's line to the subtree's last line (half-open).
+    pub lines: Range<usize>,
+}
+
+/// The bounds of thesis 7.2.1 for a page whose seed region is `seed`: the headline is TitleFinder's
+/// (`tf`, default parameters, [`super::headline`]); the lower bound is the end of the lowest
+/// common DOM ancestor of the headline's node and every text node (with non-white-space text)
+/// starting inside the seed region's lines. `None` — and the algorithm runs unbounded — when
+/// TitleFinder finds no headline, or the headline starts after the seed region ends (a
+/// headline below the content it should head bounds nothing). O(nodes).
+pub fn headline_bounds(page: &Page, seed: Region) -> Option<Bounds> {
+    use super::headline::titlefinder::{Method, TitleFinder};
+    use super::headline::HeadlineFinder;
+    let tf = TitleFinder::new(Method::Tf);
+    let found = tf.run(page, &Params::defaults(tf.params()));
+    let head = found.best()?;
+    let vlines = page.lines();
+    let lines = &vlines.lines;
+    let seed_bytes = lines.get(seed.x)?.start as usize..lines.get(seed.y)?.end as usize;
+    if head.range.start >= seed_bytes.end {
+        return None;
+    }
+    let dom = page.dom();
+    let lca = |a: usize, b: usize| {
+        let mut x = a;
+        while !dom.contains(x, b) {
+            match dom.parent(x) {
+                Some(p) => x = p,
+                None => return 0,
+            }
+        }
+        x
+    };
+    let mut top = head.node;
+    for (id, spans) in dom.text_nodes() {
+        let Some(first) = spans.first() else {
+            continue;
+        };
+        if seed_bytes.contains(&first.start)
+            && !dom.is_non_text(id)
+            && dom
+                .node_text(id)
+                .is_some_and(|t| t.chars().any(|c| !c.is_whitespace()))
+        {
+            top = lca(top, id);
+        }
+    }
+    let end = dom.hull(top).map_or(page.text().len(), |h| h.end);
+    let first = vlines.line_of(head.range.start)?;
+    let last = vlines.line_of(end.saturating_sub(1)).unwrap_or(first);
+    Some(Bounds {
+        bytes: head.range.end..end,
+        lines: first..last.max(first) + 1,
+    })
 }
 
 /// The explain-panel text for one virtual line (0-based `line`; shown 1-based, as are regions).
@@ -895,6 +1001,55 @@ mod tests {
             e.explain(&page, &x, Location::Line(seed.start))
         );
         x.trace.validate(&page).unwrap();
+    }
+
+    #[test]
+    fn headline_bound_cuts_at_the_article_subtree() {
+        let paras: String = (0..8)
+            .map(|i| format!("<p>Paragraph {i} of the story tells at length what happened in the town when the river rose overnight and people had to leave.</p>\n"))
+            .collect();
+        let html = format!(
+            "<html><head><title>Flood closes the old bridge | Gazette</title></head><body>\
+             <div class=article><h1>Flood closes the old bridge</h1>\n{paras}</div>\n\
+             <div class=footer><p>Footer notes about the newspaper, its owners, its printing press and its long history in the valley since 1850.</p></div></body></html>"
+        );
+        let page = Page::from_text("t", html);
+        let e = DanaFamily::danag();
+        let run = |bound: &'static str| {
+            let mut p = Params::defaults(e.params());
+            p.set("bound", ParamValue::Choice(bound));
+            let x = e.run(&page, &p);
+            x.trace.validate(&page).unwrap();
+            (page.render(&x.selection), x)
+        };
+        let (free, x) = run("none");
+        assert!(
+            free.contains("Footer notes"),
+            "the gap reaches the footer: {free}"
+        );
+        assert!(x.trace.marks("bounds").unwrap().spans.is_empty());
+        for bound in ["headline", "headline+gap"] {
+            let (bounded, x) = run(bound);
+            assert!(bounded.contains("Paragraph 0 of") && bounded.contains("Paragraph 7 of"));
+            assert!(!bounded.contains("Footer notes"), "{bound}: {bounded}");
+            assert!(
+                !bounded.contains("Flood closes"),
+                "{bound}: the headline is the upper bound"
+            );
+            let b = &x.trace.marks("bounds").unwrap().spans;
+            assert_eq!(b.len(), 1);
+            let sel = &x.trace.marks("selected").unwrap().spans;
+            assert!(sel
+                .iter()
+                .all(|r| b[0].start <= r.start && r.end <= b[0].end));
+        }
+        // Without a title there is no headline: the bound changes nothing.
+        let page = Page::from_text("t", article_page().replace("<title>T</title>", ""));
+        let seed = Region {
+            x: 0,
+            y: page.lines().len() - 1,
+        };
+        assert_eq!(headline_bounds(&page, seed), None);
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub mod dana;
 pub mod density;
 pub mod dsc;
 pub mod fe;
+pub mod headline;
 pub mod lqf;
 pub mod plain;
 pub mod preprocess;

@@ -2,5 +2,6 @@
 //! standards ([`run`]) and their tables, JSON, CSV and plots ([`report`]). The measures themselves
 //! (word-sequence LCS, character LCSequence / LCString) are in [`crate::metrics`].
 
+pub mod headline;
 pub mod report;
 pub mod run;

@@ -1026,6 +1026,7 @@ impl App {
             | Action::Exclude
             | Action::MarkHeadline
             | Action::TakeDraft
+            | Action::TakeHeadline
             | Action::Undo
             | Action::Redo
             | Action::Save

@@ -142,6 +142,7 @@ actions! {
     Exclude => "exclude", "annotate", "remove the selection (or the cursor line) from the main content";
     MarkHeadline => "mark_headline", "annotate", "mark the selection (or the cursor line) as the headline";
     TakeDraft => "take_draft", "annotate", "take the active algorithm's selection as a draft main content";
+    TakeHeadline => "take_headline", "annotate", "take the suggested headline (TitleFinder) as the gold headline";
     Undo => "undo", "annotate", "undo the last annotation change";
     Redo => "redo", "annotate", "redo";
     Save => "save", "annotate", "save the gold standard (an older file is kept as .bak)";
@@ -717,7 +718,7 @@ mod tests {
             assert!(Action::GROUPS.contains(&a.group()), "{a:?}");
             assert!(!a.description().is_empty());
         }
-        assert_eq!(Action::ALL.len(), 60);
+        assert_eq!(Action::ALL.len(), 61);
         assert_eq!(Action::from_name("nope"), None);
         for (i, &a) in Action::ALL.iter().enumerate() {
             assert_eq!(a.index(), i);

@@ -185,6 +185,32 @@ impl App {
                 g.set_headline(page, Some(r));
                 true
             }),
+            Action::TakeHeadline => {
+                // The default headline finder's best candidate (TitleFinder) becomes the gold
+                // headline, tightened to its text as a hand-marked headline is.
+                let found = self.doc.as_ref().and_then(|d| {
+                    let f = crate::headline::find(crate::headline::DEFAULT_FINDER).ok()?;
+                    let h = f.run(&d.page, &crate::algorithms::Params::defaults(f.params()));
+                    h.best().map(|c| (c.range.clone(), c.text.clone()))
+                });
+                match found {
+                    Some((r, text)) => {
+                        self.edit(|page, g, _| {
+                            let Some(r) = gold::mark::tighten_to_text(page, r) else {
+                                return false;
+                            };
+                            g.set_headline(page, Some(r));
+                            true
+                        });
+                        if self.ann.as_ref().is_some_and(|a| a.dirty) {
+                            self.status = Some((format!("headline suggested: {text}"), false));
+                        }
+                    }
+                    None => {
+                        self.status = Some(("no headline suggestion on this page".into(), false))
+                    }
+                }
+            }
             Action::TakeDraft => {
                 let sel = self
                     .active_algo()

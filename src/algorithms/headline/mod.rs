@@ -1,0 +1,248 @@
+//! Headline finders: TitleFinder (Mohammadzadeh 2013, chapter 5) and the two baselines of its
+//! section 5.4.3 — a sibling contract of [`super::Extractor`].
+//!
+//! A [`HeadlineFinder`] maps a page and its parameters to [`Headlines`]: ranked [`Candidate`]s
+//! (best first, each with its score, its source byte range over the decoded text, its text and
+//! the DOM node it comes from) and a [`Trace`] the generic views can draw (per-candidate scores
+//! with node-unit positions, the query, the chosen headline). Parameters are [`ParamSpec`]s, read
+//! through [`Params`] exactly as extractors read theirs.
+//!
+//! Registered finders ([`registry`]):
+//! - `tf`, `tfidf`, `osm`, `aggregate` — TitleFinder with cosine similarity over tf weights, over
+//!   tf-idf weights, the overlap scoring measure (Formula 5.2) and their sum (Formula 5.3)
+//!   ([`titlefinder`]);
+//! - `title` — the `title` element as is; `largest` — the first highest-order `h1`–`h6`
+//!   ([`baseline`]).
+//!
+//! Why this lives under `algorithms`: the DANA family's `bound=headline` (thesis 7.2.1) calls
+//! TitleFinder, and TitleFinder uses the algorithms' contract types; a top-level `headline`
+//! module would close an import cycle between top-level modules. The crate root re-exports it
+//! as `cescope::headline`.
+
+pub mod baseline;
+pub mod titlefinder;
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+use super::{ParamSpec, Params, Phase, Trace};
+use crate::error::{Error, Result};
+use crate::page::dom::NodeId;
+use crate::page::Page;
+
+/// One headline candidate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Candidate {
+    /// The finder's score (higher is better; its scale depends on the finder: a cosine in
+    /// `[0, 1]`, an OSM or aggregate score, a heading level).
+    pub score: f64,
+    /// Byte range over the decoded text ([`Page::text`]) from the first to the last byte of the
+    /// candidate's character data (tags between them included when the candidate spans several
+    /// text nodes).
+    pub range: Range<usize>,
+    /// The candidate's text, white space normalised ([`normalize_ws`]), character references
+    /// decoded.
+    pub text: String,
+    /// The DOM node it comes from ([`Page::dom`] numbering): a text node, or the element whose
+    /// text it is (a heading, the `title`, the block holding merged inline text).
+    pub node: NodeId,
+}
+
+/// What a [`HeadlineFinder`] found.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Headlines {
+    /// Candidates ranked best first (ties: document order). Empty when the finder found
+    /// nothing (no `title` element, no similar text, no heading).
+    pub candidates: Vec<Candidate>,
+    /// How it got there (node unit = the finder's own candidate numbering, placed by
+    /// [`Trace::positions`]).
+    pub trace: Trace,
+}
+
+impl Headlines {
+    /// The headline: the best candidate, if any.
+    pub fn best(&self) -> Option<&Candidate> {
+        self.candidates.first()
+    }
+}
+
+/// A headline finder (TitleFinder or a baseline). Pure and deterministic: no I/O, no global
+/// state, safe to call from many threads; never panics on any page.
+pub trait HeadlineFinder: Send + Sync {
+    /// Registered name (`cescope title --method NAME`).
+    fn name(&self) -> &'static str;
+    /// One-line description with the source.
+    fn describe(&self) -> &'static str;
+    /// The parameters, with published defaults (or documented choices).
+    fn params(&self) -> &[ParamSpec];
+    /// Ranks the page's headline candidates.
+    fn run(&self, page: &Page, params: &Params) -> Headlines;
+    /// The phases for step mode, each with the trace keys it reveals (as
+    /// [`super::Extractor::phases`]).
+    fn phases(&self) -> &'static [Phase] {
+        &[Phase {
+            name: "run",
+            what: "the finder ranks the headline candidates",
+            reveals: &[],
+        }]
+    }
+}
+
+/// The finder `cescope title` uses when none is named: `tf`, the best TitleFinder variant by
+/// macro-averaged F1 in Mohammadzadeh 2013, Table 5.4 (0.989).
+pub const DEFAULT_FINDER: &str = "tf";
+
+/// All registered headline finders, in display order: `tf`, `tfidf`, `osm`, `aggregate`,
+/// `title`, `largest`.
+pub fn registry() -> Vec<Box<dyn HeadlineFinder>> {
+    use titlefinder::{Method, TitleFinder};
+    vec![
+        Box::new(TitleFinder::new(Method::Tf)),
+        Box::new(TitleFinder::new(Method::TfIdf)),
+        Box::new(TitleFinder::new(Method::Osm)),
+        Box::new(TitleFinder::new(Method::Aggregate)),
+        Box::new(baseline::TitleElement),
+        Box::new(baseline::Largest),
+    ]
+}
+
+/// The names of all registered headline finders.
+pub fn names() -> Vec<&'static str> {
+    registry().iter().map(|f| f.name()).collect()
+}
+
+/// Looks a headline finder up by name (ASCII case-insensitive). Errors:
+/// [`Error::UnknownAlgorithm`] listing the known names.
+pub fn find(name: &str) -> Result<Box<dyn HeadlineFinder>> {
+    registry()
+        .into_iter()
+        .find(|f| f.name().eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| Error::UnknownAlgorithm {
+            name: name.to_string(),
+            known: names().join(", "),
+        })
+}
+
+/// Resolves `all` or a comma-separated list of finder names. Errors: as [`find`].
+pub fn resolve(spec: &str) -> Result<Vec<Box<dyn HeadlineFinder>>> {
+    if spec.trim().eq_ignore_ascii_case("all") {
+        return Ok(registry());
+    }
+    spec.split(',').map(find).collect()
+}
+
+/// White space normalisation for headlines (and for the exact match of Table 5.3): runs of
+/// Unicode white space become one ASCII space; leading and trailing white space is removed.
+/// O(len).
+pub fn normalize_ws(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+/// The first `title` element of the document in the HTML namespace (an SVG `<title>` is not the
+/// page title), if any.
+pub fn title_element(page: &Page) -> Option<NodeId> {
+    let dom = page.dom();
+    dom.elements()
+        .map(|(id, _)| id)
+        .find(|&id| dom.is_html_element(id) && dom.tag_name(id) == Some("title"))
+}
+
+/// The byte range from the first to the last byte of the character data of `id`'s subtree
+/// (shown text only), or `None` when it has none.
+pub fn text_range(page: &Page, id: NodeId) -> Option<Range<usize>> {
+    let dom = page.dom();
+    let mut out: Option<Range<usize>> = None;
+    for i in dom.subtree(id) {
+        if dom.kind(i) != crate::page::dom::NodeKind::Text || dom.is_non_text(i) {
+            continue;
+        }
+        for r in dom.spans(i) {
+            out = Some(match out {
+                None => r.clone(),
+                Some(o) => o.start.min(r.start)..o.end.max(r.end),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::ParamKind;
+
+    #[test]
+    fn registry_is_complete_and_unique() {
+        assert_eq!(
+            names(),
+            ["tf", "tfidf", "osm", "aggregate", "title", "largest"]
+        );
+        assert!(find("TF-IDF").is_err());
+        assert_eq!(find("TfIdf").unwrap().name(), "tfidf");
+        assert!(matches!(find("nope"), Err(Error::UnknownAlgorithm { .. })));
+        assert_eq!(resolve("all").unwrap().len(), 6);
+        assert_eq!(resolve("tf, osm").unwrap().len(), 2);
+        assert!(find(DEFAULT_FINDER).is_ok());
+    }
+
+    #[test]
+    fn specs_are_consistent_and_phases_name_trace_items() {
+        let page = Page::from_text(
+            "t",
+            "<title>Rain in Spain - News</title><h1>Rain in Spain</h1><p>It rains in Spain.</p><p>Other news today.</p>",
+        );
+        for f in registry() {
+            for s in f.params() {
+                let ok = match (&s.kind, &s.default) {
+                    (ParamKind::Bool, crate::algorithms::ParamValue::Bool(_)) => true,
+                    (ParamKind::Choice { choices }, crate::algorithms::ParamValue::Choice(c)) => {
+                        choices.contains(c)
+                    }
+                    _ => false,
+                };
+                assert!(ok, "{} {}", f.name(), s.name);
+            }
+            let h = f.run(&page, &Params::defaults(f.params()));
+            h.trace.validate(&page).unwrap();
+            let keys: Vec<&str> = h.trace.keys().collect();
+            for p in f.phases() {
+                for k in p.reveals {
+                    assert!(keys.contains(k), "{}: phase {} names {k}", f.name(), p.name);
+                }
+            }
+            let best = h
+                .best()
+                .unwrap_or_else(|| panic!("{} found nothing", f.name()));
+            assert_eq!(&page.text()[best.range.clone()], best.text, "{}", f.name());
+            for w in h.candidates.windows(2) {
+                assert!(w[0].score >= w[1].score, "{}: ranked", f.name());
+            }
+        }
+    }
+
+    #[test]
+    fn white_space_normalisation() {
+        assert_eq!(normalize_ws("  a\n\t b  c "), "a b c");
+        assert_eq!(normalize_ws("\u{a0}x\u{2003}y"), "x y");
+        assert_eq!(normalize_ws(" \n "), "");
+    }
+
+    #[test]
+    fn title_element_skips_svg_titles() {
+        let page = Page::from_text(
+            "t",
+            "<body><svg><title>icon</title></svg><title>Real</title></body>",
+        );
+        let id = title_element(&page).unwrap();
+        assert_eq!(page.dom().text(id), "Real");
+        assert!(title_element(&Page::from_text("t", "<p>x</p>")).is_none());
+    }
+}
