@@ -1,4 +1,5 @@
-//! `cescope bench`: single-threaded throughput of the page model and of each extractor.
+//! `cescope bench`: single-threaded throughput of the page model and of each extractor (in a
+//! one-thread rayon pool, [`single_threaded`], so no library parallelises inside a row).
 //!
 //! Method: every page of the inputs is read and decompressed into memory first (not timed).
 //! Then, per row, each page is processed from its raw bytes in memory:
@@ -83,6 +84,24 @@ fn best_of(repeat: usize, mut pass: impl FnMut() -> f64) -> f64 {
 /// Runs the benchmark over `pages` for `algos`; the first rows are the page model and the DOM.
 /// Pages that fail to decode (binary, …) are skipped in every row.
 pub fn run(
+    pages: &[(String, Vec<u8>)],
+    algos: &[Box<dyn Extractor>],
+    repeat: usize,
+) -> Vec<BenchRow> {
+    single_threaded(|| run_rows(pages, algos, repeat))
+}
+
+/// Runs `f` in a rayon pool of one thread, so libraries that parallelise inside an algorithm
+/// (linfa's k-means for CETR and K-FE) are measured single-threaded like everything else; if
+/// the pool cannot be made, `f` runs as is.
+pub fn single_threaded<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+        Ok(pool) => pool.install(f),
+        Err(_) => f(),
+    }
+}
+
+fn run_rows(
     pages: &[(String, Vec<u8>)],
     algos: &[Box<dyn Extractor>],
     repeat: usize,
