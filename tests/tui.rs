@@ -1569,3 +1569,74 @@ fn reading_view_annotates_on_text() {
     assert!(!app.reading);
     assert!(app.line_range(app.cursor).unwrap().contains(&byte));
 }
+
+/// The review flow (`V`): draft gold files are visited one after the other; `a` accepts (saved
+/// final), `f` flags (a `[flagged]` note, still a draft), `n` adds a typed note, `s` skips, Esc
+/// leaves.
+#[test]
+fn review_drafts_with_single_keys() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A fixed folder name: the page list's title shows it.
+    let dir = tmp.path().join("drafts");
+    std::fs::create_dir(&dir).unwrap();
+    let gold_dir = tempfile::tempdir().unwrap();
+    let names = ["a", "b", "c"];
+    for n in names {
+        let html = format!(
+            "<html><body><h1>Story {n}</h1><p>Text of story {n}, with words.</p></body></html>"
+        );
+        let path = dir.join(format!("{n}.html"));
+        std::fs::write(&path, &html).unwrap();
+        let page = cescope::page::Page::from_text(format!("{n}.html"), html.clone());
+        let mut g = cescope::gold::Gold::new(&page, "tester");
+        let start = html.find("<p>").unwrap();
+        g.set_main_content(
+            &page,
+            cescope::selection::Selection::from_range(start..html.len()),
+        );
+        g.draft = n != "b"; // b is already final
+        cescope::gold::save(
+            &gold_dir.path().join(format!("{n}.json")),
+            &g,
+            cescope::gold::SaveMode::New,
+        )
+        .unwrap();
+    }
+    let load = |n: &str| cescope::gold::load(&gold_dir.path().join(format!("{n}.json"))).unwrap();
+    let mut app = App::open(&dir, annotate_opts(gold_dir.path())).unwrap();
+    let current = |app: &App| {
+        let c = app.corpus.as_ref().unwrap();
+        c.entries[c.current].id.clone()
+    };
+    assert_eq!(current(&app), "a");
+    keys(&mut app, "V");
+    let s = screen(&mut app, 110, 30);
+    assert!(s.contains("REVIEW") && s.contains("a accept"), "{s}");
+    insta::assert_snapshot!("review", s);
+    // A note, then accept: a is final with the note; the review moves on to c (b is final).
+    keys(&mut app, "n");
+    type_text(&mut app, "headline checked");
+    enter(&mut app);
+    keys(&mut app, "a");
+    let a = load("a");
+    assert!(
+        !a.draft && a.notes.contains("headline checked"),
+        "{:?}",
+        a.notes
+    );
+    assert_eq!(current(&app), "c");
+    // Flag c: still a draft, flagged.
+    keys(&mut app, "f");
+    let c = load("c");
+    assert!(c.draft && c.notes.contains("[flagged]"));
+    // Only c is left to review (flagged): skip comes back to it, accept clears the flag.
+    keys(&mut app, "s");
+    assert_eq!(current(&app), "c");
+    keys(&mut app, "a");
+    let c = load("c");
+    assert!(!c.draft && !c.notes.contains("[flagged]"));
+    assert!(screen(&mut app, 110, 30).contains("no further draft or flagged page"));
+    keys(&mut app, "\u{1b}");
+    assert!(!screen(&mut app, 110, 30).contains("REVIEW"));
+    assert!(!load("b").draft);
+}

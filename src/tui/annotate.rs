@@ -27,6 +27,7 @@ use crate::selection::Selection;
 pub(super) struct Snapshot {
     pub(super) main: Selection,
     pub(super) headline: Option<Range<usize>>,
+    pub(super) notes: String,
 }
 
 /// The gold standard being annotated for the open page.
@@ -100,6 +101,7 @@ impl Annotation {
         let saved = Snapshot {
             main: g.main_selection(),
             headline: g.headline_range(),
+            notes: g.notes.clone(),
         };
         // A newer recovery file is offered only when it differs from the gold file (an
         // identical one, e.g. after undoing back to the saved state, is not news).
@@ -142,6 +144,7 @@ impl Annotation {
         Snapshot {
             main: self.gold.main_selection(),
             headline: self.gold.headline_range(),
+            notes: self.gold.notes.clone(),
         }
     }
 
@@ -159,6 +162,7 @@ impl Annotation {
     pub(super) fn restore(&mut self, page: &Page, s: Snapshot) {
         self.gold.set_main_content(page, s.main);
         self.gold.set_headline(page, s.headline);
+        self.gold.notes = s.notes;
     }
 
     /// True when the annotation has a main content or a headline.

@@ -23,6 +23,7 @@ use ratatui::style::Color;
 
 mod annotation;
 mod navigate;
+mod review;
 mod table;
 
 pub use navigate::{Search, MAX_MATCHES};
@@ -350,6 +351,10 @@ pub enum Mode {
     Search,
     /// Keys type a line number (`:`).
     GotoLine,
+    /// Reviewing draft gold files: single keys accept, flag, skip, add a note.
+    Review,
+    /// Keys type a note for the gold file (in review).
+    Note,
 }
 
 struct JobResult {
@@ -772,6 +777,7 @@ impl App {
         match self.mode {
             Mode::Filter => return self.filter_key(ev),
             Mode::Search | Mode::GotoLine => return self.input_key(ev),
+            Mode::Review | Mode::Note => return self.review_key(ev),
             Mode::Normal => {}
         }
         if let (Some(k), KeyCode::Char(c)) = (self.panic_key, ev.code) {
@@ -907,6 +913,7 @@ impl App {
             Action::ToggleReading => self.toggle_reading(),
             Action::ToggleDiffView => self.combined_view = !self.combined_view,
             Action::ToggleExplain => self.explain = !self.explain,
+            Action::Review => self.start_review(),
             Action::ToggleTable => {
                 self.table = !self.table;
                 self.table_row = 0;

@@ -147,6 +147,7 @@ actions! {
     Redo => "redo", "annotate", "redo";
     Save => "save", "annotate", "save the gold standard (an older file is kept as .bak)";
     Recover => "recover", "annotate", "restore the autosaved recovery file";
+    Review => "review", "annotate", "review drafts: a accept, f flag, s skip, n note, Esc leaves";
 
     NextPage => "next_page", "corpus", "next corpus page";
     PrevPage => "prev_page", "corpus", "previous corpus page";
@@ -718,7 +719,7 @@ mod tests {
             assert!(Action::GROUPS.contains(&a.group()), "{a:?}");
             assert!(!a.description().is_empty());
         }
-        assert_eq!(Action::ALL.len(), 61);
+        assert_eq!(Action::ALL.len(), 62);
         assert_eq!(Action::from_name("nope"), None);
         for (i, &a) in Action::ALL.iter().enumerate() {
             assert_eq!(a.index(), i);

@@ -1031,6 +1031,11 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
             Style::default().fg(Color::Black).bg(Color::LightCyan),
         )),
         Mode::Filter => top.push(badge("FILTER".into(), Color::LightCyan)),
+        Mode::Review => top.push(badge("REVIEW".into(), Color::LightMagenta)),
+        Mode::Note => top.push(Span::styled(
+            format!(" REVIEW note: {}▏ ", app.input),
+            Style::default().fg(Color::Black).bg(Color::LightMagenta),
+        )),
         Mode::Normal => {}
     }
     if let Some(s) = app.step {

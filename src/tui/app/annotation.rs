@@ -9,7 +9,7 @@ use crate::corpus::GoldText;
 use crate::gold::{self, Gold, SaveMode};
 use crate::page::Page;
 use crate::selection::Selection;
-use crate::tui::annotate::{Annotation, Snapshot};
+use crate::tui::annotate::Annotation;
 use crate::tui::keymap::Action;
 
 use super::App;
@@ -113,6 +113,11 @@ impl App {
     /// Saves the gold file: a new file is created; an existing one is first kept as a backup
     /// (the first save of the session) and then replaced. The recovery file is removed.
     pub fn save_gold(&mut self) {
+        self.save_gold_as(false);
+    }
+
+    /// [`App::save_gold`], leaving the gold a draft (`draft`: still to be reviewed) or not.
+    pub(crate) fn save_gold_as(&mut self, draft: bool) {
         let Some(ann) = self.ann.as_mut() else {
             return;
         };
@@ -125,7 +130,7 @@ impl App {
         } else {
             SaveMode::New
         };
-        ann.gold.draft = false;
+        ann.gold.draft = draft;
         ann.gold.touch();
         match ann.saver.save(&ann.path, &ann.gold, mode) {
             Ok(out) => {
@@ -148,7 +153,7 @@ impl App {
             Err(gold::GoldError::Exists { .. }) => {
                 // The file appeared since the page was opened: keep it as a backup.
                 ann.existed = true;
-                self.save_gold();
+                self.save_gold_as(draft);
             }
             Err(e) => self.status = Some((format!("not saved: {e}"), true)),
         }
@@ -241,6 +246,7 @@ impl App {
                 let Some(ann) = self.ann.as_mut() else {
                     return true;
                 };
+                let now = ann.snapshot();
                 let (from, to) = if a == Action::Undo {
                     (&mut ann.undo, &mut ann.redo)
                 } else {
@@ -248,10 +254,7 @@ impl App {
                 };
                 match from.pop() {
                     Some(s) => {
-                        to.push(Snapshot {
-                            main: ann.gold.main_selection(),
-                            headline: ann.gold.headline_range(),
-                        });
+                        to.push(now);
                         ann.restore(&page, s);
                         ann.refresh_dirty();
                         self.autosave();
