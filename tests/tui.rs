@@ -1640,3 +1640,54 @@ fn review_drafts_with_single_keys() {
     assert!(!screen(&mut app, 110, 30).contains("REVIEW"));
     assert!(!load("b").draft);
 }
+
+/// The gutter's legend (source title) names each column in column order; a column keeps its
+/// place when its overlay is turned off; the histogram states its scale and shows the number of
+/// a clipped bar.
+#[test]
+fn legend_stable_gutter_and_histogram_scale() {
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    keys(&mut app, "a"); // addanag active, danag still overlaid
+    keys(&mut app, "}");
+    let t = render(&mut app, 110, 32);
+    let s = t.backend().to_string();
+    let title = s.lines().next().unwrap();
+    let (d, a) = (
+        title.find("▌danag").unwrap(),
+        title.find("▌addanag").unwrap(),
+    );
+    assert!(d < a, "legend in column order: {title}");
+    let col_of = |t: &Terminal<TestBackend>, color: Color| {
+        let buf = t.backend().buffer();
+        (1..4u16)
+            .find(|&x| (1..30u16).any(|y| buf[(x, y)].symbol() == "▌" && buf[(x, y)].fg == color))
+    };
+    let addanag_color = app.active_algo().color;
+    let before = col_of(&t, addanag_color).expect("addanag's column");
+    assert!(s.contains("full bar = "), "{s}");
+    insta::assert_snapshot!("legend", s);
+    // danag's overlay off: its column stays, blank; addanag keeps its column.
+    let danag = app
+        .algos
+        .iter()
+        .position(|x| x.extractor.name() == "danag")
+        .unwrap();
+    app.algos[danag].overlay = false;
+    let t = render(&mut app, 110, 32);
+    assert_eq!(col_of(&t, addanag_color), Some(before), "stable column");
+    // A line longer than the scale shows its number at the clipped end.
+    let lt = app.line_trace(app.active).unwrap();
+    let t1 = lt.series.iter().find(|x| x.key == "T1").unwrap();
+    let scale = app.rects.hist_scale;
+    let big = (0..t1.values.len())
+        .find(|&i| t1.values[i] > scale)
+        .expect("a clipped line");
+    app.cursor = big;
+    app.top = big;
+    let s = screen(&mut app, 110, 32);
+    let row = s.lines().nth(1).unwrap();
+    assert!(
+        row.contains(&format!("{}▸", t1.values[big] as i64)),
+        "{row}"
+    );
+}

@@ -325,6 +325,9 @@ pub struct Rects {
     pub corpus: Rect,
     /// Screen column where the source text starts (after gutter and line numbers).
     pub source_text_x: u16,
+    /// The value a full histogram bar stands for in the last frame (longer bars are clipped
+    /// and show their number).
+    pub hist_scale: f64,
 }
 
 /// A display line compared with the gold standard.
@@ -434,6 +437,9 @@ pub struct App {
     pub table_row: usize,
     /// A second algorithm whose explanation and table are shown beside the active one's.
     pub second: Option<usize>,
+    /// The gutter's columns: algorithms in the order their overlays were first shown; a column
+    /// stays (blank) when its overlay is turned off, so the others keep their places.
+    pub gutter: Vec<usize>,
     jobs_tx: Sender<JobResult>,
     jobs_rx: Receiver<JobResult>,
     info_rx: Option<Receiver<(usize, String, u64)>>,
@@ -487,6 +493,7 @@ impl App {
             table: false,
             table_row: 0,
             second: None,
+            gutter: Vec::new(),
             jobs_tx,
             jobs_rx,
             info_rx: None,

@@ -210,7 +210,44 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
     };
     // Long file names (64-digit ids) are shortened in the middle so the mode stays visible.
     let room = (src_area.width as usize).saturating_sub(mode.len() + 8);
-    let sblock = title_block(format!(" {} — {mode} ", shorten_middle(&name, room)));
+    // The gutter's columns keep their places ([`App::gutter`], at most GUTTER_MAX).
+    for (i, a) in app.algos.iter().enumerate() {
+        if a.overlay && !app.gutter.contains(&i) {
+            app.gutter.push(i);
+        }
+    }
+    while app.gutter.len() > GUTTER_MAX {
+        match app.gutter.iter().position(|&g| !app.algos[g].overlay) {
+            Some(k) => {
+                app.gutter.remove(k);
+            }
+            None => break,
+        }
+    }
+    // The title names the file and the view, and is the gutter's legend: one coloured mark per
+    // column, in column order, then the gold's.
+    let mut title = vec![Span::styled(
+        format!(" {} — {mode} ", shorten_middle(&name, room)),
+        Style::default()
+            .fg(Color::Gray)
+            .add_modifier(Modifier::BOLD),
+    )];
+    for &g in &app.gutter {
+        let a = &app.algos[g];
+        let st = if a.overlay {
+            Style::default().fg(a.color)
+        } else {
+            Style::default().fg(Color::DarkGray)
+        };
+        title.push(Span::styled(format!("▌{} ", a.extractor.name()), st));
+    }
+    if app.gold_overlay && app.doc.as_ref().is_some_and(|d| d.gold.is_some()) {
+        title.push(Span::styled("▌gold ", Style::default().fg(GOLD_COLOR)));
+    }
+    let sblock = Block::default()
+        .borders(Borders::ALL)
+        .border_style(Style::default().fg(Color::DarkGray))
+        .title(Line::from(title));
     let inner = sblock.inner(src_area);
     f.render_widget(sblock, src_area);
     // The traces of the active algorithm and of every shown overlay, on the display lines.
@@ -258,13 +295,18 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
                 .iter()
                 .any(|m| m.role == Role::Selected && revealed(phases, app.step, &m.key))
         });
-    let overlays: Vec<(usize, &std::sync::Arc<Extraction>)> = app
-        .algos
+    // One column per gutter entry; `None` draws a blank column (overlay off, or the active
+    // algorithm's decision not revealed yet in step mode).
+    let overlays: Vec<Option<(usize, &std::sync::Arc<Extraction>)>> = app
+        .gutter
         .iter()
-        .enumerate()
-        .filter(|(_, a)| a.overlay)
-        .filter(|(i, _)| *i != app.active || decision_shown)
-        .filter_map(|(i, a)| a.result.as_ref().map(|r| (i, r)))
+        .map(|&i| {
+            let a = &app.algos[i];
+            a.result
+                .as_ref()
+                .filter(|_| a.overlay && (i != app.active || decision_shown))
+                .map(|r| (i, r))
+        })
         .collect();
     let gold = doc.gold.as_ref().filter(|_| app.gold_overlay);
     let active = &app.algos[app.active];
@@ -325,7 +367,11 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
             range.start..range.start + t.len()
         };
         let mut line_spans: Vec<Span> = Vec::new();
-        for (ai, x) in &overlays {
+        for o in &overlays {
+            let Some((ai, x)) = o else {
+                line_spans.push(Span::raw(" "));
+                continue;
+            };
             let sel = line_selected(app.algos[*ai].line_cache[k].as_deref(), x, i, &range);
             let c = app.algos[*ai].color;
             line_spans.push(if sel {
@@ -397,6 +443,15 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
     }
     app.rects.source_text_x = app_text_x;
     draw_histogram(f, app, hinner);
+    // The histogram's scale on its bottom border: what a full half-width bar stands for.
+    if hist_area.height >= 2 && hist_area.width > 12 {
+        let t = format!(" full bar = {} ", fmt_value(app.rects.hist_scale));
+        let w = (t.chars().count() as u16).min(hist_area.width - 2);
+        f.render_widget(
+            Paragraph::new(t).style(Style::default().fg(Color::Gray)),
+            Rect::new(hist_area.x + 1, hist_area.y + hist_area.height - 1, w, 1),
+        );
+    }
 }
 
 fn digits(n: usize) -> usize {
@@ -645,6 +700,9 @@ fn styled_reading<'a>(
     out
 }
 
+/// Most gutter columns; beyond it the oldest column whose overlay is off gives way.
+const GUTTER_MAX: usize = 8;
+
 /// Background of search matches in the source.
 pub const MATCH_BG: Color = Color::Rgb(120, 90, 0);
 /// Background of the search match the cursor moved to.
@@ -740,6 +798,7 @@ fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
             f64::max,
         );
     let scale = if scale > 0.0 { scale } else { 1.0 };
+    app.rects.hist_scale = scale;
     let axis = bars.width / 2;
     let half = axis.saturating_sub(1) as f64;
     let n = app.line_count();
@@ -789,6 +848,31 @@ fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
             buf[(bars.x + axis + 1 + full, y)]
                 .set_symbol(sym)
                 .set_fg(rcol);
+        }
+        // A bar longer than the scale is clipped visibly: its number replaces the bar's end.
+        if right > scale {
+            let t = format!("{}▸", fmt_value(right));
+            let room = (bars.width - axis - 1) as usize;
+            if t.chars().count() <= room {
+                let x0 = bars.x + bars.width - t.chars().count() as u16;
+                for (k, c) in t.chars().enumerate() {
+                    buf[(x0 + k as u16, y)]
+                        .set_symbol(&c.to_string())
+                        .set_fg(Color::Black)
+                        .set_bg(rcol);
+                }
+            }
+        }
+        if left > scale {
+            let t = format!("◂{}", fmt_value(left));
+            if t.chars().count() <= axis as usize {
+                for (k, c) in t.chars().enumerate() {
+                    buf[(bars.x + k as u16, y)]
+                        .set_symbol(&c.to_string())
+                        .set_fg(Color::Black)
+                        .set_bg(lcol);
+                }
+            }
         }
         // Thresholds (and superseded sizes) as marker lines on the same scale: positive values
         // right of the axis, negative left.
