@@ -1691,3 +1691,54 @@ fn legend_stable_gutter_and_histogram_scale() {
         "{row}"
     );
 }
+
+/// The headline candidates panel (`#`): TitleFinder's ranked candidates with score and line;
+/// Enter jumps to one, `Y` takes the highlighted one as the gold headline; a page annotated for
+/// the first time starts with TitleFinder's suggestion as its headline.
+#[test]
+fn headline_panel_and_prefilled_suggestion() {
+    let gold_dir = tempfile::tempdir().unwrap();
+    let mut app = App::open(&sample("news-article.html"), annotate_opts(gold_dir.path())).unwrap();
+    let head = |app: &App| {
+        app.ann
+            .as_ref()
+            .unwrap()
+            .gold
+            .headline
+            .as_ref()
+            .map(|h| h.text.clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        head(&app).starts_with("Castlebridge flood barrier delayed again"),
+        "pre-filled: {:?}",
+        head(&app)
+    );
+    assert!(
+        !app.ann.as_ref().unwrap().dirty,
+        "a suggestion is not an edit"
+    );
+    keys(&mut app, "#");
+    let s = screen(&mut app, 120, 32);
+    assert!(s.contains("headline candidates (TitleFinder tf)"), "{s}");
+    let rows = app.headline_rows();
+    assert!(rows.len() >= 2, "{rows:?}");
+    insta::assert_snapshot!("headline_panel", s);
+    // The second candidate: jump to it, then take it.
+    keys(&mut app, "J");
+    app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert!(!app.table);
+    assert!(app
+        .line_range(app.cursor)
+        .unwrap()
+        .contains(&rows[1].range.start));
+    keys(&mut app, "#J");
+    keys(&mut app, "Y");
+    assert_eq!(head(&app), rows[1].text, "the highlighted candidate");
+    assert!(app.ann.as_ref().unwrap().dirty);
+    keys(&mut app, "u");
+    assert!(
+        head(&app).starts_with("Castlebridge"),
+        "undo restores the suggestion"
+    );
+}

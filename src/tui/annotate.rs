@@ -2,7 +2,8 @@
 //!
 //! Every page opened in the inspector has an [`Annotation`]: the gold file found beside it
 //! ([`gold::gold_path_for`]) when there is one, else a draft made from the corpus' plain-text
-//! gold (aligned to the page by [`gold::import_scrapinghub`]), else an empty draft. The annotator
+//! gold (aligned to the page by [`gold::import_scrapinghub`]), else a draft whose only content
+//! is TitleFinder's headline suggestion. The annotator
 //! selects virtual lines (visual mode, `v`) or characters (mouse drag), adds them to or removes
 //! them from the main content, marks the headline, can start from an algorithm's selection, and
 //! undoes / redoes. Work is never lost: every change is written at once to the recovery file
@@ -96,7 +97,21 @@ impl Annotation {
         } else if let Some(gt) = corpus_gold {
             gold::import_scrapinghub(gt, page, page.name(), annotator).0
         } else {
-            Gold::new(page, annotator)
+            // A page annotated for the first time starts with TitleFinder's headline
+            // suggestion (thesis chapter 5), tightened to its text; `H` / `Y` replace it.
+            let mut g = Gold::new(page, annotator);
+            let suggestion = crate::headline::find(crate::headline::DEFAULT_FINDER)
+                .ok()
+                .and_then(|f| {
+                    f.run(page, &crate::algorithms::Params::defaults(f.params()))
+                        .best()
+                        .map(|c| c.range.clone())
+                })
+                .and_then(|r| gold::mark::tighten_to_text(page, r));
+            if let Some(r) = suggestion {
+                g.set_headline(page, Some(r));
+            }
+            g
         };
         let saved = Snapshot {
             main: g.main_selection(),

@@ -27,6 +27,7 @@ mod review;
 mod table;
 
 pub use navigate::{Search, MAX_MATCHES};
+pub use table::TableKind;
 
 use super::annotate::Annotation;
 use super::highlight::Highlighter;
@@ -433,6 +434,8 @@ pub struct App {
     toggle_byte: Option<usize>,
     /// The region / block table is shown.
     pub table: bool,
+    /// What the table shows: regions / blocks (`b`) or headline candidates (`#`).
+    pub table_kind: TableKind,
     /// The highlighted row of the region / block table.
     pub table_row: usize,
     /// A second algorithm whose explanation and table are shown beside the active one's.
@@ -491,6 +494,7 @@ impl App {
             jump_at: 0,
             toggle_byte: None,
             table: false,
+            table_kind: TableKind::Regions,
             table_row: 0,
             second: None,
             gutter: Vec::new(),
@@ -921,8 +925,14 @@ impl App {
             Action::ToggleDiffView => self.combined_view = !self.combined_view,
             Action::ToggleExplain => self.explain = !self.explain,
             Action::Review => self.start_review(),
-            Action::ToggleTable => {
-                self.table = !self.table;
+            Action::ToggleTable | Action::ToggleHeadlines => {
+                let kind = if a == Action::ToggleTable {
+                    TableKind::Regions
+                } else {
+                    TableKind::Headlines
+                };
+                self.table = !(self.table && self.table_kind == kind);
+                self.table_kind = kind;
                 self.table_row = 0;
             }
             Action::PinSecond => {

@@ -115,6 +115,7 @@ actions! {
     ToggleExplain => "toggle_explain", "view", "explain panel";
     ToggleCorpus => "toggle_corpus", "view", "corpus page list";
     ToggleTable => "toggle_table", "view", "region / block table of the active algorithm (Enter jumps)";
+    ToggleHeadlines => "toggle_headlines", "view", "headline candidates (TitleFinder; Enter jumps, Y takes one)";
 
     NextAlgorithm => "next_algorithm", "algorithms", "choose the active algorithm: next";
     PrevAlgorithm => "prev_algorithm", "algorithms", "choose the active algorithm: previous";
@@ -719,7 +720,7 @@ mod tests {
             assert!(Action::GROUPS.contains(&a.group()), "{a:?}");
             assert!(!a.description().is_empty());
         }
-        assert_eq!(Action::ALL.len(), 62);
+        assert_eq!(Action::ALL.len(), 63);
         assert_eq!(Action::from_name("nope"), None);
         for (i, &a) in Action::ALL.iter().enumerate() {
             assert_eq!(a.index(), i);

@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 use ratatui::Frame;
 
-use super::app::{App, LineClass, Mode, GOLD_COLOR};
+use super::app::{App, LineClass, Mode, TableKind, GOLD_COLOR};
 use super::display::display_chars;
 use super::keymap::Action;
 use crate::algorithms::{
@@ -546,6 +546,10 @@ fn draw_tables(f: &mut Frame, app: &App, area: Rect) {
         area.height.saturating_sub(2),
     );
     f.render_widget(Clear, area);
+    if app.table_kind == TableKind::Headlines {
+        draw_headline_table(f, app, area);
+        return;
+    }
     match pinned(app) {
         Some(s) => {
             let halves = Layout::default()
@@ -557,6 +561,49 @@ fn draw_tables(f: &mut Frame, app: &App, area: Rect) {
         }
         None => draw_table(f, app, app.active, area),
     }
+}
+
+/// The headline candidates panel: rank, score, line and text of TitleFinder's candidates.
+fn draw_headline_table(f: &mut Frame, app: &App, area: Rect) {
+    let rows = app.headline_rows();
+    let block = title_block(format!(
+        " headline candidates (TitleFinder tf) — {} · ↑↓ move, Enter jumps, {} takes it, Esc closes ",
+        rows.len(),
+        app.opts
+            .keymap
+            .keys_label(Action::TakeHeadline)
+            .split(", ")
+            .next()
+            .unwrap_or_default()
+    ));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let mut lines = vec![Line::styled(
+        format!("{:>4}  {:>7}  {:>6}  text", "#", "score", "line"),
+        Style::default()
+            .fg(Color::Yellow)
+            .add_modifier(Modifier::BOLD),
+    )];
+    if rows.is_empty() {
+        lines.push(Line::from(
+            "no candidate: the page has no title or no text matching it",
+        ));
+    }
+    let sel = app.table_row.min(rows.len().saturating_sub(1));
+    let body_h = (inner.height as usize).saturating_sub(1);
+    let first = sel.saturating_sub(body_h.saturating_sub(1));
+    for (k, r) in rows.iter().enumerate().skip(first).take(body_h) {
+        let line = app.line_at_byte(r.range.start) + 1;
+        let mut st = Style::default();
+        if k == sel {
+            st = st.add_modifier(Modifier::REVERSED);
+        }
+        lines.push(Line::styled(
+            format!("{:>4}  {:>7.3}  {:>6}  {}", k + 1, r.score, line, r.text),
+            st,
+        ));
+    }
+    f.render_widget(Paragraph::new(lines), inner);
 }
 
 /// One algorithm's candidate table: number, display lines, the sums of its series, the units
@@ -1207,8 +1254,10 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
                     "recovery file newer: {} restores",
                     app.opts.keymap.keys_label(Action::Recover)
                 ));
-            } else if ann.existed || ann.has_content() {
+            } else if ann.existed || !ann.gold.main_content.ranges.is_empty() {
                 facts.push("gold".into());
+            } else if ann.gold.headline.is_some() {
+                facts.push("headline suggested".into());
             }
         }
         facts.push(format!("{} virtual lines", d.vlines.len()));

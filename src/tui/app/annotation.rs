@@ -37,7 +37,10 @@ impl App {
         let (Some(doc), Some(ann)) = (self.doc.as_mut(), self.ann.as_ref()) else {
             return;
         };
-        if ann.has_content() {
+        // A fresh draft holding only the suggested headline is not a gold standard yet: no
+        // P / R / F1 against an empty main content.
+        let scored = ann.existed || !ann.gold.main_content.ranges.is_empty();
+        if scored && ann.has_content() {
             // In the selection normal form (content text only), like every extractor's, so the
             // compare overlay never counts markup-only lines as missed.
             doc.gold = Some(doc.page.normalize(&ann.gold.main_selection()));
@@ -193,10 +196,13 @@ impl App {
             Action::TakeHeadline => {
                 // The default headline finder's best candidate (TitleFinder) becomes the gold
                 // headline, tightened to its text as a hand-marked headline is.
-                let found = self.doc.as_ref().and_then(|d| {
-                    let f = crate::headline::find(crate::headline::DEFAULT_FINDER).ok()?;
-                    let h = f.run(&d.page, &crate::algorithms::Params::defaults(f.params()));
-                    h.best().map(|c| (c.range.clone(), c.text.clone()))
+                // The candidate highlighted in the headline panel (`#`), else the best one.
+                let found = self.highlighted_headline().or_else(|| {
+                    self.doc.as_ref().and_then(|d| {
+                        let f = crate::headline::find(crate::headline::DEFAULT_FINDER).ok()?;
+                        let h = f.run(&d.page, &crate::algorithms::Params::defaults(f.params()));
+                        h.best().map(|c| (c.range.clone(), c.text.clone()))
+                    })
                 });
                 match found {
                     Some((r, text)) => {

@@ -1,6 +1,7 @@
 //! The region / block table (`b`): the candidate regions or blocks of the active algorithm —
-//! and of a pinned second one (`P`) — from their traces ([`candidate_table`]); movement keys
-//! move the highlighted row, Enter jumps to it.
+//! and of a pinned second one (`P`) — from their traces ([`candidate_table`]); and the headline
+//! candidates panel (`#`): TitleFinder's ranked candidates, `Y` takes the highlighted one as the
+//! gold headline. Movement keys move the highlighted row, Enter jumps to it.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
@@ -8,6 +9,29 @@ use crate::algorithms::candidates::{candidate_table, CandidateTable};
 use crate::tui::keymap::Action;
 
 use super::App;
+
+/// What the table overlay shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableKind {
+    /// The active algorithm's candidate regions or blocks.
+    Regions,
+    /// The headline candidates of the default headline finder.
+    Headlines,
+}
+
+/// Most headline candidates the panel lists.
+pub const HEADLINE_ROWS: usize = 20;
+
+/// One headline candidate of the panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadlineRow {
+    /// The finder's score.
+    pub score: f64,
+    /// Its byte range over the page text.
+    pub range: std::ops::Range<usize>,
+    /// Its text.
+    pub text: String,
+}
 
 impl App {
     /// The candidate table of algorithm `i` on the open page (with the verdicts of the current
@@ -19,10 +43,57 @@ impl App {
         candidate_table(a.extractor.as_ref(), &d.page, x, step)
     }
 
+    /// The headline candidates of the default headline finder (TitleFinder) on the open page,
+    /// best first, at most [`HEADLINE_ROWS`].
+    pub fn headline_rows(&self) -> Vec<HeadlineRow> {
+        let Some(d) = self.doc.as_ref() else {
+            return Vec::new();
+        };
+        let Ok(f) = crate::headline::find(crate::headline::DEFAULT_FINDER) else {
+            return Vec::new();
+        };
+        let h = f.run(&d.page, &crate::algorithms::Params::defaults(f.params()));
+        h.candidates
+            .into_iter()
+            .take(HEADLINE_ROWS)
+            .map(|c| HeadlineRow {
+                score: c.score,
+                range: c.range,
+                text: c.text,
+            })
+            .collect()
+    }
+
+    /// The byte range of the highlighted row of the table overlay, if any.
+    fn table_target(&self) -> Option<std::ops::Range<usize>> {
+        match self.table_kind {
+            TableKind::Regions => self
+                .table_of(self.active)
+                .and_then(|t| t.rows.get(self.table_row).and_then(|r| r.bytes.clone())),
+            TableKind::Headlines => self
+                .headline_rows()
+                .get(self.table_row)
+                .map(|r| r.range.clone()),
+        }
+    }
+
+    /// The headline candidate highlighted in the headline panel, when it is shown.
+    pub(crate) fn highlighted_headline(&self) -> Option<(std::ops::Range<usize>, String)> {
+        if !self.table || self.table_kind != TableKind::Headlines {
+            return None;
+        }
+        self.headline_rows()
+            .get(self.table_row)
+            .map(|r| (r.range.clone(), r.text.clone()))
+    }
+
     /// An action while the table is shown: movement moves the highlighted row, the table key
     /// and Esc close it. Returns false for other actions (they apply as usual).
     pub(crate) fn table_key(&mut self, a: Action) -> bool {
-        let n = self.table_of(self.active).map_or(0, |t| t.rows.len());
+        let n = match self.table_kind {
+            TableKind::Regions => self.table_of(self.active).map_or(0, |t| t.rows.len()),
+            TableKind::Headlines => self.headline_rows().len(),
+        };
         let last = n.saturating_sub(1);
         match a {
             Action::CursorDown => self.table_row = (self.table_row + 1).min(last),
@@ -31,7 +102,7 @@ impl App {
             Action::PageUp => self.table_row = self.table_row.saturating_sub(10),
             Action::Top => self.table_row = 0,
             Action::Bottom => self.table_row = last,
-            Action::Cancel | Action::ToggleTable => self.table = false,
+            Action::Cancel => self.table = false,
             _ => return false,
         }
         true
@@ -43,10 +114,7 @@ impl App {
         if !self.table || ev.code != KeyCode::Enter {
             return false;
         }
-        let start = self
-            .table_of(self.active)
-            .and_then(|t| t.rows.get(self.table_row).and_then(|r| r.bytes.clone()));
-        match start {
+        match self.table_target() {
             Some(b) => {
                 // A span starting with white space (a virtual line's leading line break) jumps
                 // to the line of its first visible character.
