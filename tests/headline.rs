@@ -257,20 +257,36 @@ fn inspector_takes_the_suggested_headline() {
     let key = |app: &mut App, c: char| {
         app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
     };
-    assert!(app.ann.as_ref().unwrap().gold.headline.is_none());
-    key(&mut app, 'Y');
     let p = cescope::page::Page::load(&page, &Default::default()).unwrap();
     let f = cescope::headline::find(cescope::headline::DEFAULT_FINDER).unwrap();
     let want = f.run(&p, &cescope::algorithms::Params::defaults(f.params()));
-    let head = app
-        .ann
-        .as_ref()
-        .unwrap()
-        .gold
-        .headline
-        .clone()
-        .expect("a headline");
-    assert_eq!(head.text, want.best().unwrap().text);
+    let head = |app: &App| {
+        app.ann
+            .as_ref()
+            .unwrap()
+            .gold
+            .headline
+            .as_ref()
+            .map(|h| h.text.clone())
+    };
+    // A first annotation starts with the suggestion.
+    assert_eq!(
+        head(&app).as_deref(),
+        Some(want.best().unwrap().text.as_str())
+    );
+    // Mark another line as the headline, then Y takes the suggestion back; undo returns to the
+    // hand-marked one.
+    app.cursor = (0..app.line_count())
+        .find(|&i| p.text()[app.line_range(i).unwrap()].trim() == "Most read")
+        .expect("the 'Most read' line");
+    key(&mut app, 'H');
+    let marked = head(&app);
+    assert_ne!(marked.as_deref(), Some(want.best().unwrap().text.as_str()));
+    key(&mut app, 'Y');
+    assert_eq!(
+        head(&app).as_deref(),
+        Some(want.best().unwrap().text.as_str())
+    );
     key(&mut app, 'u');
-    assert!(app.ann.as_ref().unwrap().gold.headline.is_none());
+    assert_eq!(head(&app), marked);
 }
