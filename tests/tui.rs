@@ -1742,3 +1742,41 @@ fn headline_panel_and_prefilled_suggestion() {
         "undo restores the suggestion"
     );
 }
+
+/// Step mode plays DANAg's gap expansion region by region from the seed: on the teaching page
+/// the seed r1 first, then r2 (d = 5 <= gap 20), then the extraction phase.
+#[test]
+fn gap_expansion_plays_region_by_region() {
+    let mut app = App::open(&sample("teaching.html"), opts()).unwrap();
+    let names: Vec<&str> = app
+        .active_algo()
+        .extractor
+        .phases()
+        .iter()
+        .map(|p| p.name)
+        .collect();
+    let gap = names.iter().position(|n| *n == "gap expansion").unwrap();
+    keys(&mut app, "s");
+    for _ in 0..gap {
+        keys(&mut app, ".");
+    }
+    assert_eq!((app.step, app.substep), (Some(gap), Some(1)));
+    let t = render(&mut app, 110, 32);
+    // Only the seed region (lines 9-14) is green on the axis; r2 (18-20) is still a candidate.
+    assert_eq!(axis_colour(&app, &t, 12), Color::Yellow, "seed");
+    assert_eq!(axis_colour(&app, &t, 18), Color::Blue, "r2 not yet joined");
+    let s = t.backend().to_string();
+    assert!(s.contains("gap expansion (1 revealed"), "{s}");
+    insta::assert_snapshot!("gap_expansion_1", s);
+    keys(&mut app, ".");
+    assert_eq!((app.step, app.substep), (Some(gap), Some(2)));
+    let t = render(&mut app, 110, 32);
+    assert_eq!(axis_colour(&app, &t, 18), Color::Green, "r2 joined");
+    keys(&mut app, ".");
+    assert_eq!((app.step, app.substep), (Some(gap + 1), None));
+    // Backwards: into the phase with every region shown, then one fewer.
+    keys(&mut app, ",");
+    assert_eq!((app.step, app.substep), (Some(gap), Some(2)));
+    keys(&mut app, ",");
+    assert_eq!(app.substep, Some(1));
+}

@@ -264,6 +264,11 @@ impl Extractor for DanaFamily {
         self.explain_step(page, x, at, None)
     }
 
+    /// The gap expansion plays region by region from the seed (Algorithm 1).
+    fn unfolds(&self, step: usize) -> Option<&'static str> {
+        (self.phases().get(step)?.name == "gap expansion").then_some("selected")
+    }
+
     /// The explanation grows with the phases: T1 / T2, then diff, then the region, then the
     /// seed, then the gap expansion's verdict.
     fn explain_step(

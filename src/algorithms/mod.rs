@@ -343,6 +343,13 @@ pub trait Extractor: Send + Sync {
             _ => self.explain(page, x, at),
         }
     }
+    /// The key of the marks that phase `step` reveals one span at a time, if it plays out
+    /// stepwise (DANA's gap expansion: region by region from the seed). Step mode then walks
+    /// those spans in [`unfold_order`] before moving to the next phase. Default: none.
+    fn unfolds(&self, step: usize) -> Option<&'static str> {
+        let _ = step;
+        None
+    }
     /// The phases of the algorithm for step mode, in order, each with the trace keys it
     /// reveals ([`Phase`], [`revealed`]). The default is one phase that reveals everything.
     fn phases(&self) -> &'static [Phase] {
@@ -352,6 +359,50 @@ pub trait Extractor: Send + Sync {
             reveals: &[],
         }]
     }
+}
+
+/// The order in which an unfolding phase ([`Extractor::unfolds`]) reveals `spans`: the span
+/// overlapping `seed` first (else the first), then outwards, the nearer neighbour (in units
+/// between them) first, the left one on ties — the order in which Algorithm 1's gap expansion
+/// reaches regions from the seed. Returns indices into `spans`.
+pub fn unfold_order(
+    spans: &[std::ops::Range<usize>],
+    seed: Option<&std::ops::Range<usize>>,
+) -> Vec<usize> {
+    if spans.is_empty() {
+        return Vec::new();
+    }
+    let start = seed
+        .and_then(|s| {
+            spans
+                .iter()
+                .position(|r| r.start < s.end && s.start < r.end)
+        })
+        .unwrap_or(0);
+    let mut order = vec![start];
+    let (mut lo, mut hi) = (start, start);
+    while order.len() < spans.len() {
+        let left = lo
+            .checked_sub(1)
+            .map(|l| spans[lo].start.saturating_sub(spans[l].end));
+        let right =
+            (hi + 1 < spans.len()).then(|| spans[hi + 1].start.saturating_sub(spans[hi].end));
+        match (left, right) {
+            (Some(l), Some(r)) if l <= r => {
+                lo -= 1;
+                order.push(lo);
+            }
+            (Some(_), None) => {
+                lo -= 1;
+                order.push(lo);
+            }
+            _ => {
+                hi += 1;
+                order.push(hi);
+            }
+        }
+    }
+    order
 }
 
 /// The algorithm the inspector starts with when none is named.
@@ -496,6 +547,21 @@ mod tests {
                 assert_eq!(s.parse(&s.default.to_string()).unwrap(), s.default);
             }
         }
+    }
+
+    #[test]
+    fn unfold_order_goes_outwards_from_the_seed() {
+        // Spans at 0..2, 5..7, 8..9, 20..22; seed 5..7: then 8..9 (1 between) before 0..2
+        // (3 between), then 20..22.
+        let spans = [0..2, 5..7, 8..9, 20..22];
+        assert_eq!(unfold_order(&spans, Some(&(5..7))), vec![1, 2, 0, 3]);
+        assert_eq!(unfold_order(&spans, None), vec![0, 1, 2, 3]);
+        assert!(unfold_order(&[], None).is_empty());
+        let dana = find("danag").unwrap();
+        let names: Vec<&str> = dana.phases().iter().map(|p| p.name).collect();
+        let gap = names.iter().position(|n| *n == "gap expansion").unwrap();
+        assert_eq!(dana.unfolds(gap), Some("selected"));
+        assert_eq!(dana.unfolds(0), None);
     }
 
     #[test]

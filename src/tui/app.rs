@@ -408,6 +408,8 @@ pub struct App {
     pub focus_param: usize,
     /// Step mode: the phase shown, if on.
     pub step: Option<usize>,
+    /// In a phase that unfolds ([`Extractor::unfolds`]): how many of its spans are revealed.
+    pub substep: Option<usize>,
     /// Message for the status bar: (text, is_error).
     pub status: Option<(String, bool)>,
     /// Set when the app should exit.
@@ -481,6 +483,7 @@ impl App {
             hscroll: 0,
             focus_param: 0,
             step: None,
+            substep: None,
             status: None,
             quit: false,
             mode: Mode::Normal,
@@ -1013,6 +1016,7 @@ impl App {
                 }
             }
             Action::StepMode => {
+                self.substep = None;
                 self.step = match self.step {
                     Some(_) => None,
                     None => Some(0),
@@ -1022,13 +1026,7 @@ impl App {
                 }
             }
             Action::StepNext | Action::StepPrev => {
-                let n = self.active_algo().extractor.phases().len();
-                let cur = self.step.unwrap_or(0);
-                self.step = Some(if a == Action::StepNext {
-                    (cur + 1).min(n - 1)
-                } else {
-                    cur.saturating_sub(1)
-                });
+                self.step_phase(a == Action::StepNext);
                 self.explain = true;
             }
             Action::NextPage | Action::PrevPage => {
@@ -1066,6 +1064,52 @@ impl App {
         }
     }
 
+    /// The spans of the marks the current phase unfolds, in display lines, and the reveal
+    /// order ([`algorithms::unfold_order`]); `None` outside an unfolding phase.
+    pub fn unfolding(&mut self) -> Option<(String, Vec<std::ops::Range<usize>>, Vec<usize>)> {
+        let step = self.step?;
+        let key = self.active_algo().extractor.unfolds(step)?;
+        let lt = self.line_trace(self.active)?;
+        let spans = lt.marks.iter().find(|m| m.key == key)?.spans.clone();
+        let seed = lt
+            .marks
+            .iter()
+            .find(|m| m.role == Role::Seed)
+            .and_then(|m| m.spans.first().cloned());
+        let order = algorithms::unfold_order(&spans, seed.as_ref());
+        Some((key.to_string(), spans, order))
+    }
+
+    /// One step forwards or backwards in step mode; a phase that unfolds is walked span by
+    /// span (the seed's first) before the next phase.
+    fn step_phase(&mut self, forward: bool) {
+        let n = self.active_algo().extractor.phases().len();
+        let cur = self.step.unwrap_or(0);
+        let spans = self.unfolding().map_or(0, |u| u.1.len());
+        match (forward, self.substep) {
+            (true, Some(k)) if k < spans => self.substep = Some(k + 1),
+            (false, Some(k)) if k > 1 => self.substep = Some(k - 1),
+            _ => {
+                let next = if forward {
+                    (cur + 1).min(n - 1)
+                } else {
+                    cur.saturating_sub(1)
+                };
+                self.step = Some(next);
+                // Entering an unfolding phase shows its first span (forwards) or all of them
+                // (backwards, coming from the phase after it).
+                self.substep = None;
+                if next != cur {
+                    if let Some((_, spans, _)) = self.unfolding() {
+                        if !spans.is_empty() {
+                            self.substep = Some(if forward { 1 } else { spans.len() });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Adds an extractor that is not in the registry (a test double, a filter set built at
     /// run time) with its default parameters and the next overlay colour, runs it on the open
     /// page, and returns its index in [`App::algos`].
@@ -1087,6 +1131,7 @@ impl App {
         // different numbers of phases; found by the long soak walk).
         let last = self.algos[i].extractor.phases().len().saturating_sub(1);
         self.step = self.step.map(|s| s.min(last));
+        self.substep = None;
         self.algos[i].overlay = true;
         if self.algos[i].result.is_none() {
             self.run_algo(i);

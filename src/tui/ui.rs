@@ -288,13 +288,15 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
     // are revealed, and its selection shades the source at the last phase.
     let phases = app.active_algo().extractor.phases();
     let last_phase = app.step.is_none_or(|s| s + 1 >= phases.len());
-    let decision_shown = last_phase
-        || app.active_algo().result.as_ref().is_some_and(|x| {
-            x.trace
-                .marks
-                .iter()
-                .any(|m| m.role == Role::Selected && revealed(phases, app.step, &m.key))
-        });
+    // While a phase unfolds span by span, the gutter waits for its end.
+    let decision_shown = app.substep.is_none()
+        && (last_phase
+            || app.active_algo().result.as_ref().is_some_and(|x| {
+                x.trace
+                    .marks
+                    .iter()
+                    .any(|m| m.role == Role::Selected && revealed(phases, app.step, &m.key))
+            }));
     // One column per gutter entry; `None` draws a blank column (overlay off, or the active
     // algorithm's decision not revealed yet in step mode).
     let overlays: Vec<Option<(usize, &std::sync::Arc<Extraction>)>> = app
@@ -821,6 +823,24 @@ fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
         f.render_widget(Paragraph::new("running…"), bars);
         return;
     };
+    // An unfolding phase shows only the spans revealed so far.
+    let lt = match (app.substep, app.unfolding()) {
+        (Some(k), Some((key, _, order))) => {
+            let mut l = (*lt).clone();
+            if let Some(m) = l.marks.iter_mut().find(|m| m.key == key) {
+                let keep: Vec<usize> = order.iter().take(k).copied().collect();
+                m.spans = m
+                    .spans
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| keep.contains(j))
+                    .map(|(_, r)| r.clone())
+                    .collect();
+            }
+            std::sync::Arc::new(l)
+        }
+        _ => lt,
+    };
     let phases = app.active_algo().extractor.phases();
     let step = app.step;
     let shown = |key: &str| revealed(phases, step, key);
@@ -1088,9 +1108,13 @@ fn draw_explain_of(f: &mut Frame, app: &App, i: usize, area: Rect, named: bool) 
     if let Some(s) = step {
         let phases = a.extractor.phases();
         if let Some(p) = phases.get(s) {
+            let sub = match (app.substep, i == app.active) {
+                (Some(k), true) => format!(" ({k} revealed, . for the next)"),
+                _ => String::new(),
+            };
             lines.push(Line::from(vec![
                 Span::styled(
-                    format!("step {}/{} — {}: ", s + 1, phases.len(), p.name),
+                    format!("step {}/{} — {}{sub}: ", s + 1, phases.len(), p.name),
                     Style::default()
                         .fg(Color::Yellow)
                         .add_modifier(Modifier::BOLD),
