@@ -20,6 +20,7 @@
 //! [`preprocess`].
 
 pub mod bte;
+pub mod ccb;
 pub mod dana;
 pub mod lqf;
 pub mod plain;
@@ -338,6 +339,9 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
         Box::new(plain::Plain),
         Box::new(bte::Bte),
         Box::new(lqf::Lqf::default()),
+        Box::new(ccb::CcbFamily::ccb()),
+        Box::new(ccb::CcbFamily::accb()),
+        Box::new(ccb::CcbFamily::tccb()),
     ]
 }
 
