@@ -85,13 +85,15 @@ pub fn convolve_into(x: &[f64], w: &[f64], edge: Edge, out: &mut Vec<f64>) {
     }
 }
 
-/// [`convolve_into`] computed faster and with the same result, bit for bit: the interior
-/// (every index whose window lies inside the signal) is summed tap by tap over cache-sized
-/// blocks of the signal, a loop the compiler vectorises, in the same order of additions as
-/// [`convolve_into`]; the `w.len() / 2` indices at each end, where `edge` matters, are computed
-/// by [`convolve_into`] itself on the end slices. Same contract and O(`x.len()` · `w.len()`)
-/// operations, several times faster for kernels of tens of taps (Content Code Blurring's
-/// `2r + 1 = 81`). `out` is cleared first.
+/// [`convolve_into`] computed faster, with the same result up to rounding: the interior
+/// (every index whose window lies inside the signal) is computed a block of outputs at a time
+/// in registers, a loop the compiler vectorises, and a symmetric kernel (every Gaussian) is
+/// folded (`w[c]·x[i] + Σ_j w[c+j]·(x[i−j] + x[i+j])`, half the multiplications; a difference
+/// of at most a few ulps per element, tested against [`convolve`]); a non-symmetric kernel is
+/// summed in [`convolve_into`]'s order, bit for bit. The `w.len() / 2` indices at each end,
+/// where `edge` matters, are computed by [`convolve_into`] itself on the end slices. Same
+/// contract and O(`x.len()` · `w.len()`) operations, several times faster for kernels of tens
+/// of taps (Content Code Blurring's `2r + 1 = 81`). `out` is cleared first.
 pub fn convolve_fast_into(x: &[f64], w: &[f64], edge: Edge, out: &mut Vec<f64>) {
     let n = x.len();
     let c = w.len() / 2;
@@ -109,17 +111,34 @@ pub fn convolve_fast_into(x: &[f64], w: &[f64], edge: Edge, out: &mut Vec<f64>) 
     // Index i ≥ n − c only reads x[i − c..] ⊂ x[n − 2c − 1..].
     convolve_into(&x[n - 2 * c - 1..], w, edge, &mut end);
     out[n - c..].copy_from_slice(&end[c + 1..]);
-    // Interior: out[i] = Σ_k w[k] · x[i + k − c], k ascending from 0, as in `convolve_into`,
-    // LANES outputs at a time held in registers (the compiler vectorises the fixed-size inner
-    // loop); the same additions in the same order, so the same bits.
+    // Interior, LANES outputs at a time held in registers (the compiler vectorises the
+    // fixed-size inner loops). A symmetric kernel (every Gaussian) is folded,
+    // out[i] = w[c]·x[i] + Σ_{j=1..c} w[c+j]·(x[i−j] + x[i+j]): half the multiplications, the
+    // same result up to rounding (≤ 1e−15 per element for weights summing to 1); any other
+    // kernel is summed k ascending from 0 as in `convolve_into`, the same bits.
     const LANES: usize = 16;
+    let symmetric = (1..=c).all(|j| w[c - j] == w[c + j]);
     let mut i = c;
     while i + LANES <= n - c {
         let mut acc = [0.0f64; LANES];
-        for (k, &wk) in w.iter().enumerate() {
-            let xs = &x[i + k - c..i + k - c + LANES];
-            for (a, &xv) in acc.iter_mut().zip(xs) {
-                *a += xv * wk;
+        if symmetric {
+            for (a, &xv) in acc.iter_mut().zip(&x[i..i + LANES]) {
+                *a = xv * w[c];
+            }
+            for j in 1..=c {
+                let wj = w[c + j];
+                let lo = &x[i - j..i - j + LANES];
+                let hi = &x[i + j..i + j + LANES];
+                for ((a, &l), &h) in acc.iter_mut().zip(lo).zip(hi) {
+                    *a += (l + h) * wj;
+                }
+            }
+        } else {
+            for (k, &wk) in w.iter().enumerate() {
+                let xs = &x[i + k - c..i + k - c + LANES];
+                for (a, &xv) in acc.iter_mut().zip(xs) {
+                    *a += xv * wk;
+                }
             }
         }
         out[i..i + LANES].copy_from_slice(&acc);
@@ -147,7 +166,7 @@ pub struct Blurred {
 /// element in a pass is below `eps` (that pass is kept), or after `max_iter` passes
 /// (Gottron 2008; Mohammadzadeh 2013, Algorithm 7, "repeat … until stop criterion SC is met":
 /// at least one pass; `max_iter` 0 counts as 1). Each pass is [`convolve_fast_into`], so the
-/// result equals the same number of [`convolve`] passes bit for bit. O(passes · `x.len()` ·
+/// result equals the same number of [`convolve`] passes up to rounding. O(passes · `x.len()` ·
 /// `w.len()`) time, one extra buffer of `x.len()`.
 pub fn blur_until(x: &mut Vec<f64>, w: &[f64], edge: Edge, eps: f64, max_iter: usize) -> Blurred {
     let mut done = Blurred {
@@ -231,7 +250,7 @@ mod tests {
     }
 
     #[test]
-    fn fast_convolution_equals_the_plain_loop_bit_for_bit() {
+    fn fast_convolution_equals_the_plain_loop() {
         // A deterministic pseudo-random 0/1 signal (a content code vector) and sums of it.
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = || {
@@ -247,10 +266,32 @@ mod tests {
                 for edge in [Edge::Renormalize, Edge::Zero, Edge::Clamp] {
                     let mut fast = Vec::new();
                     convolve_fast_into(&x, &w, edge, &mut fast);
-                    assert_eq!(fast, convolve(&x, &w, edge), "n {n} r {radius} {edge:?}");
+                    assert!(
+                        close(&fast, &convolve(&x, &w, edge)),
+                        "n {n} r {radius} {edge:?}"
+                    );
+                    // A non-symmetric kernel: the same bits as the plain loop.
+                    let skew: Vec<f64> = w
+                        .iter()
+                        .enumerate()
+                        .map(|(k, v)| v * (k + 1) as f64)
+                        .collect();
+                    convolve_fast_into(&x, &skew, edge, &mut fast);
+                    assert_eq!(fast, convolve(&x, &skew, edge), "n {n} r {radius} {edge:?}");
                 }
             }
         }
+        // Iterated: 30 passes of the fast and of the plain convolution stay together.
+        let x0: Vec<f64> = (0..3000).map(|_| (next() % 2) as f64).collect();
+        let w = gaussian_kernel(40, 20.0);
+        let (mut a, mut b) = (x0.clone(), x0);
+        let mut tmp = Vec::new();
+        for _ in 0..30 {
+            convolve_fast_into(&a, &w, Edge::Renormalize, &mut tmp);
+            std::mem::swap(&mut a, &mut tmp);
+            b = convolve(&b, &w, Edge::Renormalize);
+        }
+        assert!(a.iter().zip(&b).all(|(p, q)| (p - q).abs() < 1e-12));
         // An even kernel falls back to the plain loop.
         let x = [1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0];
         let mut fast = Vec::new();
