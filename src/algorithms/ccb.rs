@@ -59,11 +59,12 @@
 //! on real pages. The thesis measured ACCB at 0.40 MB/s and TCCB at 15.9–17.1 MB/s
 //! (Table 4.7); see the README for cescope's figures.
 //!
-//! **Trace.** `ccb` / `accb` (unit byte): `ccv` (content signal, 1 at the first byte of every
-//! content character), `code` (code signal, 1 at the first byte of every tag character), `ccr`
-//! (combined signal, the blurred value over the bytes of each character, aggregated by maximum),
-//! `t` (threshold), `selected` (the runs kept). `tccb` (unit token, positions = token byte
-//! ranges): the same keys per token. Scalars `iterations` and `change` (the passes made and the
+//! **Trace.** `ccb` / `accb` (unit virtual line, so the trace stays small on large pages):
+//! `ccv` (content signal, content characters per line), `code` (code signal, tag characters per
+//! line), `ccr` (combined signal, the largest blurred value of a character on the line), `t`
+//! (threshold), `selected` (the runs kept, unit byte). `tccb` (unit token, positions = token
+//! byte ranges): `ccv` / `code` 1 per word / tag token, `ccr` per token, `selected` token runs.
+//! Scalars `iterations` and `change` (the passes made and the
 //! largest change in the last one) and `sigma` (σ in elements) are informational.
 
 use std::ops::Range;
@@ -288,8 +289,8 @@ impl CcbFamily {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Ccv {
     /// Byte range over the decoded text of each element (a character, a character reference,
-    /// or a token).
-    pub ranges: Vec<Range<usize>>,
+    /// or a token); `u32` offsets, as the lexer's (8 bytes per element).
+    pub ranges: Vec<Range<u32>>,
     /// 1.0 for content, 0.0 for code, per element.
     pub values: Vec<f64>,
     /// Byte ranges left out of the page before the vector was built (the hyperlinks removed by
@@ -299,7 +300,7 @@ pub struct Ccv {
 
 impl Ccv {
     fn push(&mut self, r: Range<usize>, content: bool) {
-        self.ranges.push(r);
+        self.ranges.push(r.start as u32..r.end as u32);
         self.values.push(if content { 1.0 } else { 0.0 });
     }
 }
@@ -504,7 +505,9 @@ impl Extractor for CcbFamily {
         };
         let (ccr, blurred) = blur(&ccv.values, r, sigma, epsilon, max_iter);
         let runs = selected_runs(&ccv.values, &ccr, t);
-        let bytes = |run: &Range<usize>| ccv.ranges[run.start].start..ccv.ranges[run.end - 1].end;
+        let bytes = |run: &Range<usize>| {
+            ccv.ranges[run.start].start as usize..ccv.ranges[run.end - 1].end as usize
+        };
         let mut selection = Selection::from_ranges(runs.iter().map(bytes));
         if !ccv.removed.is_empty() {
             selection = selection.difference(&Selection::from_ranges(ccv.removed.iter().cloned()));
@@ -576,21 +579,36 @@ impl Extractor for CcbFamily {
                 )],
                 positions: vec![Positions {
                     unit: Unit::Token,
-                    ranges: ccv.ranges,
+                    ranges: ccv
+                        .ranges
+                        .iter()
+                        .map(|r| r.start as usize..r.end as usize)
+                        .collect(),
                 }],
             }
         } else {
-            let n = page.text().len();
-            let mut content = vec![0.0; n];
-            let mut code = vec![0.0; n];
-            let mut ratio = vec![0.0; n];
+            // Per virtual line (what the views show; a per-byte series would cost 24 bytes
+            // of trace per byte of page): content and tag characters summed, the ratio's
+            // largest value.
+            let lines = &page.lines().lines;
+            let nl = lines.len();
+            let mut content = vec![0.0; nl];
+            let mut code = vec![0.0; nl];
+            let mut ratio = vec![0.0f64; nl];
+            let mut li = 0;
             for ((rg, &c), &x) in ccv.ranges.iter().zip(&ccv.values).zip(&ccr) {
-                if c > 0.5 {
-                    content[rg.start] = 1.0;
-                } else {
-                    code[rg.start] = 1.0;
+                if nl == 0 {
+                    break;
                 }
-                ratio[rg.clone()].fill(x);
+                while li + 1 < nl && lines[li].end <= rg.start {
+                    li += 1;
+                }
+                if c > 0.5 {
+                    content[li] += 1.0;
+                } else {
+                    code[li] += 1.0;
+                }
+                ratio[li] = ratio[li].max(x);
             }
             let marks = runs.iter().map(bytes).collect();
             Trace {
@@ -598,21 +616,21 @@ impl Extractor for CcbFamily {
                     Series::new(
                         "ccv",
                         "content characters (CCV = 1)",
-                        Unit::Byte,
+                        Unit::VirtualLine,
                         Role::ContentSignal,
                         content,
                     ),
                     Series::new(
                         "code",
                         "tag characters (CCV = 0)",
-                        Unit::Byte,
+                        Unit::VirtualLine,
                         Role::CodeSignal,
                         code,
                     ),
                     Series::new(
                         "ccr",
-                        "content code ratio (blurred CCV)",
-                        Unit::Byte,
+                        "content code ratio (blurred CCV), largest on the line",
+                        Unit::VirtualLine,
                         Role::CombinedSignal,
                         ratio,
                     )
@@ -671,7 +689,7 @@ mod tests {
         let amp = s.find("&amp;").unwrap();
         // `<i>` (3 kept of `<i  >`), `x`, `&amp;`, `y`, `</i>` (4).
         assert_eq!(v.values.len(), 3 + 3 + 4);
-        assert_eq!(v.ranges[4], amp..amp + 5);
+        assert_eq!(v.ranges[4], amp as u32..amp as u32 + 5);
         assert_eq!(v.values.iter().sum::<f64>(), 3.0);
     }
 
@@ -712,6 +730,20 @@ mod tests {
         x.trace.validate(&p).unwrap();
         assert_eq!(p.render(&x.selection), "ab");
         assert_eq!(x.trace.scalar("iterations"), Some(1.0));
+        // Per virtual line: 2 content and 3 + 4 tag characters in all, and the largest ratio
+        // of the text's line is a + b.
+        let sum = |k: &str| x.trace.series(k).unwrap().values.iter().sum::<f64>();
+        assert_eq!((sum("ccv"), sum("code")), (2.0, 7.0));
+        let (a, b) = ab();
+        let top = x
+            .trace
+            .series("ccr")
+            .unwrap()
+            .values
+            .iter()
+            .cloned()
+            .fold(0.0, f64::max);
+        assert!((top - (a + b)).abs() < 1e-12);
         let x = e.run(
             &p,
             &params(&e, &["r=1", "max_iter=1", "sigma=0.5", "t=0.9"]),
