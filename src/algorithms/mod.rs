@@ -21,6 +21,7 @@
 
 pub mod bte;
 pub mod candidates;
+pub mod ccb;
 pub mod cetd;
 pub mod cetr;
 pub mod cluster;
@@ -426,6 +427,9 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
         Box::new(cetr::Cetr),
         Box::new(fe::FeatureExtractor::fe()),
         Box::new(fe::FeatureExtractor::kfe()),
+        Box::new(ccb::CcbFamily::ccb()),
+        Box::new(ccb::CcbFamily::accb()),
+        Box::new(ccb::CcbFamily::tccb()),
     ]
 }
 

@@ -85,6 +85,113 @@ pub fn convolve_into(x: &[f64], w: &[f64], edge: Edge, out: &mut Vec<f64>) {
     }
 }
 
+/// [`convolve_into`] computed faster, with the same result up to rounding: the interior
+/// (every index whose window lies inside the signal) is computed a block of outputs at a time
+/// in registers, a loop the compiler vectorises, and a symmetric kernel (every Gaussian) is
+/// folded (`w[c]·x[i] + Σ_j w[c+j]·(x[i−j] + x[i+j])`, half the multiplications; a difference
+/// of at most a few ulps per element, tested against [`convolve`]); a non-symmetric kernel is
+/// summed in [`convolve_into`]'s order, bit for bit. The `w.len() / 2` indices at each end,
+/// where `edge` matters, are computed by [`convolve_into`] itself on the end slices. Same
+/// contract and O(`x.len()` · `w.len()`) operations, several times faster for kernels of tens
+/// of taps (Content Code Blurring's `2r + 1 = 81`). `out` is cleared first.
+pub fn convolve_fast_into(x: &[f64], w: &[f64], edge: Edge, out: &mut Vec<f64>) {
+    let n = x.len();
+    let c = w.len() / 2;
+    // Short signals, even kernels and empty kernels: the plain loop.
+    if w.len().is_multiple_of(2) || n < 2 * (2 * c + 1) {
+        convolve_into(x, w, edge, out);
+        return;
+    }
+    out.clear();
+    out.resize(n, 0.0);
+    let mut end = Vec::with_capacity(2 * c + 1);
+    // Index i < c only reads x[..i + c + 1] ⊂ x[..2c + 1], and is clipped there only at 0.
+    convolve_into(&x[..2 * c + 1], w, edge, &mut end);
+    out[..c].copy_from_slice(&end[..c]);
+    // Index i ≥ n − c only reads x[i − c..] ⊂ x[n − 2c − 1..].
+    convolve_into(&x[n - 2 * c - 1..], w, edge, &mut end);
+    out[n - c..].copy_from_slice(&end[c + 1..]);
+    // Interior, LANES outputs at a time held in registers (the compiler vectorises the
+    // fixed-size inner loops). A symmetric kernel (every Gaussian) is folded,
+    // out[i] = w[c]·x[i] + Σ_{j=1..c} w[c+j]·(x[i−j] + x[i+j]): half the multiplications, the
+    // same result up to rounding (≤ 1e−15 per element for weights summing to 1); any other
+    // kernel is summed k ascending from 0 as in `convolve_into`, the same bits.
+    const LANES: usize = 16;
+    let symmetric = (1..=c).all(|j| w[c - j] == w[c + j]);
+    let mut i = c;
+    while i + LANES <= n - c {
+        let mut acc = [0.0f64; LANES];
+        if symmetric {
+            for (a, &xv) in acc.iter_mut().zip(&x[i..i + LANES]) {
+                *a = xv * w[c];
+            }
+            for j in 1..=c {
+                let wj = w[c + j];
+                let lo = &x[i - j..i - j + LANES];
+                let hi = &x[i + j..i + j + LANES];
+                for ((a, &l), &h) in acc.iter_mut().zip(lo).zip(hi) {
+                    *a += (l + h) * wj;
+                }
+            }
+        } else {
+            for (k, &wk) in w.iter().enumerate() {
+                let xs = &x[i + k - c..i + k - c + LANES];
+                for (a, &xv) in acc.iter_mut().zip(xs) {
+                    *a += xv * wk;
+                }
+            }
+        }
+        out[i..i + LANES].copy_from_slice(&acc);
+        i += LANES;
+    }
+    for (j, o) in out.iter_mut().enumerate().take(n - c).skip(i) {
+        let mut acc = 0.0;
+        for (k, &wk) in w.iter().enumerate() {
+            acc += x[j + k - c] * wk;
+        }
+        *o = acc;
+    }
+}
+
+/// What [`blur_until`] did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Blurred {
+    /// Blurring passes applied (at least 1 for a non-empty signal, at most the cap).
+    pub iterations: usize,
+    /// The largest absolute change of one element in the last pass (0 for an empty signal).
+    pub last_change: f64,
+}
+
+/// Iterated blurring: repeats `x ← convolve(x, w, edge)` until the largest change of one
+/// element in a pass is below `eps` (that pass is kept), or after `max_iter` passes
+/// (Gottron 2008; Mohammadzadeh 2013, Algorithm 7, "repeat … until stop criterion SC is met":
+/// at least one pass; `max_iter` 0 counts as 1). Each pass is [`convolve_fast_into`], so the
+/// result equals the same number of [`convolve`] passes up to rounding. O(passes · `x.len()` ·
+/// `w.len()`) time, one extra buffer of `x.len()`.
+pub fn blur_until(x: &mut Vec<f64>, w: &[f64], edge: Edge, eps: f64, max_iter: usize) -> Blurred {
+    let mut done = Blurred {
+        iterations: 0,
+        last_change: 0.0,
+    };
+    if x.is_empty() {
+        return done;
+    }
+    let mut next = Vec::with_capacity(x.len());
+    loop {
+        convolve_fast_into(x, w, edge, &mut next);
+        let change = x
+            .iter()
+            .zip(&next)
+            .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        std::mem::swap(x, &mut next);
+        done.iterations += 1;
+        done.last_change = change;
+        if change < eps || done.iterations >= max_iter.max(1) {
+            return done;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +247,88 @@ mod tests {
             convolve(&[2.0], &gaussian_kernel(5, 1.0), Edge::Renormalize),
             vec![2.0]
         );
+    }
+
+    #[test]
+    fn fast_convolution_equals_the_plain_loop() {
+        // A deterministic pseudo-random 0/1 signal (a content code vector) and sums of it.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for n in [0usize, 1, 2, 5, 9, 10, 11, 40, 163, 5000] {
+            let x: Vec<f64> = (0..n).map(|_| (next() % 2) as f64).collect();
+            for radius in [0usize, 1, 2, 4, 40] {
+                let w = gaussian_kernel(radius, radius as f64 / 2.0);
+                for edge in [Edge::Renormalize, Edge::Zero, Edge::Clamp] {
+                    let mut fast = Vec::new();
+                    convolve_fast_into(&x, &w, edge, &mut fast);
+                    assert!(
+                        close(&fast, &convolve(&x, &w, edge)),
+                        "n {n} r {radius} {edge:?}"
+                    );
+                    // A non-symmetric kernel: the same bits as the plain loop.
+                    let skew: Vec<f64> = w
+                        .iter()
+                        .enumerate()
+                        .map(|(k, v)| v * (k + 1) as f64)
+                        .collect();
+                    convolve_fast_into(&x, &skew, edge, &mut fast);
+                    assert_eq!(fast, convolve(&x, &skew, edge), "n {n} r {radius} {edge:?}");
+                }
+            }
+        }
+        // Iterated: 30 passes of the fast and of the plain convolution stay together.
+        let x0: Vec<f64> = (0..3000).map(|_| (next() % 2) as f64).collect();
+        let w = gaussian_kernel(40, 20.0);
+        let (mut a, mut b) = (x0.clone(), x0);
+        let mut tmp = Vec::new();
+        for _ in 0..30 {
+            convolve_fast_into(&a, &w, Edge::Renormalize, &mut tmp);
+            std::mem::swap(&mut a, &mut tmp);
+            b = convolve(&b, &w, Edge::Renormalize);
+        }
+        assert!(a.iter().zip(&b).all(|(p, q)| (p - q).abs() < 1e-12));
+        // An even kernel falls back to the plain loop.
+        let x = [1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0];
+        let mut fast = Vec::new();
+        convolve_fast_into(&x, &[0.5, 0.5], Edge::Zero, &mut fast);
+        assert_eq!(fast, convolve(&x, &[0.5, 0.5], Edge::Zero));
+    }
+
+    #[test]
+    fn blur_until_stops_at_the_criterion_or_the_cap() {
+        let w = [0.25, 0.5, 0.25];
+        // [0, 1, 0] under Renormalize: pass 1 gives [1/3, 1/2, 1/3] (changes 1/3, 1/2, 1/3),
+        // pass 2 gives [(0.5·1/3 + 0.25·1/2) / 0.75, 0.25/3 + 0.25 + 0.25/3, …] =
+        // [7/18, 5/12, 7/18] (largest change 1/2 − 5/12 = 1/12).
+        let mut x = vec![0.0, 1.0, 0.0];
+        let b = blur_until(&mut x, &w, Edge::Renormalize, 0.1, 50);
+        assert_eq!(b.iterations, 2);
+        assert!((b.last_change - 1.0 / 12.0).abs() < 1e-12);
+        assert!(close(&x, &[7.0 / 18.0, 5.0 / 12.0, 7.0 / 18.0]));
+        // The cap wins over an unreachable criterion; 0 means one pass (repeat … until).
+        let mut x = vec![0.0, 1.0, 0.0];
+        assert_eq!(
+            blur_until(&mut x, &w, Edge::Renormalize, 0.0, 3).iterations,
+            3
+        );
+        let mut x = vec![0.0, 1.0, 0.0];
+        assert_eq!(
+            blur_until(&mut x, &w, Edge::Renormalize, 0.0, 0).iterations,
+            1
+        );
+        assert!(close(&x, &[1.0 / 3.0, 0.5, 1.0 / 3.0]));
+        // A constant signal changes by 0 < eps after one pass.
+        let mut x = vec![1.0; 7];
+        assert_eq!(
+            blur_until(&mut x, &w, Edge::Renormalize, 1e-9, 9).iterations,
+            1
+        );
+        let mut e: Vec<f64> = Vec::new();
+        assert_eq!(blur_until(&mut e, &w, Edge::Zero, 0.1, 9).iterations, 0);
     }
 }
