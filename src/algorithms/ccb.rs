@@ -84,7 +84,7 @@ const fn r_spec(default: i64, help: &'static str, source: &'static str) -> Param
         name: "r",
         kind: ParamKind::Int {
             min: 1,
-            max: 400,
+            max: 200,
             step: 1,
         },
         default: ParamValue::Int(default),
@@ -147,7 +147,7 @@ pub const SIGMA_SPEC: ParamSpec = ParamSpec {
 pub const EPSILON_SPEC: ParamSpec = ParamSpec {
     name: "epsilon",
     kind: ParamKind::Float {
-        min: 0.0,
+        min: 0.0001,
         max: 0.5,
         step: 0.001,
     },
@@ -161,7 +161,7 @@ pub const MAX_ITER_SPEC: ParamSpec = ParamSpec {
     name: "max_iter",
     kind: ParamKind::Int {
         min: 1,
-        max: 10_000,
+        max: 200,
         step: 1,
     },
     default: ParamValue::Int(100),
