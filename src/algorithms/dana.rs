@@ -672,6 +672,29 @@ fn explain_line(
         ));
         return out;
     }
+    // With a headline bound (thesis 7.2.1) the verdict is the bounded selection's, not
+    // Algorithm 1's chain from the seed.
+    if let Some(b) = x
+        .trace
+        .marks("bounds")
+        .and_then(|m| m.spans.first().cloned())
+    {
+        let selected = x
+            .trace
+            .marks("selected")
+            .is_some_and(|m| m.spans.iter().any(|s| s.contains(&line)));
+        let (inside, verdict) = (
+            b.contains(&line),
+            if selected { "selected" } else { "not selected" },
+        );
+        out.push(format!(
+            "{} the headline bounds [{}, {}] (thesis 7.2.1) -> {verdict}",
+            if inside { "inside" } else { "outside" },
+            b.start + 1,
+            b.end
+        ));
+        return out;
+    }
     let chosen = expand(&regions, m, gap);
     let (i, j) = if k < m { (k, k + 1) } else { (k - 1, k) };
     let d = distance(regions[i], regions[j]);
@@ -1047,6 +1070,27 @@ mod tests {
             assert!(sel
                 .iter()
                 .all(|r| b[0].start <= r.start && r.end <= b[0].end));
+            // Explain gives the bounded verdict, not Algorithm 1's chain from the seed.
+            let line_of = |needle: &str| {
+                page.lines()
+                    .lines
+                    .iter()
+                    .position(|l| page.text()[l.range()].contains(needle))
+                    .unwrap()
+            };
+            let inside = e
+                .explain(&page, &x, Location::Line(line_of("Paragraph 7 of")))
+                .join("; ");
+            // (The paragraphs form the seed region, which says so.)
+            assert!(inside.ends_with("-> selected"), "{bound}: {inside}");
+            let outside = e
+                .explain(&page, &x, Location::Line(line_of("Footer notes")))
+                .join("; ");
+            assert!(
+                outside.contains("outside the headline bounds")
+                    && outside.ends_with("-> not selected"),
+                "{bound}: {outside}"
+            );
         }
         // Without a title there is no headline: the bound changes nothing.
         let page = Page::from_text("t", article_page().replace("<title>T</title>", ""));
