@@ -87,30 +87,7 @@ impl Extractor for Bte {
             }
             None => (Selection::new(), Vec::new(), 0),
         };
-        let series = vec![
-            Series::new(
-                "tags",
-                "tag tokens",
-                Unit::Token,
-                Role::CodeSignal,
-                b.iter().map(|&x| x as u8 as f64).collect(),
-            ),
-            Series::new(
-                "words",
-                "word tokens",
-                Unit::Token,
-                Role::ContentSignal,
-                b.iter().map(|&x| (!x) as u8 as f64).collect(),
-            ),
-            Series::new(
-                "d",
-                "d(n), cumulative tag tokens (Formula 3.4)",
-                Unit::Token,
-                Role::Size,
-                d,
-            )
-            .with_agg(super::trace::Agg::Max),
-        ];
+        let series = token_curve_series(&b, d);
         Extraction {
             selection,
             trace: Trace {
@@ -136,6 +113,37 @@ impl Extractor for Bte {
             },
         }
     }
+}
+
+/// The token-level series BTE and DSC share (token unit): `tags` (code signal, 1 per tag
+/// token), `words` (content signal, 1 per word token) and `d`, the cumulative tag count of
+/// Formula 3.4 (a size, aggregated by maximum so a plateau shows as equal bars). `b[n]` is true
+/// for a tag token; `d` has one value per token.
+pub fn token_curve_series(b: &[bool], d: Vec<f64>) -> Vec<Series> {
+    vec![
+        Series::new(
+            "tags",
+            "tag tokens",
+            Unit::Token,
+            Role::CodeSignal,
+            b.iter().map(|&x| x as u8 as f64).collect(),
+        ),
+        Series::new(
+            "words",
+            "word tokens",
+            Unit::Token,
+            Role::ContentSignal,
+            b.iter().map(|&x| (!x) as u8 as f64).collect(),
+        ),
+        Series::new(
+            "d",
+            "d(n), cumulative tag tokens (Formula 3.4)",
+            Unit::Token,
+            Role::Size,
+            d,
+        )
+        .with_agg(super::trace::Agg::Max),
+    ]
 }
 
 /// Formula 3.3 for one range `[i, j]` (inclusive) of the token vector `b` (`true` = tag): tags

@@ -297,38 +297,16 @@ impl Extractor for Dsc {
                 }
             }
         }
-        let series = vec![
-            Series::new(
-                "tags",
-                "tag tokens",
-                Unit::Token,
-                Role::CodeSignal,
-                b.iter().map(|&x| x as u8 as f64).collect(),
-            ),
-            Series::new(
-                "words",
-                "word tokens",
-                Unit::Token,
-                Role::ContentSignal,
-                b.iter().map(|&x| (!x) as u8 as f64).collect(),
-            ),
-            Series::new(
-                "d",
-                "d(n), cumulative tag tokens (Formula 3.4)",
-                Unit::Token,
-                Role::Size,
-                c.d.iter().map(|&x| x as f64).collect(),
-            )
-            .with_agg(Agg::Max),
-            Series::new(
-                "slope",
-                "window slope s_i (tags per token, Algorithm 6)",
-                Unit::Token,
-                Role::CombinedSignal,
-                slope,
-            )
-            .with_agg(Agg::Max),
-        ];
+        let mut series =
+            super::bte::token_curve_series(&b, c.d.iter().map(|&x| x as f64).collect());
+        series.extend([Series::new(
+            "slope",
+            "window slope s_i (tags per token, Algorithm 6)",
+            Unit::Token,
+            Role::CombinedSignal,
+            slope,
+        )
+        .with_agg(Agg::Max)]);
         Extraction {
             selection,
             trace: Trace {
