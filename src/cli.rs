@@ -443,6 +443,29 @@ fn kind_text(k: &ParamKind) -> String {
     }
 }
 
+/// One entry of `cescope algos`: name, description, and each parameter with its default, kind,
+/// help and source.
+fn write_entry(
+    out: &mut impl Write,
+    name: &str,
+    describe: &str,
+    params: &[cescope::algorithms::ParamSpec],
+) -> std::io::Result<()> {
+    writeln!(out, "{name}\n  {describe}")?;
+    for p in params {
+        writeln!(
+            out,
+            "  --set {}={:<12} {}\n      {}\n      source: {}",
+            p.name,
+            p.default.to_string(),
+            kind_text(&p.kind),
+            p.help,
+            p.source
+        )?;
+    }
+    Ok(())
+}
+
 fn algos_cmd(names: bool, format: TextOrJson) -> Result<()> {
     let reg = algorithms::registry();
     let mut out = std::io::stdout().lock();
@@ -455,36 +478,14 @@ fn algos_cmd(names: bool, format: TextOrJson) -> Result<()> {
     match format {
         TextOrJson::Text => {
             for e in &reg {
-                writeln!(out, "{}\n  {}", e.name(), e.describe())?;
-                for p in e.params() {
-                    writeln!(
-                        out,
-                        "  --set {}={:<12} {}\n      {}\n      source: {}",
-                        p.name,
-                        p.default.to_string(),
-                        kind_text(&p.kind),
-                        p.help,
-                        p.source
-                    )?;
-                }
+                write_entry(&mut out, e.name(), e.describe(), e.params())?;
             }
             writeln!(
                 out,
                 "\nheadline finders (cescope title --method NAME, cescope eval --headline)"
             )?;
             for f in cescope::headline::registry() {
-                writeln!(out, "{}\n  {}", f.name(), f.describe())?;
-                for p in f.params() {
-                    writeln!(
-                        out,
-                        "  --set {}={:<12} {}\n      {}\n      source: {}",
-                        p.name,
-                        p.default.to_string(),
-                        kind_text(&p.kind),
-                        p.help,
-                        p.source
-                    )?;
-                }
+                write_entry(&mut out, f.name(), f.describe(), f.params())?;
             }
         }
         TextOrJson::Json => {

@@ -235,36 +235,19 @@ impl HeadlineReport {
 }
 
 /// Pairs each finder with its defaults, then applies each `NAME=VALUE` of `sets` to every finder
-/// that has parameter `NAME`. Errors: [`crate::Error::Param`] when none has it, or for a bad
-/// value.
+/// that has parameter `NAME` ([`super::run::configure_with`]). Errors: [`crate::Error::Param`]
+/// when none has it, for a missing `=`, or for a bad value.
 pub fn configure(
     finders: Vec<Box<dyn HeadlineFinder>>,
     sets: &[String],
 ) -> crate::Result<Vec<(Box<dyn HeadlineFinder>, Params)>> {
-    let mut out: Vec<(Box<dyn HeadlineFinder>, Params)> = finders
-        .into_iter()
-        .map(|f| {
-            let p = Params::defaults(f.params());
-            (f, p)
-        })
-        .collect();
-    for s in sets {
-        let name = s.split_once('=').map_or(s.as_str(), |(n, _)| n).trim();
-        let mut applied = 0;
-        for (f, p) in &mut out {
-            if f.params().iter().any(|spec| spec.name == name) {
-                p.set_str(f.params(), s)
-                    .map_err(|e| crate::Error::Param(format!("{}: {e}", f.name())))?;
-                applied += 1;
-            }
-        }
-        if applied == 0 {
-            return Err(crate::Error::Param(format!(
-                "{s:?}: no selected headline finder has a parameter {name:?}"
-            )));
-        }
-    }
-    Ok(out)
+    super::run::configure_with(
+        finders,
+        sets,
+        "headline finder",
+        |f| f.name(),
+        |f| f.params(),
+    )
 }
 
 /// Keeps the pages whose gold has a non-empty headline; returns them and how many were left out.

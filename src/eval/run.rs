@@ -26,7 +26,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::algorithms::{Extractor, Params};
+use crate::algorithms::{Extractor, ParamSpec, Params};
 use crate::corpus::{self, Corpus, CorpusPage, GoldText};
 use crate::error::escape_controls;
 use crate::error::{Error, Result};
@@ -325,10 +325,22 @@ pub fn configure(
     algos: Vec<Box<dyn Extractor>>,
     sets: &[String],
 ) -> Result<Vec<(Box<dyn Extractor>, Params)>> {
-    let mut out: Vec<(Box<dyn Extractor>, Params)> = algos
+    configure_with(algos, sets, "algorithm", |e| e.name(), |e| e.params())
+}
+
+/// [`configure`] for anything with a name and [`ParamSpec`]s (extractors, headline finders):
+/// `kind` names them in the error ("algorithm", "headline finder").
+pub fn configure_with<T>(
+    items: Vec<T>,
+    sets: &[String],
+    kind: &str,
+    name_of: fn(&T) -> &'static str,
+    specs_of: fn(&T) -> &[ParamSpec],
+) -> Result<Vec<(T, Params)>> {
+    let mut out: Vec<(T, Params)> = items
         .into_iter()
         .map(|e| {
-            let p = Params::defaults(e.params());
+            let p = Params::defaults(specs_of(&e));
             (e, p)
         })
         .collect();
@@ -338,22 +350,22 @@ pub fn configure(
             .ok_or_else(|| Error::Param(format!("{s:?}: expected NAME=VALUE")))?;
         let mut applied = 0;
         for (e, p) in &mut out {
-            if e.params().iter().any(|spec| spec.name == name.trim()) {
-                p.set_str(e.params(), s)
-                    .map_err(|err| Error::Param(format!("{}: {err}", e.name())))?;
+            if specs_of(e).iter().any(|spec| spec.name == name.trim()) {
+                p.set_str(specs_of(e), s)
+                    .map_err(|err| Error::Param(format!("{}: {err}", name_of(e))))?;
                 applied += 1;
             }
         }
         if applied == 0 {
-            let names: Vec<_> = out.iter().map(|(e, _)| e.name()).collect();
+            let names: Vec<_> = out.iter().map(|(e, _)| name_of(e)).collect();
             let mut known: Vec<&str> = out
                 .iter()
-                .flat_map(|(e, _)| e.params().iter().map(|s| s.name))
+                .flat_map(|(e, _)| specs_of(e).iter().map(|s| s.name))
                 .collect();
             known.sort_unstable();
             known.dedup();
             return Err(Error::Param(format!(
-                "no selected algorithm ({}) has a parameter {:?}; they have: {}",
+                "no selected {kind} ({}) has a parameter {:?}; they have: {}",
                 names.join(", "),
                 name.trim(),
                 if known.is_empty() {

@@ -65,12 +65,15 @@ impl Annotation {
     /// Opens the annotation of `page` (read from `page_path`): the gold file when it exists, else
     /// a draft from `corpus_gold`, else an empty draft. Returns the annotation and a message for
     /// the status bar (errors reading the gold file, read-only warnings, recovery offers).
+    /// `suggest` gives the headline suggestion's byte range; it is asked only for a page
+    /// annotated for the first time.
     pub fn open(
         page: &Page,
         page_path: &Path,
         gold_dir: Option<&Path>,
         corpus_gold: Option<&GoldText>,
         annotator: &str,
+        suggest: impl FnOnce() -> Option<Range<usize>>,
     ) -> (Annotation, Option<(String, bool)>) {
         let path = gold::gold_path_for(page_path, gold_dir);
         let mut msg = None;
@@ -100,14 +103,7 @@ impl Annotation {
             // A page annotated for the first time starts with TitleFinder's headline
             // suggestion (thesis chapter 5), tightened to its text; `H` / `Y` replace it.
             let mut g = Gold::new(page, annotator);
-            let suggestion = crate::headline::find(crate::headline::DEFAULT_FINDER)
-                .ok()
-                .and_then(|f| {
-                    f.run(page, &crate::algorithms::Params::defaults(f.params()))
-                        .best()
-                        .map(|c| c.range.clone())
-                })
-                .and_then(|r| gold::mark::tighten_to_text(page, r));
+            let suggestion = suggest().and_then(|r| gold::mark::tighten_to_text(page, r));
             if let Some(r) = suggestion {
                 g.set_headline(page, Some(r));
             }

@@ -27,7 +27,7 @@ mod review;
 mod table;
 
 pub use navigate::{Search, MAX_MATCHES};
-pub use table::TableKind;
+pub use table::{HeadlineRow, TableKind};
 
 use super::annotate::Annotation;
 use super::highlight::Highlighter;
@@ -254,6 +254,10 @@ pub struct Doc {
     pub gold_from_corpus: bool,
     /// The headline of the corpus' gold text, when it has one.
     pub gold_headline: Option<String>,
+    /// The default headline finder's candidates, computed once per page on first use
+    /// ([`App::headline_rows`]): the headline panel redraws and the first-annotation
+    /// suggestion read them instead of re-running TitleFinder.
+    pub headlines: std::sync::OnceLock<Arc<Vec<HeadlineRow>>>,
 }
 
 impl Doc {
@@ -307,6 +311,7 @@ impl Doc {
             gold_text,
             gold_from_corpus,
             gold_headline,
+            headlines: std::sync::OnceLock::new(),
         }
     }
 }

@@ -198,11 +198,9 @@ impl App {
                 // headline, tightened to its text as a hand-marked headline is.
                 // The candidate highlighted in the headline panel (`#`), else the best one.
                 let found = self.highlighted_headline().or_else(|| {
-                    self.doc.as_ref().and_then(|d| {
-                        let f = crate::headline::find(crate::headline::DEFAULT_FINDER).ok()?;
-                        let h = f.run(&d.page, &crate::algorithms::Params::defaults(f.params()));
-                        h.best().map(|c| (c.range.clone(), c.text.clone()))
-                    })
+                    self.headline_rows()
+                        .first()
+                        .map(|r| (r.range.clone(), r.text.clone()))
                 });
                 match found {
                     Some((r, text)) => {
@@ -340,6 +338,7 @@ pub(crate) fn attach(app: &mut App, page_path: &Path, corpus_gold: Option<&GoldT
         app.opts.gold_dir.as_deref(),
         corpus_gold,
         &app.opts.annotator,
+        || app.headline_rows().first().map(|r| r.range.clone()),
     );
     app.ann = Some(ann);
     if msg.is_some() {

@@ -8,6 +8,8 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use crate::algorithms::candidates::{candidate_table, CandidateTable};
 use crate::tui::keymap::Action;
 
+use std::sync::Arc;
+
 use super::App;
 
 /// What the table overlay shows.
@@ -44,24 +46,30 @@ impl App {
     }
 
     /// The headline candidates of the default headline finder (TitleFinder) on the open page,
-    /// best first, at most [`HEADLINE_ROWS`].
-    pub fn headline_rows(&self) -> Vec<HeadlineRow> {
+    /// best first, at most [`HEADLINE_ROWS`]; computed once per page ([`super::Doc::headlines`]).
+    pub fn headline_rows(&self) -> Arc<Vec<HeadlineRow>> {
         let Some(d) = self.doc.as_ref() else {
-            return Vec::new();
+            return Arc::default();
         };
-        let Ok(f) = crate::headline::find(crate::headline::DEFAULT_FINDER) else {
-            return Vec::new();
-        };
-        let h = f.run(&d.page, &crate::algorithms::Params::defaults(f.params()));
-        h.candidates
-            .into_iter()
-            .take(HEADLINE_ROWS)
-            .map(|c| HeadlineRow {
-                score: c.score,
-                range: c.range,
-                text: c.text,
+        d.headlines
+            .get_or_init(|| {
+                let Ok(f) = crate::headline::find(crate::headline::DEFAULT_FINDER) else {
+                    return Arc::default();
+                };
+                let h = f.run(&d.page, &crate::algorithms::Params::defaults(f.params()));
+                Arc::new(
+                    h.candidates
+                        .into_iter()
+                        .take(HEADLINE_ROWS)
+                        .map(|c| HeadlineRow {
+                            score: c.score,
+                            range: c.range,
+                            text: c.text,
+                        })
+                        .collect(),
+                )
             })
-            .collect()
+            .clone()
     }
 
     /// The byte range of the highlighted row of the table overlay, if any.
