@@ -1570,6 +1570,56 @@ fn reading_view_annotates_on_text() {
     assert!(app.line_range(app.cursor).unwrap().contains(&byte));
 }
 
+/// Fewer keys from a draft: `T` takes the draft and puts the cursor on its first line; `i` / `D`
+/// on the cursor line then move the cursor to the next line (so repeating the key strikes a run
+/// of lines), while on a visual range they leave the cursor where it is.
+#[test]
+fn draft_fixing_keys_move_on() {
+    let gold_dir = tempfile::tempdir().unwrap();
+    let mut app = App::open(&sample("news-article.html"), annotate_opts(gold_dir.path())).unwrap();
+    keys(&mut app, "w");
+    app.handle_key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE)); // away from the draft
+    let end = app.cursor;
+    keys(&mut app, "T");
+    let first = app
+        .active_algo()
+        .result
+        .as_ref()
+        .unwrap()
+        .selection
+        .ranges()[0]
+        .start;
+    let c = app.cursor;
+    assert_ne!(c, end);
+    assert!(
+        app.line_range(c).unwrap().contains(&first),
+        "T puts the cursor on the draft's first line"
+    );
+    let ann_sel = |app: &App| app.ann.as_ref().unwrap().gold.main_selection();
+    let line = |app: &App, i: usize| app.line_range(i).unwrap();
+    // D on the cursor line: the line leaves the annotation, the cursor moves on.
+    keys(&mut app, "D");
+    assert_eq!(app.cursor, c + 1);
+    assert!(!ann_sel(&app).intersects(line(&app, c)));
+    keys(&mut app, "D");
+    assert_eq!(app.cursor, c + 2);
+    assert!(!ann_sel(&app).intersects(line(&app, c + 1)));
+    // i puts a line back and moves on too.
+    app.cursor = c;
+    keys(&mut app, "i");
+    assert_eq!(app.cursor, c + 1);
+    assert!(ann_sel(&app).intersects(line(&app, c)));
+    // On a visual range the cursor stays at the range's end.
+    keys(&mut app, "v");
+    app.cursor = c + 2;
+    keys(&mut app, "D");
+    assert_eq!(app.cursor, c + 2);
+    assert!(!ann_sel(&app).intersects(line(&app, c + 2)));
+    // A key that changes nothing does not move the cursor.
+    keys(&mut app, "D");
+    assert_eq!(app.cursor, c + 2, "the line was already out");
+}
+
 /// The review flow (`V`): draft gold files are visited one after the other; `a` accepts (saved
 /// final), `f` flags (a `[flagged]` note, still a draft), `n` adds a typed note, `s` skips, Esc
 /// leaves.

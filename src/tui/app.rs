@@ -782,7 +782,7 @@ impl App {
         self.top = self.top.min(n.saturating_sub(1));
     }
 
-    fn move_cursor(&mut self, delta: isize) {
+    pub(crate) fn move_cursor(&mut self, delta: isize) {
         let n = self.line_count() as isize;
         self.cursor = (self.cursor as isize + delta).clamp(0, (n - 1).max(0)) as usize;
         self.ensure_visible();

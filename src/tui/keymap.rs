@@ -139,10 +139,10 @@ actions! {
     StepPrev => "step_prev", "teaching", "step mode: previous phase";
 
     Visual => "visual", "annotate", "visual mode: select lines (drag the mouse to select characters)";
-    Include => "include", "annotate", "add the selection (or the cursor line) to the main content";
-    Exclude => "exclude", "annotate", "remove the selection (or the cursor line) from the main content";
+    Include => "include", "annotate", "add the selection (or cursor line, then down) to main content";
+    Exclude => "exclude", "annotate", "remove the selection (or cursor line, then down) from main content";
     MarkHeadline => "mark_headline", "annotate", "mark the selection (or the cursor line) as the headline";
-    TakeDraft => "take_draft", "annotate", "take the active algorithm's selection as a draft main content";
+    TakeDraft => "take_draft", "annotate", "take the active algorithm's selection as a draft, go to its start";
     TakeHeadline => "take_headline", "annotate", "take the suggested headline (TitleFinder) as the gold headline";
     Undo => "undo", "annotate", "undo the last annotation change";
     Redo => "redo", "annotate", "redo";

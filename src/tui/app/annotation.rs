@@ -54,18 +54,20 @@ impl App {
         self.refresh_prf();
     }
 
-    fn edit(&mut self, f: impl FnOnce(&Page, &mut Gold, Option<Range<usize>>) -> bool) {
+    /// Applies `f` to the annotation with the [`App::annotation_target`] as its range, with undo,
+    /// autosave and a status line when nothing changed. Returns true when the gold changed.
+    fn edit(&mut self, f: impl FnOnce(&Page, &mut Gold, Option<Range<usize>>) -> bool) -> bool {
         let target = self.annotation_target();
         let Some(doc) = self.doc.as_ref() else {
-            return;
+            return false;
         };
         let page = doc.page.clone();
         let Some(ann) = self.ann.as_mut() else {
-            return;
+            return false;
         };
         if let Some(why) = &ann.read_only {
             self.status = Some((format!("read-only: {why}"), true));
-            return;
+            return false;
         }
         let before = ann.snapshot();
         let applied = f(&page, &mut ann.gold, target);
@@ -76,7 +78,7 @@ impl App {
                 "no change: the selection holds no main content to change".into(),
                 false,
             ));
-            return;
+            return false;
         }
         ann.undo.push(before);
         ann.redo.clear();
@@ -86,6 +88,14 @@ impl App {
         self.autosave();
         self.gold_overlay = true;
         self.gold_changed();
+        true
+    }
+
+    /// True when the annotation commands act on the cursor line (no visual or mouse selection).
+    fn targets_cursor_line(&self) -> bool {
+        self.ann
+            .as_ref()
+            .is_some_and(|a| a.visual.is_none() && a.char_sel.is_none())
     }
 
     /// Writes the recovery file of a changed annotation (every change; atomic); back at the
@@ -174,25 +184,34 @@ impl App {
                     };
                 }
             }
-            Action::Include => self.edit(|page, g, t| {
-                let Some(t) = t else { return false };
-                let sel = g.main_selection().union(&Selection::from_ranges([t]));
-                g.set_main_content(page, sel);
-                true
-            }),
-            Action::Exclude => self.edit(|page, g, t| {
-                let Some(t) = t else { return false };
-                let sel = g.main_selection().difference(&Selection::from_ranges([t]));
-                g.set_main_content(page, sel);
-                true
-            }),
-            Action::MarkHeadline => self.edit(|page, g, t| {
-                let Some(r) = t.and_then(|t| gold::mark::tighten_to_text(page, t)) else {
-                    return false;
-                };
-                g.set_headline(page, Some(r));
-                true
-            }),
+            Action::Include | Action::Exclude => {
+                // On the cursor line the cursor then moves to the next line (like vim's `dd`),
+                // so a run of lines is included or excluded by repeating one key.
+                let advance = self.targets_cursor_line();
+                let changed = self.edit(|page, g, t| {
+                    let Some(t) = t else { return false };
+                    let t = Selection::from_ranges([t]);
+                    let sel = if a == Action::Include {
+                        g.main_selection().union(&t)
+                    } else {
+                        g.main_selection().difference(&t)
+                    };
+                    g.set_main_content(page, sel);
+                    true
+                });
+                if changed && advance {
+                    self.move_cursor(1);
+                }
+            }
+            Action::MarkHeadline => {
+                self.edit(|page, g, t| {
+                    let Some(r) = t.and_then(|t| gold::mark::tighten_to_text(page, t)) else {
+                        return false;
+                    };
+                    g.set_headline(page, Some(r));
+                    true
+                });
+            }
             Action::TakeHeadline => {
                 // The default headline finder's best candidate (TitleFinder) becomes the gold
                 // headline, tightened to its text as a hand-marked headline is.
@@ -229,10 +248,14 @@ impl App {
                 let name = self.active_algo().extractor.name();
                 match sel {
                     Some(sel) => {
-                        self.edit(|page, g, _| {
+                        let changed = self.edit(|page, g, _| {
                             g.set_main_content(page, sel);
                             true
                         });
+                        if changed {
+                            // Fixing a draft starts at its first line: go there.
+                            self.jump_selected(true);
+                        }
                         if self.ann.as_ref().is_some_and(|a| a.dirty) {
                             self.status = Some((
                                 format!("main content taken from {name}: now fix it"),
