@@ -9,6 +9,7 @@
 //! always among those in flight, so the window never deadlocks).
 
 use std::collections::BTreeMap;
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::sync_channel;
 use std::sync::{Condvar, Mutex};
@@ -78,8 +79,8 @@ impl Permits {
 ///
 /// `input` is pulled on its own thread, one item at a time, only while fewer than
 /// `opts.window` items are in flight. When `sink` fails, reading stops, the items in flight are
-/// finished and dropped, and the sink's first error is returned. `work` should not panic (wrap
-/// fallible work in `catch_unwind` if it might): a panic in a worker is propagated.
+/// finished and dropped, and the sink's first error is returned. `work` should not panic: if it
+/// does, reading stops, the pipeline winds down, and the first panic is raised again here.
 ///
 /// Errors: the sink's error; [`std::io::Error`] of kind `Other` when the worker threads cannot
 /// be started.
@@ -107,8 +108,9 @@ where
     let (tx_in, rx_in) = sync_channel::<(u64, I::Item)>(window);
     let (tx_out, rx_out) = sync_channel::<(u64, O)>(window);
     let work = &work;
-    let (permits, stop) = (&permits, &stop);
-    std::thread::scope(|s| {
+    let panicked: Mutex<Option<Box<dyn std::any::Any + Send>>> = Mutex::new(None);
+    let (permits, stop, panicked) = (&permits, &stop, &panicked);
+    let result = std::thread::scope(|s| {
         s.spawn(move || {
             for (i, item) in input.enumerate() {
                 if !permits.acquire(stop) || tx_in.send((i as u64, item)).is_err() {
@@ -122,7 +124,19 @@ where
                     .into_iter()
                     .par_bridge()
                     .for_each_with(tx_out, |tx, (i, item)| {
-                        let _ = tx.send((i, work(item)));
+                        match std::panic::catch_unwind(AssertUnwindSafe(|| work(item))) {
+                            Ok(out) => {
+                                let _ = tx.send((i, out));
+                            }
+                            Err(payload) => {
+                                // Stop reading so the other workers drain and finish; the
+                                // panic is raised again once the pipeline has wound down.
+                                let mut slot = panicked.lock().unwrap_or_else(|e| e.into_inner());
+                                slot.get_or_insert(payload);
+                                stop.store(true, Ordering::Relaxed);
+                                permits.wake_all();
+                            }
+                        }
                     })
             })
         });
@@ -160,8 +174,16 @@ where
                 permits.wake_all();
             }
         }
+        // All workers are gone (done, or a panic in `work` that the scope re-raises): a reader
+        // still waiting for a permit must not wait for ever.
+        stop.store(true, Ordering::Relaxed);
+        permits.wake_all();
         result
-    })
+    });
+    if let Some(payload) = panicked.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        std::panic::resume_unwind(payload);
+    }
+    result
 }
 
 #[cfg(test)]
@@ -269,5 +291,26 @@ mod tests {
         );
         assert!(r.is_err());
         assert!(read.load(Ordering::SeqCst) < 100);
+    }
+
+    #[test]
+    fn a_panicking_worker_is_propagated_not_a_hang() {
+        let opts = PipelineOptions {
+            threads: 2,
+            ordered: true,
+            window: 2,
+        };
+        let r = std::panic::catch_unwind(|| {
+            run(
+                0..1000u64,
+                |i| {
+                    assert!(i != 3, "boom");
+                    i
+                },
+                &opts,
+                |_| -> Result<(), std::io::Error> { Ok(()) },
+            )
+        });
+        assert!(r.is_err());
     }
 }
