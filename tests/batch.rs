@@ -417,3 +417,29 @@ fn eval_on_jsonl_equals_the_directory_form_on_scrapinghub_dev() {
         assert_eq!(a.f1s(i), b.f1s(i));
     }
 }
+
+#[test]
+fn a_corrupt_gzip_member_ends_the_stream_with_an_error_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut members = Vec::new();
+    for r in warc_records().into_iter().take(2) {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(&r).unwrap();
+        members.push(e.finish().unwrap());
+    }
+    // The second member (the HTML response) is cut in half: its deflate data ends early.
+    let cut = members[1].len() / 2;
+    members[1].truncate(cut);
+    let f = dir.path().join("bad.warc.gz");
+    std::fs::write(&f, members.concat()).unwrap();
+    let out = cescope()
+        .args(["extract", "--input"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let recs = records(&out.stdout);
+    assert_eq!(recs.len(), 1, "{recs:#?}");
+    let e = recs[0].error.as_deref().unwrap();
+    assert!(e.contains("the stream ends here"), "{e}");
+}
