@@ -62,10 +62,34 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         gold_dir: Option<PathBuf>,
     },
-    /// Extract the main content of one page (`-` reads standard input; .gz is read transparently).
+    /// Extract the main content of one page (`-` reads standard input; .gz is read transparently),
+    /// or stream many with --input: WARC, JSONL or a directory of pages, one JSONL record out per
+    /// page (id, url, algo, text, headline?, error?, bytes), on all cores, constant memory.
     Extract {
         /// The page: a path, `-` for standard input.
-        file: PathBuf,
+        #[arg(required_unless_present = "input", conflicts_with = "input")]
+        file: Option<PathBuf>,
+        /// Batch input: a WARC (.warc, .warc.gz) or JSONL (.jsonl, .jsonl.gz) file, `-` for
+        /// standard input, or a directory of pages.
+        #[arg(long, value_name = "FILE|DIR|-")]
+        input: Option<PathBuf>,
+        /// Format of --input (default: guessed from its name; required for `-`).
+        #[arg(long, value_name = "FORMAT", requires = "input", value_parser = named::<cescope::batch::InputFormat>(&cescope::batch::InputFormat::NAMES))]
+        input_format: Option<cescope::batch::InputFormat>,
+        /// Batch output: `jsonl` (one extraction record per page) or `pages` (the input as JSONL
+        /// pages {id, url, html, gold fields}, no extraction: a corpus or WARC turned into the
+        /// JSONL that `cescope eval` and Spark read).
+        #[arg(long, value_enum, default_value = "jsonl", requires = "input")]
+        output: BatchOutput,
+        /// Batch: worker threads (default: one per core).
+        #[arg(long, value_name = "N", requires = "input", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+        /// Batch: write records as they finish instead of in input order.
+        #[arg(long, requires = "input")]
+        unordered: bool,
+        /// Batch: also find each page's headline with this finder (see `cescope algos`).
+        #[arg(long, value_name = "FINDER", requires = "input")]
+        headline: Option<String>,
         /// Algorithm name (see `cescope algos`).
         #[arg(long, short, default_value = "danag")]
         algo: String,
@@ -194,12 +218,41 @@ pub fn run(cli: Cli) -> Result<()> {
             &path, &algo, &keymap, encoding, no_syntax, annotator, gold_dir,
         ),
         Command::Extract {
+            input: Some(input),
+            input_format,
+            output,
+            threads,
+            unordered,
+            headline,
+            algo,
+            set,
+            encoding,
+            ..
+        } => extract_batch(
+            &input,
+            input_format,
+            output,
+            threads,
+            unordered,
+            headline.as_deref(),
+            &algo,
+            &set,
+            encoding,
+        ),
+        Command::Extract {
             file,
             algo,
             set,
             format,
             encoding,
-        } => extract(file, &algo, &set, format, encoding),
+            ..
+        } => extract(
+            file.context("give a page file (or --input for a batch)")?,
+            &algo,
+            &set,
+            format,
+            encoding,
+        ),
         Command::Title {
             file,
             method,
@@ -327,6 +380,85 @@ fn extract(
     for w in page.warnings() {
         eprintln!("cescope: warning: {w}");
     }
+    Ok(())
+}
+
+/// Output of `cescope extract --input`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum BatchOutput {
+    /// One extraction record per page: id, url, algo, text, headline?, error?, bytes.
+    Jsonl,
+    /// The input pages as JSONL page records (id, url, html, gold fields), not extracted.
+    Pages,
+}
+
+/// `cescope extract --input …`: streams the input through the extractor (or, with `--output
+/// pages`, converts it to JSONL pages); records on standard output, the summary on standard
+/// error.
+#[allow(clippy::too_many_arguments)]
+fn extract_batch(
+    input: &std::path::Path,
+    format: Option<cescope::batch::InputFormat>,
+    output: BatchOutput,
+    threads: Option<u16>,
+    unordered: bool,
+    headline: Option<&str>,
+    algo: &str,
+    set: &[String],
+    encoding: Option<String>,
+) -> Result<()> {
+    use cescope::batch::{self, InputFormat, PipelineOptions};
+    use std::io::IsTerminal;
+    let format = match format.or_else(|| InputFormat::guess(input)) {
+        Some(f) => f,
+        None => anyhow::bail!(
+            "cannot tell the format of {} from its name; give --input-format {}",
+            shown(input),
+            InputFormat::NAMES.join("|")
+        ),
+    };
+    let extractor = algorithms::find(algo)?;
+    let mut params = Params::defaults(extractor.params());
+    for s in set {
+        params.set_str(extractor.params(), s)?;
+    }
+    let headline = match headline {
+        Some(name) => {
+            let f = cescope::headline::find(name)?;
+            let p = Params::defaults(f.params());
+            Some((f, p))
+        }
+        None => None,
+    };
+    let decode = DecodeOptions {
+        encoding_override: encoding,
+        ..Default::default()
+    };
+    let mut opts = PipelineOptions::new(threads.map_or(0, usize::from));
+    opts.ordered = !unordered;
+    let source = batch::open(input, format)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let summary = match output {
+        BatchOutput::Jsonl => {
+            let job = batch::ExtractJob {
+                extractor,
+                params,
+                headline,
+                decode,
+            };
+            batch::extract_stream(
+                source,
+                &job,
+                &opts,
+                &mut out,
+                std::io::stderr().is_terminal(),
+            )?
+        }
+        BatchOutput::Pages => batch::pages_stream(source, &decode, &opts, &mut out, &mut |w| {
+            eprintln!("cescope: warning: {w}")
+        })?,
+    };
+    eprintln!("cescope: {summary}");
     Ok(())
 }
 
@@ -582,9 +714,7 @@ fn eval_cmd(
     scatter: Option<&str>,
     threads: Option<u16>,
 ) -> Result<()> {
-    use cescope::eval::report;
     use cescope::eval::run;
-    use std::io::IsTerminal;
 
     let t0 = Instant::now();
     let algos = run::configure(algorithms::resolve(algo)?, set)?;
@@ -610,6 +740,38 @@ fn eval_cmd(
         }
         None => (names.len() >= 2).then_some((0, 1)),
     };
+    let jsonl = corpora
+        .iter()
+        .filter(|c| cescope::batch::eval::is_jsonl(c))
+        .count();
+    let rep = if jsonl > 0 {
+        if jsonl < corpora.len() {
+            anyhow::bail!("give JSONL files or corpora (directories, ground-truth.json), not both");
+        }
+        let opts = cescope::batch::PipelineOptions::new(threads.map_or(0, usize::from));
+        let (rep, notes) = cescope::batch::eval::evaluate_jsonl(corpora, &algos, metric, &opts)?;
+        for n in &notes {
+            eprintln!("cescope: note: {n}");
+        }
+        if rep.pages.is_empty() {
+            anyhow::bail!("no record with a gold standard (articleBody) in the given JSONL files");
+        }
+        rep
+    } else {
+        eval_dirs(corpora, &algos, metric, threads)?
+    };
+    print_eval(rep, by, prf, format, report_dir, scatter, t0)
+}
+
+/// The directory / ground-truth form of `cescope eval`: gathers the pages, evaluates them.
+fn eval_dirs(
+    corpora: &[PathBuf],
+    algos: &[(Box<dyn algorithms::Extractor>, Params)],
+    metric: Metric,
+    threads: Option<u16>,
+) -> Result<cescope::eval::run::Report> {
+    use cescope::eval::run;
+    use std::io::IsTerminal;
     let (pages, notes) = run::gather_with(corpora, &run::CorpusOrGoldFiles)?;
     for n in &notes {
         eprintln!("cescope: note: {n}");
@@ -618,14 +780,27 @@ fn eval_cmd(
         anyhow::bail!("no page with a gold standard in the given corpora");
     }
     let progress = std::io::stderr().is_terminal();
-    let rep = match threads {
+    Ok(match threads {
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n as usize)
             .build()
             .context("starting the worker threads")?
-            .install(|| run::evaluate(&pages, &algos, metric, progress)),
-        None => run::evaluate(&pages, &algos, metric, progress),
-    };
+            .install(|| run::evaluate(&pages, algos, metric, progress)),
+        None => run::evaluate(&pages, algos, metric, progress),
+    })
+}
+
+/// Prints an evaluation report (warnings, table / JSON / CSV, report directory, wall time).
+fn print_eval(
+    rep: cescope::eval::run::Report,
+    by: TableBy,
+    prf: bool,
+    format: EvalFormat,
+    report_dir: Option<&std::path::Path>,
+    scatter: Option<(usize, usize)>,
+    t0: Instant,
+) -> Result<()> {
+    use cescope::eval::report;
     for p in &rep.pages {
         let at = cescope::error::escape_controls(&format!("{}/{}", p.corpus, p.id));
         if let Some(e) = &p.error {
@@ -688,6 +863,11 @@ fn eval_headline_cmd(
         TableBy::Type => GroupBy::Type,
         TableBy::Page => anyhow::bail!("--headline groups by corpus, site or type, not by page"),
     };
+    if corpora.iter().any(|c| cescope::batch::eval::is_jsonl(c)) {
+        anyhow::bail!(
+            "eval --headline reads corpora (directories, ground-truth.json), not JSONL files yet"
+        );
+    }
     let (pages, notes) = run::gather_with(corpora, &run::CorpusOrGoldFiles)?;
     for n in &notes {
         eprintln!("cescope: note: {n}");

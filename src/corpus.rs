@@ -3,6 +3,11 @@
 //!
 //! The common gold format is one JSON object `id → {"articleBody": str, "headline"?: str,
 //! "url"?: str}`; page `id` is the file `html/<id>.html`, `html/<id>.htm`, or either with `.gz`.
+//!
+//! A corpus can also be one JSONL file, each line a page with its gold in the same record shape
+//! (`{"id", "url", "html", "articleBody", "headline"?, "page_type"?}`): it is streamed rather than
+//! listed, by [`crate::batch::jsonl`] (schema) and [`crate::batch::eval`] (`cescope eval
+//! FILE.jsonl`); `cescope extract --input DIR --output pages` writes one from a directory corpus.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

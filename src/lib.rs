@@ -13,6 +13,7 @@
 //! --no-default-features` gives the library and a CLI for batch use without them.
 
 pub mod algorithms;
+pub mod batch;
 pub mod bench;
 pub mod config;
 pub mod corpus;

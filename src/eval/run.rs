@@ -614,16 +614,36 @@ pub fn evaluate(
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    report_from(
+        metric,
+        pages.iter().map(|p| p.corpus.clone()),
+        per_page,
+        algos,
+        t0,
+    )
+}
+
+/// Assembles a [`Report`] from per-page results in evaluation order (as [`evaluate`] and the
+/// streaming JSONL evaluation of [`crate::batch::eval`] produce them): `corpora` lists the corpus
+/// of each page (duplicates are dropped, first-seen order kept), `t0` is when the evaluation
+/// started, and the thread count is the current rayon pool's.
+pub fn report_from(
+    metric: Metric,
+    corpora: impl IntoIterator<Item = String>,
+    per_page: Vec<(PageInfo, Vec<PageResult>)>,
+    algos: &[(Box<dyn Extractor>, Params)],
+    t0: Instant,
+) -> Report {
     let mut algo_results: Vec<AlgoResult> = algos
         .iter()
         .map(|(e, p)| AlgoResult {
             name: e.name().to_string(),
             params: p.clone(),
             run_seconds: 0.0,
-            results: Vec::with_capacity(pages.len()),
+            results: Vec::with_capacity(per_page.len()),
         })
         .collect();
-    let mut infos = Vec::with_capacity(pages.len());
+    let mut infos = Vec::with_capacity(per_page.len());
     for (info, results) in per_page {
         infos.push(info);
         for (a, r) in algo_results.iter_mut().zip(results) {
@@ -631,15 +651,15 @@ pub fn evaluate(
             a.results.push(r);
         }
     }
-    let mut corpora: Vec<String> = Vec::new();
-    for p in pages {
-        if !corpora.contains(&p.corpus) {
-            corpora.push(p.corpus.clone());
+    let mut names: Vec<String> = Vec::new();
+    for c in corpora {
+        if !names.contains(&c) {
+            names.push(c);
         }
     }
     Report {
         metric,
-        corpora,
+        corpora: names,
         pages: infos,
         algos: algo_results,
         wall_seconds: t0.elapsed().as_secs_f64(),
@@ -653,11 +673,10 @@ fn eval_page(
     metric: Metric,
     opts: &DecodeOptions,
 ) -> (PageInfo, Vec<PageResult>) {
-    let gold = ep.gold.article_body.as_str();
     let t = Instant::now();
     let loaded = Page::load(Path::new(&ep.path), opts);
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
-    let mut info = PageInfo {
+    let info = PageInfo {
         corpus: ep.corpus.clone(),
         id: ep.id.clone(),
         path: ep.path.clone(),
@@ -669,10 +688,33 @@ fn eval_page(
         error: None,
         warnings: Vec::new(),
     };
+    score_page(
+        info,
+        loaded,
+        &ep.gold,
+        ep.gold_sha256.as_deref(),
+        algos,
+        metric,
+    )
+}
+
+/// Scores one loaded page (or the error that replaced it) against `gold` with every algorithm:
+/// the per-page step of [`evaluate`], shared with the streaming JSONL evaluation. `info` is the
+/// page's report entry; its `bytes`, `error` and `warnings` are filled here. A page that failed
+/// to load gets an empty extract for every algorithm.
+pub fn score_page(
+    mut info: PageInfo,
+    loaded: Result<Page>,
+    gold: &GoldText,
+    gold_sha256: Option<&str>,
+    algos: &[(Box<dyn Extractor>, Params)],
+    metric: Metric,
+) -> (PageInfo, Vec<PageResult>) {
+    let gold = gold.article_body.as_str();
     let results = match loaded {
         Ok(page) => {
             info.bytes = page.raw().len();
-            if let Some(want) = &ep.gold_sha256 {
+            if let Some(want) = gold_sha256 {
                 let have = page.sha256_hex();
                 if !want.eq_ignore_ascii_case(&have) {
                     info.warnings.push(escape_controls(&format!(
