@@ -820,7 +820,12 @@ fn explain_at(set: &FilterSet, x: &Extraction, place: String, range: Range<usize
         Combine::Serial => match hit.iter().position(|h| !h) {
             Some(0) => out.push(format!("stage 1 {} did not select it", names[0])),
             Some(k) => out.push(format!(
-                "kept by stages 1..{k}, removed by stage {} {} (run on the page left by {k} {})",
+                "kept by {}, removed by stage {} {} (run on the page left by {k} {})",
+                if k == 1 {
+                    format!("stage 1 {}", names[0])
+                } else {
+                    format!("stages 1..{k}")
+                },
                 k + 1,
                 names[k],
                 names[k - 1]
@@ -847,8 +852,7 @@ fn explain_at(set: &FilterSet, x: &Extraction, place: String, range: Range<usize
                         .iter()
                         .zip(&set.members)
                         .filter(|(h, _)| **h)
-                        .map(|(_, m)| m.weight)
-                        .sum();
+                        .fold(0.0, |a, (_, m)| a + m.weight);
                     format!(
                         "summed weight {sum} {} threshold {threshold}",
                         if sum >= threshold - 1e-9 && sum > 0.0 {
