@@ -66,6 +66,7 @@ use serde::Deserialize;
 
 use super::trace::{Marks, Phase, Role, Scalar, Series, Trace, Unit};
 use super::{explain_generic, Extraction, Extractor, Location, ParamSpec, ParamValue, Params};
+pub use crate::error::SetError;
 use crate::error::{Error, Result};
 use crate::page::Page;
 use crate::selection::Selection;
@@ -119,101 +120,6 @@ fn intern_phases(phases: Vec<Phase>) -> &'static [Phase] {
     let x: &'static [Phase] = Box::leak(phases.into_boxed_slice());
     t.insert(key, x);
     x
-}
-
-/// What is wrong with a filter-set file; one line each. `at` names the place: `top level`,
-/// `member 2`, `member 2.1` (member 1 of the set that is member 2).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum SetError {
-    /// The text is not TOML, or has a field that sets do not have.
-    #[error("not a filter set: {0}")]
-    Toml(String),
-    /// `algo = NAME` names no registered algorithm.
-    #[error("{at}: unknown algorithm {name:?}; known: {known}")]
-    UnknownAlgorithm {
-        /// Where.
-        at: String,
-        /// The name given.
-        name: String,
-        /// The registered names.
-        known: String,
-    },
-    /// A `params` key the member does not have.
-    #[error("{at}: {algo} has no parameter {name:?}; it has: {known}")]
-    UnknownParam {
-        /// Where.
-        at: String,
-        /// The member's algorithm or set name.
-        algo: String,
-        /// The key given.
-        name: String,
-        /// The member's parameters.
-        known: String,
-    },
-    /// A value of the wrong kind or out of range (parameter, weight, threshold).
-    #[error("{at}: {message}")]
-    BadValue {
-        /// Where.
-        at: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// A set without members.
-    #[error("{at}: a filter set needs at least one [[member]]")]
-    Empty {
-        /// Where.
-        at: String,
-    },
-    /// More than [`MAX_MEMBERS`] members.
-    #[error("{at}: {count} members; a filter set has at most {limit}")]
-    TooManyMembers {
-        /// Where.
-        at: String,
-        /// Members given.
-        count: usize,
-        /// [`MAX_MEMBERS`].
-        limit: usize,
-    },
-    /// `combine = "vote"` without `threshold`.
-    #[error("{at}: combine = \"vote\" needs a threshold (e.g. threshold = 2)")]
-    VoteWithoutThreshold {
-        /// Where.
-        at: String,
-    },
-    /// A field in the wrong place or a missing `combine` / member kind.
-    #[error("{at}: {message}")]
-    Invalid {
-        /// Where.
-        at: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// Sets nested deeper than [`MAX_DEPTH`].
-    #[error("{at}: filter sets nested deeper than {limit} levels")]
-    TooDeep {
-        /// Where.
-        at: String,
-        /// [`MAX_DEPTH`].
-        limit: usize,
-    },
-    /// A set file that includes itself (directly or through others).
-    #[error("{at}: {path} includes itself")]
-    Cycle {
-        /// Where.
-        at: String,
-        /// The file.
-        path: String,
-    },
-    /// A `set = FILE` that cannot be read.
-    #[error("{at}: cannot read {path}: {message}")]
-    Io {
-        /// Where.
-        at: String,
-        /// The file.
-        path: String,
-        /// Why.
-        message: String,
-    },
 }
 
 /// How a set combines its members' selections (Weissig & Gottron, sections 3–4).
