@@ -80,12 +80,119 @@ pub enum Error {
     /// A `--set NAME=VALUE` that does not fit the algorithm's parameters.
     #[error("parameter error: {0}")]
     Param(String),
+    /// A filter-set file (CombinE, `crate::algorithms::combine`) that cannot be used; the
+    /// message names the file and the member.
+    #[error("filter set {file}: {source}")]
+    FilterSet {
+        /// The set file (`<text>` for a set parsed from a string, `<shipped>/NAME` for a
+        /// shipped set).
+        file: String,
+        /// What is wrong.
+        #[source]
+        source: SetError,
+    },
     /// A corpus directory or ground-truth file that cannot be used.
     #[error("corpus error: {0}")]
     Corpus(String),
     /// Writing an output file failed (the file is unchanged; the message names it and why).
     #[error(transparent)]
     Write(#[from] crate::fsio::write::WriteError),
+}
+
+/// What is wrong with a CombinE filter-set file (`crate::algorithms::combine`); one line each.
+/// Defined here, not in `algorithms`, so that `error` depends on no algorithm module. `at` names the place: `top level`,
+/// `member 2`, `member 2.1` (member 1 of the set that is member 2).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SetError {
+    /// The text is not TOML, or has a field that sets do not have.
+    #[error("not a filter set: {0}")]
+    Toml(String),
+    /// `algo = NAME` names no registered algorithm.
+    #[error("{at}: unknown algorithm {name:?}; known: {known}")]
+    UnknownAlgorithm {
+        /// Where.
+        at: String,
+        /// The name given.
+        name: String,
+        /// The registered names.
+        known: String,
+    },
+    /// A `params` key the member does not have.
+    #[error("{at}: {algo} has no parameter {name:?}; it has: {known}")]
+    UnknownParam {
+        /// Where.
+        at: String,
+        /// The member's algorithm or set name.
+        algo: String,
+        /// The key given.
+        name: String,
+        /// The member's parameters.
+        known: String,
+    },
+    /// A value of the wrong kind or out of range (parameter, weight, threshold).
+    #[error("{at}: {message}")]
+    BadValue {
+        /// Where.
+        at: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A set without members.
+    #[error("{at}: a filter set needs at least one [[member]]")]
+    Empty {
+        /// Where.
+        at: String,
+    },
+    /// More than `combine::MAX_MEMBERS` members.
+    #[error("{at}: {count} members; a filter set has at most {limit}")]
+    TooManyMembers {
+        /// Where.
+        at: String,
+        /// Members given.
+        count: usize,
+        /// `combine::MAX_MEMBERS`.
+        limit: usize,
+    },
+    /// `combine = "vote"` without `threshold`.
+    #[error("{at}: combine = \"vote\" needs a threshold (e.g. threshold = 2)")]
+    VoteWithoutThreshold {
+        /// Where.
+        at: String,
+    },
+    /// A field in the wrong place or a missing `combine` / member kind.
+    #[error("{at}: {message}")]
+    Invalid {
+        /// Where.
+        at: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Sets nested deeper than `combine::MAX_DEPTH`.
+    #[error("{at}: filter sets nested deeper than {limit} levels")]
+    TooDeep {
+        /// Where.
+        at: String,
+        /// `combine::MAX_DEPTH`.
+        limit: usize,
+    },
+    /// A set file that includes itself (directly or through others).
+    #[error("{at}: {path} includes itself")]
+    Cycle {
+        /// Where.
+        at: String,
+        /// The file.
+        path: String,
+    },
+    /// A `set = FILE` that cannot be read.
+    #[error("{at}: cannot read {path}: {message}")]
+    Io {
+        /// Where.
+        at: String,
+        /// The file.
+        path: String,
+        /// Why.
+        message: String,
+    },
 }
 
 fn too_large_message(path: &Path, size: u64, limit: u64, after_decompression: bool) -> String {
