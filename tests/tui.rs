@@ -1842,3 +1842,22 @@ fn next_phase(app: &mut App) {
         }
     }
 }
+
+/// A filter set's members are candidate sets of its trace: the histogram gives each its own
+/// column (its number on the lines it selects), revealed member by member in step mode.
+#[test]
+fn filter_set_members_get_a_column_each() {
+    let o = AppOptions {
+        algo: "mix4".into(),
+        ..opts()
+    };
+    let mut app = App::open(&sample("news-article.html"), o).unwrap();
+    keys(&mut app, "(");
+    let s = screen(&mut app, 160, 40);
+    assert!(s.contains("columns 1–3: candidate sets"), "{s}");
+    assert!(s.contains("││123 "), "all three members on the first selected line: {s}");
+    keys(&mut app, "s.");
+    let s = screen(&mut app, 160, 40);
+    assert!(s.contains("││12 "), "step 2 reveals two members: {s}");
+    assert!(!s.contains("││123"), "{s}");
+}

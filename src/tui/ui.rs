@@ -14,7 +14,7 @@ use super::app::{App, LineClass, Mode, TableKind, GOLD_COLOR};
 use super::display::display_chars;
 use super::keymap::Action;
 use crate::algorithms::{
-    revealed, Extraction, LineSeries, LineTrace, Location, ParamKind, ParamValue, Role,
+    revealed, Extraction, LineMarks, LineSeries, LineTrace, Location, ParamKind, ParamValue, Role,
 };
 use crate::page::ByteClass;
 use crate::selection::Selection;
@@ -186,7 +186,14 @@ fn hist_title(app: &App, lt: Option<&LineTrace>) -> String {
     let Some(lt) = lt else {
         return " histogram ".to_string();
     };
-    match hist_series(app, lt) {
+    let all = |_: &str| true;
+    let strip = candidate_strip(lt, &all);
+    let columns = if strip.is_empty() {
+        String::new()
+    } else {
+        format!("columns 1–{}: candidate sets · ", strip.len())
+    };
+    let title = match hist_series(app, lt) {
         (HistMode::TwoSided, l, r, _) => format!(
             " {} ◀ │ ▶ {} ",
             l.map_or("", |s| s.key.as_str()),
@@ -194,6 +201,11 @@ fn hist_title(app: &App, lt: Option<&LineTrace>) -> String {
         ),
         (HistMode::Combined | HistMode::Size, _, Some(s), _) => format!(" {} ", s.label),
         _ => " histogram ".to_string(),
+    };
+    if columns.is_empty() {
+        title
+    } else {
+        format!(" {columns}{}", title.trim_start())
     }
 }
 
@@ -811,6 +823,24 @@ fn axis_mark(lt: &LineTrace, shown: &dyn Fn(&str) -> bool, i: usize) -> (&'stati
     }
 }
 
+/// Colours of the candidate-set columns ([`candidate_strip`]).
+const STRIP_COLOURS: [Color; 4] = [Color::Cyan, Color::Yellow, Color::Magenta, Color::LightBlue];
+
+/// The revealed candidate marks of `lt` when there are several sets of them (the members of a
+/// filter set): the histogram draws one column per set at its left edge, in trace order.
+fn candidate_strip<'a>(lt: &'a LineTrace, shown: &dyn Fn(&str) -> bool) -> Vec<&'a LineMarks> {
+    let v: Vec<&LineMarks> = lt
+        .marks
+        .iter()
+        .filter(|m| m.role == Role::Candidates && shown(&m.key))
+        .collect();
+    if v.len() >= 2 {
+        v
+    } else {
+        Vec::new()
+    }
+}
+
 fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
     if area.width < 6 {
         return;
@@ -866,6 +896,7 @@ fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
         );
     let scale = if scale > 0.0 { scale } else { 1.0 };
     app.rects.hist_scale = scale;
+    let strip = candidate_strip(&lt, &shown);
     let axis = bars.width / 2;
     let half = axis.saturating_sub(1) as f64;
     let n = app.line_count();
@@ -955,6 +986,21 @@ fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
                 bars.x + axis - 1 - cells.min(axis.saturating_sub(1))
             };
             buf[(cx, y)].set_symbol("┊").set_fg(Color::Magenta);
+        }
+        // Several candidate sets (a filter set's members, say) get a column each at the left
+        // edge: the set's number (1-based, in trace order) on the lines it contains.
+        if strip.len() >= 2 {
+            for (k, m) in strip.iter().enumerate().take(axis.saturating_sub(1) as usize) {
+                let cell = &mut buf[(bars.x + k as u16, y)];
+                if m.contains(i) {
+                    let digit = char::from_digit(((k + 1) % 36) as u32, 36).unwrap_or('#');
+                    cell.set_symbol(&digit.to_string())
+                        .set_fg(Color::Black)
+                        .set_bg(STRIP_COLOURS[k % STRIP_COLOURS.len()]);
+                } else {
+                    cell.set_symbol("·").set_fg(Color::DarkGray);
+                }
+            }
         }
         // The axis column carries the marks.
         let (sym, col) = axis_mark(&lt, &shown, i);
