@@ -230,6 +230,57 @@ pub fn word_prf(extract: &str, gold: &str) -> Prf {
     Prf::from_counts(lcs_len(&ie, &ig), ie.len(), ig.len())
 }
 
+/// A gold text tokenised once ([`words`]) and interned, for scoring many extracts against the
+/// same gold (the genetic optimiser's fitness, [`crate::optimize`]). [`GoldWords::prf`] gives
+/// exactly [`word_prf`]`(extract, gold)`: the same tokens and the same LCS length, only the
+/// gold's tokenising and interning are not repeated. Unit: tokens.
+#[derive(Debug, Clone, Default)]
+pub struct GoldWords {
+    dict: HashMap<String, u32>,
+    ids: Vec<u32>,
+}
+
+impl GoldWords {
+    /// Tokenises and interns `gold`. O(len) time and memory.
+    pub fn new(gold: &str) -> GoldWords {
+        let mut dict: HashMap<String, u32> = HashMap::new();
+        let mut ids = Vec::new();
+        scan_words(gold, |token, _| {
+            let next = u32::try_from(dict.len()).unwrap_or(u32::MAX - 1);
+            let id = match dict.get(token) {
+                Some(&id) => id,
+                None => {
+                    dict.insert(token.to_owned(), next);
+                    next
+                }
+            };
+            ids.push(id);
+        });
+        GoldWords { dict, ids }
+    }
+
+    /// Number of gold tokens.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// True when the gold has no token.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Word-sequence LCS precision / recall / F1 of `extract` against this gold: equal to
+    /// [`word_prf`]`(extract, gold)`. Extract tokens absent from the gold all get one id that no
+    /// gold token has (they can never be part of the LCS). Complexity as [`word_prf`].
+    pub fn prf(&self, extract: &str) -> Prf {
+        let mut ie = Vec::new();
+        scan_words(extract, |token, _| {
+            ie.push(self.dict.get(token).copied().unwrap_or(u32::MAX));
+        });
+        Prf::from_counts(lcs_len(&ie, &self.ids), ie.len(), self.ids.len())
+    }
+}
+
 /// Character LCSequence precision / recall / F1 (Arias Moreno, Deschacht and Moens 2009, section 5.2,
 /// "longest common subsequence metric").
 ///
@@ -733,6 +784,33 @@ mod tests {
 
     fn chars(s: &str) -> Vec<u32> {
         s.chars().map(u32::from).collect()
+    }
+
+    #[test]
+    fn gold_words_scores_as_word_prf() {
+        let gold = "Title Some text in the body, the body again";
+        let g = GoldWords::new(gold);
+        assert_eq!(g.len(), 9);
+        for extract in [
+            "Title Copyright Some text in",
+            "",
+            "nothing shared here",
+            "body body body the the Title",
+            gold,
+        ] {
+            assert_eq!(g.prf(extract), word_prf(extract, gold), "{extract:?}");
+        }
+        let empty = GoldWords::new("  ,; ");
+        assert!(empty.is_empty());
+        assert_eq!(empty.prf(""), word_prf("", "  ,; "));
+        assert_eq!(empty.prf("a b"), word_prf("a b", ""));
+    }
+
+    proptest! {
+        #[test]
+        fn gold_words_matches_word_prf(e in "[abc XY.]{0,40}", g in "[abc XY.]{0,40}") {
+            prop_assert_eq!(GoldWords::new(&g).prf(&e), word_prf(&e, &g));
+        }
     }
 
     /// Deterministic pseudo-random sequence (SplitMix64) over `0..alphabet`.
