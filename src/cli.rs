@@ -139,6 +139,14 @@ pub enum Command {
         /// Seed of the random settings of --fitness.
         #[arg(long, value_name = "N", default_value_t = 13, requires = "fitness")]
         seed: u64,
+        /// With --fitness: vary only these parameters (comma-separated), as `optimize --only`.
+        #[arg(
+            long,
+            value_name = "NAMES",
+            value_delimiter = ',',
+            requires = "fitness"
+        )]
+        only: Option<Vec<String>>,
     },
     /// Evaluate algorithms against the gold standards of corpora (mean of per-page P / R / F1).
     Eval {
@@ -301,9 +309,10 @@ pub fn run(cli: Cli) -> Result<()> {
             headline,
             fitness,
             seed,
+            only,
         } => {
             if let Some(n) = fitness {
-                bench_fitness_cmd(&inputs, &algo, n, seed, format)
+                bench_fitness_cmd(&inputs, &algo, only.as_deref(), n, seed, format)
             } else if headline {
                 bench_headline_cmd(&inputs, &algo, format, repeat)
             } else if inspector {
@@ -717,6 +726,7 @@ fn bench_headline_cmd(
 fn bench_fitness_cmd(
     inputs: &[PathBuf],
     algo: &str,
+    only: Option<&[String]>,
     n: usize,
     seed: u64,
     format: TableOrJson,
@@ -725,7 +735,7 @@ fn bench_fitness_cmd(
     use cescope::optimize::{fitness_bench, ParamSpace, SearchSpace, TrainingSet};
     let first = algo.split(',').next().unwrap_or(algo);
     let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(first.trim())?.into();
-    let space = ParamSpace::new(e.clone(), Params::defaults(e.params()), None)?;
+    let space = ParamSpace::new(e.clone(), Params::defaults(e.params()), only)?;
     let (pages, notes) = run::gather_with(inputs, &run::CorpusOrGoldFiles)?;
     for n in &notes {
         eprintln!("cescope: note: {n}");
@@ -739,8 +749,9 @@ fn bench_fitness_cmd(
         TableOrJson::Table => {
             writeln!(
                 out,
-                "fitness of {}: {} evaluations ({} distinct settings, memo off) x {} pages in {:.2} s on {} thread(s): {:.1} evaluations/s (pages loaded and lexed once in {:.2} s, not counted)",
+                "fitness of {} ({}): {} evaluations ({} distinct settings, memo off) x {} pages in {:.2} s on {} thread(s): {:.1} evaluations/s (pages loaded and lexed once in {:.2} s, not counted)",
                 e.name(),
+                space.gene_names().join(", "),
                 r.evaluations,
                 r.distinct,
                 r.pages,

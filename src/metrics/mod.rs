@@ -185,6 +185,39 @@ fn scan_words(text: &str, mut emit: impl FnMut(&str, std::ops::Range<usize>)) {
     step(lower.len(), ' ', text.len(), text.len(), &mut run);
 }
 
+/// The tokens of [`words`], without their byte ranges and without lower-casing the whole text
+/// first: [`str::to_lowercase`] is [`char::to_lowercase`] char by char except for the final-sigma
+/// rule of `Σ` (U+03A3), so a text without `Σ` is lower-cased char by char into one reused token
+/// buffer; a text with `Σ` goes through [`scan_words`]. O(len) time, O(longest token) memory.
+fn scan_tokens(text: &str, mut emit: impl FnMut(&str)) {
+    if text.contains('\u{03A3}') {
+        return scan_words(text, |token, _| emit(token));
+    }
+    let mut token = String::new();
+    for c in text.chars() {
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                token.push(c.to_ascii_lowercase());
+            } else if !token.is_empty() {
+                emit(&token);
+                token.clear();
+            }
+        } else {
+            for l in c.to_lowercase() {
+                if is_word_char(l) {
+                    token.push(l);
+                } else if !token.is_empty() {
+                    emit(&token);
+                    token.clear();
+                }
+            }
+        }
+    }
+    if !token.is_empty() {
+        emit(&token);
+    }
+}
+
 /// Maps the tokens of both sequences to `u32` ids through one shared dictionary: equal tokens get
 /// equal ids, on either side. Ids are dense, assigned in order of first appearance (`a` first).
 ///
@@ -234,16 +267,25 @@ pub fn word_prf(extract: &str, gold: &str) -> Prf {
 /// same gold (the genetic optimiser's fitness, [`crate::optimize`]). [`GoldWords::prf`] gives
 /// exactly [`word_prf`]`(extract, gold)`: the same tokens and the same LCS length, only the
 /// gold's tokenising and interning are not repeated. Unit: tokens.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct GoldWords {
-    dict: HashMap<String, u32>,
+    dict: IdMap<String, u32>,
     ids: Vec<u32>,
+}
+
+impl std::fmt::Debug for GoldWords {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GoldWords")
+            .field("tokens", &self.ids.len())
+            .field("distinct", &self.dict.len())
+            .finish()
+    }
 }
 
 impl GoldWords {
     /// Tokenises and interns `gold`. O(len) time and memory.
     pub fn new(gold: &str) -> GoldWords {
-        let mut dict: HashMap<String, u32> = HashMap::new();
+        let mut dict: IdMap<String, u32> = IdMap::default();
         let mut ids = Vec::new();
         scan_words(gold, |token, _| {
             let next = u32::try_from(dict.len()).unwrap_or(u32::MAX - 1);
@@ -274,7 +316,7 @@ impl GoldWords {
     /// gold token has (they can never be part of the LCS). Complexity as [`word_prf`].
     pub fn prf(&self, extract: &str) -> Prf {
         let mut ie = Vec::new();
-        scan_words(extract, |token, _| {
+        scan_tokens(extract, |token| {
             ie.push(self.dict.get(token).copied().unwrap_or(u32::MAX));
         });
         Prf::from_counts(lcs_len(&ie, &self.ids), ie.len(), self.ids.len())
@@ -796,6 +838,7 @@ mod tests {
             "",
             "nothing shared here",
             "body body body the the Title",
+            "TITLE sOmE Straße İstanbul text_x2 in ΟΔΟΣ Σ",
             gold,
         ] {
             assert_eq!(g.prf(extract), word_prf(extract, gold), "{extract:?}");
@@ -808,8 +851,15 @@ mod tests {
 
     proptest! {
         #[test]
-        fn gold_words_matches_word_prf(e in "[abc XY.]{0,40}", g in "[abc XY.]{0,40}") {
+        fn gold_words_matches_word_prf(e in "[abc XY_.9ßİΣσ\u{0301}]{0,40}", g in "[abc XY_.9ßİΣσ]{0,40}") {
             prop_assert_eq!(GoldWords::new(&g).prf(&e), word_prf(&e, &g));
+        }
+
+        #[test]
+        fn scan_tokens_gives_the_words(t in "[abc XY_.9ßİΣσ\u{0301}\u{0130}é]{0,40}") {
+            let mut got = Vec::new();
+            scan_tokens(&t, |w| got.push(w.to_string()));
+            prop_assert_eq!(got, words(&t));
         }
     }
 
