@@ -80,6 +80,17 @@ pub enum Error {
     /// A `--set NAME=VALUE` that does not fit the algorithm's parameters.
     #[error("parameter error: {0}")]
     Param(String),
+    /// A filter-set file (CombinE, [`crate::algorithms::combine`]) that cannot be used; the
+    /// message names the file and the member.
+    #[error("filter set {file}: {source}")]
+    FilterSet {
+        /// The set file (`<text>` for a set parsed from a string, `<shipped>/NAME` for a
+        /// shipped set).
+        file: String,
+        /// What is wrong.
+        #[source]
+        source: crate::algorithms::combine::SetError,
+    },
     /// A corpus directory or ground-truth file that cannot be used.
     #[error("corpus error: {0}")]
     Corpus(String),

@@ -221,3 +221,59 @@ fn wrong_kind_of_input_is_named() {
     assert!(err.contains("is a cescope gold file"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
+
+#[test]
+fn extract_with_a_filter_set_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write_page(&dir, "p.html", PAGE.as_bytes());
+    let set = write_page(
+        &dir,
+        "my_set.toml",
+        b"combine = \"serial\"\n[[member]]\nalgo = \"lqf\"\nparams = { t = 0.5 }\n\
+          [[member]]\nalgo = \"bte\"\n",
+    );
+    let out = cescope()
+        .args(["extract", "--format", "json", "--algo"])
+        .arg(&set)
+        .args(["--set", "1.delete=subtree"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["algo"], "my_set");
+    assert_eq!(v["params"]["1.t"], 0.5);
+    assert_eq!(v["params"]["1.delete"], "subtree");
+    let out = cescope()
+        .args(["extract", "--algo"])
+        .arg(&set)
+        .arg(&f)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("The council approved"), "{text}");
+    assert!(!text.contains("Home"), "{text}");
+    // A bad set file: exit code 1, one line naming the file and the member.
+    let bad = write_page(
+        &dir,
+        "bad.toml",
+        b"combine = \"vote\"\n[[member]]\nalgo = \"lqf\"\n",
+    );
+    let out = cescope()
+        .args(["extract", "--algo"])
+        .arg(&bad)
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("bad.toml") && err.contains("threshold"),
+        "{err}"
+    );
+}

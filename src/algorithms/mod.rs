@@ -25,6 +25,7 @@ pub mod ccb;
 pub mod cetd;
 pub mod cetr;
 pub mod cluster;
+pub mod combine;
 pub mod crunch;
 pub mod dana;
 pub mod density;
@@ -409,8 +410,20 @@ pub fn unfold_order(
 /// The algorithm the inspector starts with when none is named.
 pub const DEFAULT_ALGORITHM: &str = "danag";
 
-/// All registered extractors, in display order.
+/// All registered extractors, in display order: the single algorithms, then the shipped
+/// filter sets ([`combine::shipped`]).
 pub fn registry() -> Vec<Box<dyn Extractor>> {
+    let mut all = singles();
+    all.extend(
+        combine::shipped()
+            .iter()
+            .map(|s| Box::new(s.clone()) as Box<dyn Extractor>),
+    );
+    all
+}
+
+/// The registered single algorithms (no filter sets), in display order.
+fn singles() -> Vec<Box<dyn Extractor>> {
     vec![
         Box::new(dana::DanaFamily::r2l()),
         Box::new(dana::DanaFamily::dana()),
@@ -438,15 +451,25 @@ pub fn names() -> Vec<&'static str> {
     registry().iter().map(|e| e.name()).collect()
 }
 
-/// Looks an extractor up by name (ASCII case-insensitive). Errors: [`Error::UnknownAlgorithm`].
+/// Looks an extractor up by name (ASCII case-insensitive). A name that is not registered but
+/// ends in `.toml` or names an existing file is read as a filter-set file ([`combine::load`]),
+/// so `--algo FILE` works wherever a name does. Errors: [`Error::UnknownAlgorithm`],
+/// [`Error::FilterSet`].
 pub fn find(name: &str) -> Result<Box<dyn Extractor>> {
-    registry()
+    if let Some(e) = registry()
         .into_iter()
         .find(|e| e.name().eq_ignore_ascii_case(name))
-        .ok_or_else(|| Error::UnknownAlgorithm {
-            name: name.to_string(),
-            known: names().join(", "),
-        })
+    {
+        return Ok(e);
+    }
+    let path = std::path::Path::new(name);
+    if name.ends_with(".toml") || path.is_file() {
+        return Ok(Box::new(combine::load(path)?));
+    }
+    Err(Error::UnknownAlgorithm {
+        name: name.to_string(),
+        known: names().join(", "),
+    })
 }
 
 /// Resolves `all` or a comma-separated list of names.

@@ -459,15 +459,22 @@ pub struct App {
 impl App {
     fn empty(opts: AppOptions) -> App {
         let (jobs_tx, jobs_rx) = channel();
-        let algos: Vec<AlgoState> = algorithms::registry()
+        let mut algos: Vec<AlgoState> = algorithms::registry()
             .into_iter()
             .enumerate()
             .map(|(i, e)| AlgoState::new(Arc::from(e), i))
             .collect();
-        let active = algos
+        // An algorithm named by a filter-set file (`--algo FILE.toml`) joins the list at the end.
+        let mut active = algos
             .iter()
-            .position(|a| a.extractor.name().eq_ignore_ascii_case(&opts.algo))
-            .unwrap_or(0);
+            .position(|a| a.extractor.name().eq_ignore_ascii_case(&opts.algo));
+        if active.is_none() {
+            if let Ok(e) = algorithms::find(&opts.algo) {
+                active = Some(algos.len());
+                algos.push(AlgoState::new(Arc::from(e), algos.len()));
+            }
+        }
+        let active = active.unwrap_or(0);
         let mut app = App {
             opts,
             corpus: None,
