@@ -34,6 +34,8 @@ pub enum TableOrJson {
     Json,
 }
 
+// `optimize` has many options; the command is parsed once, so its size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Open a page, a directory of pages or a ground-truth.json corpus in the inspector
@@ -191,16 +193,28 @@ pub enum Command {
     /// section 4): fitness = mean word-LCS F1 on the training corpus, as `cescope eval` prints it.
     Optimize {
         /// The algorithm whose parameters are searched (see `cescope algos`).
-        #[arg(
-            long,
-            short,
-            required_unless_present = "filter_set",
-            conflicts_with = "filter_set"
-        )]
+        #[arg(long, short, required_unless_present_any = ["filter_set", "search_sets"], conflicts_with_all = ["filter_set", "search_sets"])]
         algo: Option<String>,
         /// A filter-set file (TOML) whose members' parameters are searched.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", conflicts_with = "search_sets")]
         filter_set: Option<PathBuf>,
+        /// Search over filter sets instead: which members (--candidates), their order, serial /
+        /// union / intersection / vote, vote weights and threshold; --out writes the winner as a
+        /// set file that `--algo FILE` runs.
+        #[arg(long, conflicts_with_all = ["only", "set"])]
+        search_sets: bool,
+        /// The algorithms a searched filter set may use (default: the paper's dsc, bte, accb, lqf).
+        #[arg(
+            long,
+            value_name = "NAMES",
+            value_delimiter = ',',
+            default_value = "dsc,bte,accb,lqf",
+            requires = "search_sets"
+        )]
+        candidates: Vec<String>,
+        /// The largest number of members of a searched filter set.
+        #[arg(long, value_name = "N", default_value_t = 3, requires = "search_sets")]
+        max_members: usize,
         /// Training corpus: a directory of pages, a ground-truth.json, or a directory holding one.
         #[arg(long, required = true, value_name = "CORPUS")]
         train: Vec<PathBuf>,
@@ -359,6 +373,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Optimize {
             algo,
             filter_set,
+            search_sets,
+            candidates,
+            max_members,
             train,
             test,
             only,
@@ -390,12 +407,17 @@ pub fn run(cli: Cli) -> Result<()> {
                 seed,
             };
             let name = match (&algo, &filter_set) {
+                _ if search_sets => String::new(),
                 (Some(a), _) => a.clone(),
                 (None, Some(f)) => f.display().to_string(),
-                (None, None) => anyhow::bail!("give --algo NAME or --filter-set FILE"),
+                (None, None) => {
+                    anyhow::bail!("give --algo NAME, --filter-set FILE or --search-sets")
+                }
             };
+            let sets = search_sets.then_some((candidates.as_slice(), max_members));
             let job = OptimizeJob {
                 algo: &name,
+                sets,
                 train: &train,
                 test: &test,
                 only: only.as_deref(),
@@ -775,6 +797,8 @@ fn bench_fitness_cmd(
 /// The arguments of `cescope optimize` besides the GA options.
 struct OptimizeJob<'a> {
     algo: &'a str,
+    /// `--search-sets`: the candidates and the largest number of members.
+    sets: Option<(&'a [String], usize)>,
     train: &'a [PathBuf],
     test: &'a [PathBuf],
     only: Option<&'a [String]>,
@@ -791,12 +815,33 @@ struct OptimizeJob<'a> {
 /// setting and the defaults on the test corpora, prints the table (or JSON), writes --out and
 /// --plot.
 fn optimize_cmd(job: &OptimizeJob, opts: &cescope::optimize::GaOptions) -> Result<()> {
-    use cescope::eval::run;
-    use cescope::optimize::{self as opt, ParamSpace, SearchSpace, TrainingSet};
-    use std::io::IsTerminal;
+    use cescope::optimize::{self as opt, ParamSpace, SearchSpace};
 
     opts.validate()?;
-    let t0 = Instant::now();
+    if let Some((candidates, max_members)) = job.sets {
+        let space = opt::SetSpace::new(candidates, max_members)?;
+        // Members against train F1 unless asked otherwise.
+        let names = space.gene_names();
+        let axes = match job.plot_axes {
+            None => (0, None),
+            Some(a) => {
+                let find = |n: &str| {
+                    names.iter().position(|g| g == n.trim()).with_context(|| {
+                        format!(
+                            "--plot-axes: {:?} is not a gene ({})",
+                            n.trim(),
+                            names.join(", ")
+                        )
+                    })
+                };
+                match a.split_once(',') {
+                    Some((x, y)) => (find(x)?, Some(find(y)?)),
+                    None => (find(a)?, None),
+                }
+            }
+        };
+        return search(&space, job, opts, Some(axes));
+    }
     let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(job.algo)?.into();
     let mut base = Params::defaults(e.params());
     for s in job.set {
@@ -804,6 +849,22 @@ fn optimize_cmd(job: &OptimizeJob, opts: &cescope::optimize::GaOptions) -> Resul
     }
     let space = ParamSpace::new(e.clone(), base, job.only)?;
     let axes = plot_axes(&space, job.plot_axes)?;
+    search(&space, job, opts, axes)
+}
+
+/// The search of `cescope optimize` over any space: gathers and loads the pages, runs the GA,
+/// scores the test corpora, prints and writes.
+fn search<S: cescope::optimize::SearchSpace>(
+    space: &S,
+    job: &OptimizeJob,
+    opts: &cescope::optimize::GaOptions,
+    axes: Option<(usize, Option<usize>)>,
+) -> Result<()> {
+    use cescope::eval::run;
+    use cescope::optimize::{self as opt, TrainingSet};
+    use std::io::IsTerminal;
+
+    let t0 = Instant::now();
     let (pages, notes) = run::gather_with(job.train, &run::CorpusOrGoldFiles)?;
     for n in &notes {
         eprintln!("cescope: note: {n}");
@@ -857,7 +918,7 @@ fn optimize_cmd(job: &OptimizeJob, opts: &cescope::optimize::GaOptions) -> Resul
             ));
         }
     };
-    let outcome = opt::optimize(&space, &training, opts, &mut on_gen)?;
+    let outcome = opt::optimize(space, &training, opts, &mut on_gen)?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -870,24 +931,24 @@ fn optimize_cmd(job: &OptimizeJob, opts: &cescope::optimize::GaOptions) -> Resul
             let name = pages
                 .first()
                 .map_or_else(|| t.display().to_string(), |p| p.corpus.clone());
-            opt::test_score(&space, &outcome, &name, pages)
+            opt::test_score(space, &outcome, &name, pages)
         })
         .collect();
     let mut out = std::io::stdout().lock();
     match job.format {
-        TextOrJson::Text => write!(out, "{}", opt::table(&space, &outcome, job.top, &scores))?,
+        TextOrJson::Text => write!(out, "{}", opt::table(space, &outcome, job.top, &scores))?,
         TextOrJson::Json => {
-            serde_json::to_writer_pretty(&mut out, &opt::to_json(&space, &outcome, opts, &scores))?;
+            serde_json::to_writer_pretty(&mut out, &opt::to_json(space, &outcome, opts, &scores))?;
             writeln!(out)?;
         }
     }
     out.flush()?;
     if let Some(path) = job.out {
-        opt::write_best(&space, &outcome, path)?;
+        opt::write_best(space, &outcome, path)?;
         eprintln!("cescope: wrote {}", path.display());
     }
     if let (Some(path), Some((x, y))) = (job.plot, axes) {
-        opt::plot(&space, &outcome, x, y, path)?;
+        opt::plot(space, &outcome, x, y, path)?;
         eprintln!("cescope: wrote {}", path.display());
     }
     eprintln!(

@@ -144,6 +144,11 @@ pub trait SearchSpace: Sync {
     /// True if the extractors of this space need the DOM ([`Extractor::needs_dom`]); the
     /// training pages then build it once, up front.
     fn needs_dom(&self) -> bool;
+    /// The text `--out` writes for an individual: by default [`SearchSpace::describe`] and a
+    /// newline; a filter-set space writes a set file.
+    fn out_file(&self, ind: &Self::Individual) -> String {
+        format!("{}\n", self.describe(ind))
+    }
 }
 
 /// One gene of a [`ParamSpace`] individual: a parameter value in hashable form (a float by its
@@ -470,6 +475,303 @@ impl SearchSpace for ParamSpace {
 
     fn needs_dom(&self) -> bool {
         self.extractor.needs_dom()
+    }
+}
+
+/// Filter sets as a search space (beyond Gottron 2009, whose section 6 names it as future
+/// work: "optimisation has to be extended to the order and the structure in which the filters
+/// are applied"): which members (from a candidate list; the same algorithm may appear more
+/// than once, as in 3XDSC), in which order, combined how (serial / union / intersection /
+/// vote, Weissig & Gottron, sections 3–4), with which vote weights and threshold. Members run
+/// with their published defaults (search their parameters with a set file and
+/// [`ParamSpace`]).
+///
+/// Genes: the member list (1 to `max_members` candidates, in order), the combination, one
+/// weight per member on the grid 1, 2, 3, and the vote threshold as a share of the summed
+/// weights on the grid 0.1, 0.2, …, 1.0 (a share keeps the threshold meaningful when members
+/// or weights change). The injected individuals are the candidates' serial chain and their
+/// union and intersection, and each candidate alone.
+pub struct SetSpace {
+    candidates: Vec<Arc<dyn Extractor>>,
+    max_members: usize,
+}
+
+/// A filter set of a [`SetSpace`], see there.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SetGenes {
+    /// Indices into the candidates, in member order (1 to `max_members`).
+    pub members: Vec<usize>,
+    /// 0 serial, 1 union, 2 intersection, 3 vote.
+    pub combine: usize,
+    /// One vote weight per member, 1..=3.
+    pub weights: Vec<u8>,
+    /// Vote threshold in tenths of the summed weights, 1..=10.
+    pub share: u8,
+}
+
+const COMBINES: [&str; 4] = ["serial", "union", "intersection", "vote"];
+const MAX_WEIGHT: u64 = 3;
+
+impl SetSpace {
+    /// The space over `candidates` (registered algorithm names, e.g. the paper's `dsc, bte,
+    /// accb, lqf`), sets of 1 to `max_members` members. Errors: [`Error::UnknownAlgorithm`]
+    /// for an unknown name; [`Error::Param`] for no candidate or `max_members` 0 or more than
+    /// [`crate::algorithms::combine::MAX_MEMBERS`].
+    pub fn new(candidates: &[String], max_members: usize) -> Result<SetSpace> {
+        if candidates.is_empty() {
+            return Err(Error::Param("--candidates: no algorithm named".to_string()));
+        }
+        if max_members == 0 || max_members > crate::algorithms::combine::MAX_MEMBERS {
+            return Err(Error::Param(format!(
+                "--max-members must be in 1..={}",
+                crate::algorithms::combine::MAX_MEMBERS
+            )));
+        }
+        let candidates = candidates
+            .iter()
+            .map(|n| crate::algorithms::find(n.trim()).map(Arc::from))
+            .collect::<Result<Vec<Arc<dyn Extractor>>>>()?;
+        Ok(SetSpace {
+            candidates,
+            max_members,
+        })
+    }
+
+    /// The filter set an individual stands for. Errors: those of
+    /// [`crate::algorithms::combine::FilterSet::new`] (none for individuals of this space).
+    pub fn filter_set(&self, ind: &SetGenes) -> Result<crate::algorithms::combine::FilterSet> {
+        use crate::algorithms::combine::{Combine, FilterSet, Member};
+        let total: f64 = ind.weights.iter().map(|&w| f64::from(w)).sum();
+        let combine = match ind.combine {
+            0 => Combine::Serial,
+            1 => Combine::Union,
+            2 => Combine::Intersection,
+            _ => Combine::Vote {
+                threshold: (total * f64::from(ind.share) / 10.0 * 100.0).round() / 100.0,
+            },
+        };
+        let members = ind
+            .members
+            .iter()
+            .zip(&ind.weights)
+            .map(|(&m, &w)| Member::algo(self.candidates[m].clone()).with_weight(f64::from(w)))
+            .collect();
+        FilterSet::new("optimized", None, combine, members)
+    }
+
+    fn random_weight(rng: &mut Rng) -> u8 {
+        1 + below(rng, MAX_WEIGHT) as u8
+    }
+
+    /// One form per distinct set: a single member is `serial` (one member alone is the same
+    /// set whatever the combination); outside `vote` the weights are 1 and the threshold share
+    /// 5 (they play no part), so equal sets are one individual and evaluated once.
+    pub fn canonical(mut ind: SetGenes) -> SetGenes {
+        if ind.members.len() == 1 {
+            ind.combine = 0;
+        }
+        if ind.combine != 3 {
+            ind.weights.iter_mut().for_each(|w| *w = 1);
+            ind.share = 5;
+        }
+        ind
+    }
+}
+
+impl SearchSpace for SetSpace {
+    type Individual = SetGenes;
+
+    fn gene_names(&self) -> Vec<String> {
+        ["members", "combine", "weights", "threshold"]
+            .map(String::from)
+            .to_vec()
+    }
+
+    fn random(&self, rng: &mut Rng) -> SetGenes {
+        let n = 1 + below(rng, self.max_members as u64) as usize;
+        let k = self.candidates.len() as u64;
+        SetSpace::canonical(SetGenes {
+            members: (0..n).map(|_| below(rng, k) as usize).collect(),
+            combine: below(rng, COMBINES.len() as u64) as usize,
+            weights: (0..n).map(|_| SetSpace::random_weight(rng)).collect(),
+            share: 1 + below(rng, 10) as u8,
+        })
+    }
+
+    fn injected(&self) -> Vec<SetGenes> {
+        let n = self.candidates.len().min(self.max_members);
+        let all: Vec<usize> = (0..n).collect();
+        let mut out: Vec<SetGenes> = (0..3)
+            .map(|combine| {
+                SetSpace::canonical(SetGenes {
+                    members: all.clone(),
+                    combine,
+                    weights: vec![1; n],
+                    share: 5,
+                })
+            })
+            .collect();
+        out.dedup();
+        out.extend((0..self.candidates.len()).map(|i| SetGenes {
+            members: vec![i],
+            combine: 0,
+            weights: vec![1],
+            share: 5,
+        }));
+        out
+    }
+
+    fn recombine(&self, a: &SetGenes, b: &SetGenes, rng: &mut Rng) -> SetGenes {
+        // The member list (with its weights) from one parent, per position from either where
+        // both have one; combination and threshold from either.
+        let (long, short) = if below(rng, 2) == 0 { (a, b) } else { (b, a) };
+        let mut members = long.members.clone();
+        let mut weights = long.weights.clone();
+        for i in 0..short.members.len().min(members.len()) {
+            if below(rng, 2) == 0 {
+                members[i] = short.members[i];
+                weights[i] = short.weights[i];
+            }
+        }
+        SetSpace::canonical(SetGenes {
+            members,
+            weights,
+            combine: if below(rng, 2) == 0 {
+                a.combine
+            } else {
+                b.combine
+            },
+            share: if below(rng, 2) == 0 { a.share } else { b.share },
+        })
+    }
+
+    fn mutate(&self, a: &SetGenes, rate: f64, _deviation: f64, rng: &mut Rng) -> SetGenes {
+        let k = self.candidates.len() as u64;
+        let mut out = a.clone();
+        let mut tries = 0;
+        while out == *a && tries < 64 {
+            tries += 1;
+            for op in 0..6 {
+                if unit(rng) >= rate.max(1.0 / 6.0) {
+                    continue;
+                }
+                let n = out.members.len();
+                match op {
+                    // Replace a member.
+                    0 if k > 1 => {
+                        let i = below(rng, n as u64) as usize;
+                        out.members[i] = below(rng, k) as usize;
+                    }
+                    // Add a member at a random place.
+                    1 if n < self.max_members => {
+                        let i = below(rng, n as u64 + 1) as usize;
+                        out.members.insert(i, below(rng, k) as usize);
+                        out.weights.insert(i, SetSpace::random_weight(rng));
+                    }
+                    // Remove a member.
+                    2 if n > 1 => {
+                        let i = below(rng, n as u64) as usize;
+                        out.members.remove(i);
+                        out.weights.remove(i);
+                    }
+                    // Swap two members (the order matters for serial sets).
+                    3 if n > 1 => {
+                        let i = below(rng, n as u64) as usize;
+                        let j = below(rng, n as u64) as usize;
+                        out.members.swap(i, j);
+                        out.weights.swap(i, j);
+                    }
+                    // Another combination.
+                    4 => out.combine = below(rng, COMBINES.len() as u64) as usize,
+                    // A weight and the threshold move by one step.
+                    5 => {
+                        let i = below(rng, n as u64) as usize;
+                        let w = i64::from(out.weights[i]) + if below(rng, 2) == 0 { -1 } else { 1 };
+                        out.weights[i] = w.clamp(1, MAX_WEIGHT as i64) as u8;
+                        let s = i64::from(out.share) + if below(rng, 2) == 0 { -1 } else { 1 };
+                        out.share = s.clamp(1, 10) as u8;
+                    }
+                    _ => {}
+                }
+            }
+            out = SetSpace::canonical(out);
+        }
+        out
+    }
+
+    fn configure(&self, ind: &SetGenes) -> (Arc<dyn Extractor>, Params) {
+        match self.filter_set(ind) {
+            Ok(set) => {
+                let p = Params::defaults(set.params());
+                (Arc::new(set), p)
+            }
+            // Not reached for individuals of this space (1..=MAX_MEMBERS members, threshold
+            // ≥ 0); the first candidate alone stands in.
+            Err(_) => {
+                let e = self.candidates[0].clone();
+                let p = Params::defaults(e.params());
+                (e, p)
+            }
+        }
+    }
+
+    fn values(&self, ind: &SetGenes) -> Vec<String> {
+        let names: Vec<&str> = ind
+            .members
+            .iter()
+            .map(|&m| self.candidates[m].name())
+            .collect();
+        let total: u32 = ind.weights.iter().map(|&w| u32::from(w)).sum();
+        let vote = ind.combine == 3;
+        vec![
+            names.join(if ind.combine == 0 { ">" } else { "," }),
+            COMBINES[ind.combine.min(3)].to_string(),
+            if vote {
+                ind.weights
+                    .iter()
+                    .map(u8::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            } else {
+                "-".to_string()
+            },
+            if vote {
+                format!(
+                    "{}",
+                    (f64::from(total) * f64::from(ind.share) / 10.0 * 100.0).round() / 100.0
+                )
+            } else {
+                "-".to_string()
+            },
+        ]
+    }
+
+    fn coords(&self, ind: &SetGenes) -> Vec<f64> {
+        vec![
+            ind.members.len() as f64,
+            ind.combine as f64,
+            ind.weights.iter().map(|&w| f64::from(w)).sum(),
+            f64::from(ind.share) / 10.0,
+        ]
+    }
+
+    fn describe(&self, ind: &SetGenes) -> String {
+        let v = self.values(ind);
+        match ind.combine {
+            3 => format!("vote({}; weights {}; threshold {})", v[0], v[2], v[3]),
+            _ => format!("{}({})", v[1], v[0]),
+        }
+    }
+
+    fn needs_dom(&self) -> bool {
+        self.candidates.iter().any(|c| c.needs_dom())
+    }
+
+    fn out_file(&self, ind: &SetGenes) -> String {
+        match self.filter_set(ind) {
+            Ok(set) => set.to_toml(),
+            Err(e) => format!("# {e}\n"),
+        }
     }
 }
 
@@ -1164,15 +1466,16 @@ pub fn to_json<S: SearchSpace>(
     })
 }
 
-/// Writes `space.describe(best)` and a newline to `path` atomically: command-line arguments
-/// (`--algo NAME --set NAME=VALUE …`) that `cescope eval CORPUS $(cat FILE)` or `cescope
-/// extract PAGE $(cat FILE)` take. Errors: [`Error::Write`].
+/// Writes [`SearchSpace::out_file`] of the best individual to `path` atomically: for a
+/// [`ParamSpace`] command-line arguments (`--algo NAME --set NAME=VALUE …`) that `cescope eval
+/// CORPUS $(cat FILE)` or `cescope extract PAGE $(cat FILE)` take; for a [`SetSpace`] a
+/// filter-set TOML file that `--algo FILE` runs. Errors: [`Error::Write`].
 pub fn write_best<S: SearchSpace>(
     space: &S,
     outcome: &Outcome<S::Individual>,
     path: &Path,
 ) -> Result<()> {
-    let text = format!("{}\n", space.describe(&outcome.best().individual));
+    let text = space.out_file(&outcome.best().individual);
     let opts = crate::fsio::write::WriteOptions::default();
     crate::fsio::write::write_bytes(path, &opts, text.as_bytes())?;
     Ok(())
@@ -1586,6 +1889,60 @@ mod tests {
             }
         }
         assert!(from_a > 0 && from_b > 0, "both parents contribute");
+    }
+
+    #[test]
+    fn set_space_individuals_are_valid_sets_and_round_trip_through_toml() {
+        use crate::algorithms::combine;
+        let cands: Vec<String> = ["dsc", "bte", "accb", "lqf"].map(String::from).to_vec();
+        let space = SetSpace::new(&cands, 3).unwrap();
+        let mut rng = rng(11);
+        let valid = |g: &SetGenes| {
+            (1..=3).contains(&g.members.len())
+                && g.weights.len() == g.members.len()
+                && g.members.iter().all(|&m| m < 4)
+                && g.weights.iter().all(|&w| (1..=3).contains(&w))
+                && (1..=10).contains(&g.share)
+                && g.combine < 4
+                && *g == SetSpace::canonical(g.clone())
+        };
+        let inj = space.injected();
+        assert_eq!(
+            inj[0].members,
+            [0, 1, 2],
+            "the serial chain, capped at 3 members"
+        );
+        assert!(inj.iter().all(valid));
+        let mut a = space.random(&mut rng);
+        for _ in 0..500 {
+            let b = space.random(&mut rng);
+            assert!(valid(&b), "{b:?}");
+            let c = space.recombine(&a, &b, &mut rng);
+            assert!(valid(&c), "{c:?}");
+            for (i, m) in c.members.iter().enumerate() {
+                assert!(a.members.get(i) == Some(m) || b.members.get(i) == Some(m));
+            }
+            let m = space.mutate(&c, 0.2, 0.1, &mut rng);
+            assert!(valid(&m), "{m:?}");
+            assert_ne!(m, c, "a mutation changes the set");
+            a = m;
+        }
+        // The written set file reads back to a set with the same members and combination.
+        let g = SetGenes {
+            members: vec![3, 1],
+            combine: 3,
+            weights: vec![2, 1],
+            share: 6,
+        };
+        let text = space.out_file(&g);
+        let set = combine::parse(&text, Path::new(".")).unwrap();
+        let names: Vec<&str> = set.members().iter().map(|m| m.extractor().name()).collect();
+        assert_eq!(names, ["lqf", "bte"]);
+        assert_eq!(set.combine(), combine::Combine::Vote { threshold: 1.8 });
+        assert_eq!(set.members()[0].weight(), 2.0);
+        assert_eq!(space.values(&g), ["lqf,bte", "vote", "2,1", "1.8"]);
+        assert!(SetSpace::new(&["nope".to_string()], 3).is_err());
+        assert!(SetSpace::new(&cands, 0).is_err());
     }
 
     #[test]

@@ -188,3 +188,66 @@ fn bench_fitness_counts_what_it_ran() {
     assert!((1..=7).contains(&distinct));
     assert!(j["bench"]["pages"].as_u64().unwrap() >= 5);
 }
+
+#[test]
+fn set_search_writes_a_set_file_that_algo_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("best.toml");
+    let out = cescope()
+        .args([
+            "optimize",
+            "--search-sets",
+            "--candidates",
+            "bte,lqf",
+            "--max-members",
+            "2",
+            "--train",
+            SAMPLES,
+            "--population",
+            "5",
+            "--generations",
+            "1",
+            "--max-generations",
+            "3",
+            "--format",
+            "json",
+            "--out",
+            out_file.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["genes"][0], "members");
+    let best = j["best"]["fitness"].as_f64().unwrap();
+    let toml = std::fs::read_to_string(&out_file).unwrap();
+    assert!(toml.contains("[[member]]"), "{toml}");
+    let out = cescope()
+        .args(["eval", SAMPLES, "--format", "json", "--algo"])
+        .arg(&out_file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rep: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        rep.to_string().contains(&format!("{best}")),
+        "eval gives the train F1 {best}"
+    );
+    let e = error_line(&[
+        "optimize",
+        "--search-sets",
+        "--candidates",
+        "nope",
+        "--train",
+        SAMPLES,
+    ]);
+    assert!(e.contains("unknown algorithm"), "{e}");
+}
