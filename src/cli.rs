@@ -847,7 +847,7 @@ fn optimize_cmd(job: &OptimizeJob, opts: &cescope::optimize::GaOptions) -> Resul
     for s in job.set {
         base.set_str(e.params(), s)?;
     }
-    let space = ParamSpace::new(e.clone(), base, job.only)?;
+    let space = ParamSpace::new(e.clone(), base, job.only)?.with_algo_arg(job.algo);
     let axes = plot_axes(&space, job.plot_axes)?;
     search(&space, job, opts, axes)
 }

@@ -216,6 +216,9 @@ pub struct ParamSpace {
     extractor: Arc<dyn Extractor>,
     base: Params,
     free: Vec<ParamSpec>,
+    /// What `--algo` names the extractor with in [`SearchSpace::describe`] (its name, or the
+    /// set file it was loaded from).
+    algo_arg: String,
 }
 
 impl ParamSpace {
@@ -262,10 +265,18 @@ impl ParamSpace {
             )));
         }
         Ok(ParamSpace {
+            algo_arg: extractor.name().to_string(),
             extractor,
             base,
             free,
         })
+    }
+
+    /// The same space, described with `--algo ARG` (e.g. the filter-set file it was loaded
+    /// from, which `--algo` reads again) instead of the extractor's name.
+    pub fn with_algo_arg(mut self, arg: &str) -> ParamSpace {
+        self.algo_arg = arg.to_string();
+        self
     }
 
     /// The parameters searched, in gene order.
@@ -465,8 +476,8 @@ impl SearchSpace for ParamSpace {
     }
 
     fn describe(&self, ind: &Vec<Gene>) -> String {
-        let (e, p) = self.configure(ind);
-        let mut s = format!("--algo {}", e.name());
+        let (_, p) = self.configure(ind);
+        let mut s = format!("--algo {}", self.algo_arg);
         for (k, v) in p.iter() {
             s.push_str(&format!(" --set {k}={v}"));
         }

@@ -251,3 +251,50 @@ fn set_search_writes_a_set_file_that_algo_runs() {
     ]);
     assert!(e.contains("unknown algorithm"), "{e}");
 }
+
+#[test]
+fn filter_set_search_tunes_the_members_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("lqf_bte.toml");
+    std::fs::write(
+        &set,
+        "name = \"lqf_bte\"\ncombine = \"serial\"\n\n[[member]]\nalgo = \"lqf\"\n\n[[member]]\nalgo = \"bte\"\n",
+    )
+    .unwrap();
+    let out = cescope()
+        .args(["optimize", "--filter-set"])
+        .arg(&set)
+        .args([
+            "--train",
+            SAMPLES,
+            "--population",
+            "4",
+            "--generations",
+            "1",
+            "--max-generations",
+            "2",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let genes: Vec<&str> = j["genes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g.as_str().unwrap())
+        .collect();
+    assert!(genes.contains(&"1.t"), "{genes:?}");
+    let setting = j["best"]["setting"].as_str().unwrap();
+    assert!(setting.contains("--set 1.t="), "{setting}");
+    assert!(
+        setting.starts_with(&format!("--algo {} ", set.display())),
+        "the set file, which --algo reads again: {setting}"
+    );
+}
