@@ -576,14 +576,31 @@ impl SetSpace {
 
     /// One form per distinct set: a single member is `serial` (one member alone is the same
     /// set whatever the combination); outside `vote` the weights are 1 and the threshold share
-    /// 5 (they play no part), so equal sets are one individual and evaluated once.
+    /// 5 (they play no part); a union or intersection does not depend on the members' order or
+    /// repeats (members sorted, repeats dropped), a vote not on their order (members sorted
+    /// with their weights). So equal sets are one individual and evaluated once.
     pub fn canonical(mut ind: SetGenes) -> SetGenes {
+        if ind.combine == 1 || ind.combine == 2 {
+            ind.members.sort_unstable();
+            ind.members.dedup();
+            ind.weights.truncate(ind.members.len());
+        }
         if ind.members.len() == 1 {
             ind.combine = 0;
         }
         if ind.combine != 3 {
             ind.weights.iter_mut().for_each(|w| *w = 1);
             ind.share = 5;
+        } else {
+            let mut pairs: Vec<(usize, u8)> = ind
+                .members
+                .iter()
+                .copied()
+                .zip(ind.weights.iter().copied())
+                .collect();
+            pairs.sort_unstable();
+            ind.members = pairs.iter().map(|p| p.0).collect();
+            ind.weights = pairs.iter().map(|p| p.1).collect();
         }
         ind
     }
@@ -1930,8 +1947,9 @@ mod tests {
             assert!(valid(&b), "{b:?}");
             let c = space.recombine(&a, &b, &mut rng);
             assert!(valid(&c), "{c:?}");
-            for (i, m) in c.members.iter().enumerate() {
-                assert!(a.members.get(i) == Some(m) || b.members.get(i) == Some(m));
+            // Each member from a parent (positions move when the child's form is canonical).
+            for m in &c.members {
+                assert!(a.members.contains(m) || b.members.contains(m));
             }
             let m = space.mutate(&c, 0.2, 0.1, &mut rng);
             assert!(valid(&m), "{m:?}");
@@ -1939,12 +1957,22 @@ mod tests {
             a = m;
         }
         // The written set file reads back to a set with the same members and combination.
+        let u = SetSpace::canonical(SetGenes {
+            members: vec![2, 1, 2],
+            combine: 1,
+            weights: vec![1, 3, 2],
+            share: 2,
+        });
+        assert_eq!((u.members, u.weights, u.share), (vec![1, 2], vec![1, 1], 5));
         let g = SetGenes {
             members: vec![3, 1],
             combine: 3,
             weights: vec![2, 1],
             share: 6,
         };
+        let v = SetSpace::canonical(g.clone());
+        assert_eq!((v.members, v.weights), (vec![1, 3], vec![1, 2]));
+        // (The written set file reads back; `g` as drawn, not canonical, keeps its order.)
         let text = space.out_file(&g);
         let set = combine::parse(&text, Path::new(".")).unwrap();
         let names: Vec<&str> = set.members().iter().map(|m| m.extractor().name()).collect();
