@@ -34,6 +34,8 @@ pub enum TableOrJson {
     Json,
 }
 
+// `optimize` has many options; the command is parsed once, so its size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Open a page, a directory of pages or a ground-truth.json corpus in the inspector
@@ -155,6 +157,22 @@ pub enum Command {
         /// Mohammadzadeh 2013, Table 5.4; DOM build included.
         #[arg(long, conflicts_with = "inspector")]
         headline: bool,
+        /// Measure the optimiser's fitness instead: N evaluations (mean word F1 over every
+        /// page of the corpus with gold) of random settings of the first algorithm of --algo,
+        /// memo off, on all cores; prints evaluations/s.
+        #[arg(long, value_name = "N", conflicts_with_all = ["inspector", "headline"])]
+        fitness: Option<usize>,
+        /// Seed of the random settings of --fitness.
+        #[arg(long, value_name = "N", default_value_t = 13, requires = "fitness")]
+        seed: u64,
+        /// With --fitness: vary only these parameters (comma-separated), as `optimize --only`.
+        #[arg(
+            long,
+            value_name = "NAMES",
+            value_delimiter = ',',
+            requires = "fitness"
+        )]
+        only: Option<Vec<String>>,
     },
     /// Evaluate algorithms against the gold standards of corpora (mean of per-page P / R / F1).
     Eval {
@@ -194,6 +212,93 @@ pub enum Command {
         /// Table 5.3) and word F1, on the pages whose gold has a headline.
         #[arg(long, conflicts_with_all = ["report", "scatter", "metric", "prf"])]
         headline: bool,
+    },
+    /// Optimise an algorithm's parameters on gold standards with a genetic search (Gottron 2009,
+    /// section 4): fitness = mean word-LCS F1 on the training corpus, as `cescope eval` prints it.
+    Optimize {
+        /// The algorithm whose parameters are searched (see `cescope algos`).
+        #[arg(long, short, required_unless_present_any = ["filter_set", "search_sets"], conflicts_with_all = ["filter_set", "search_sets"])]
+        algo: Option<String>,
+        /// A filter-set file (TOML) whose members' parameters are searched.
+        #[arg(long, value_name = "FILE", conflicts_with = "search_sets")]
+        filter_set: Option<PathBuf>,
+        /// Search over filter sets instead: which members (--candidates), their order, serial /
+        /// union / intersection / vote, vote weights and threshold; --out writes the winner as a
+        /// set file that `--algo FILE` runs.
+        #[arg(long, conflicts_with_all = ["only", "set"])]
+        search_sets: bool,
+        /// The algorithms a searched filter set may use (default: the paper's dsc, bte, accb, lqf).
+        #[arg(
+            long,
+            value_name = "NAMES",
+            value_delimiter = ',',
+            default_value = "dsc,bte,accb,lqf",
+            requires = "search_sets"
+        )]
+        candidates: Vec<String>,
+        /// The largest number of members of a searched filter set.
+        #[arg(long, value_name = "N", default_value_t = 3, requires = "search_sets")]
+        max_members: usize,
+        /// Training corpus: a directory of pages, a ground-truth.json, or a directory holding one.
+        #[arg(long, required = true, value_name = "CORPUS")]
+        train: Vec<PathBuf>,
+        /// Test corpus (repeatable): the best setting and the defaults are scored on it.
+        #[arg(long, value_name = "CORPUS")]
+        test: Vec<PathBuf>,
+        /// Search only these parameters (comma-separated); the others keep their defaults (or
+        /// --set values).
+        #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+        only: Option<Vec<String>>,
+        /// Fix a parameter: NAME=VALUE (repeatable); the injected individual uses it too.
+        #[arg(long = "set", short = 's', value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// Stop after N generations in a row without improvement (the paper's K).
+        #[arg(long, value_name = "N", default_value_t = 5)]
+        generations: usize,
+        /// Stop after N generations in all.
+        #[arg(long, value_name = "N", default_value_t = 50)]
+        max_generations: usize,
+        /// Individuals per generation.
+        #[arg(long, value_name = "N", default_value_t = 20)]
+        population: usize,
+        /// The fittest N become parents and are carried over (default: a quarter of the
+        /// population, at least 2).
+        #[arg(long, value_name = "N")]
+        parents: Option<usize>,
+        /// Share of children made by recombination (the rest by mutation).
+        #[arg(long, value_name = "P", default_value_t = 0.5)]
+        crossover: f64,
+        /// Probability that a mutation changes a gene (default: 1 / number of parameters).
+        #[arg(long, value_name = "P")]
+        mutation_rate: Option<f64>,
+        /// Standard deviation of a numeric mutation, as a share of the parameter's range.
+        #[arg(long, value_name = "S", default_value_t = 0.1)]
+        deviation: f64,
+        /// Seed of every random draw (same seed, same run, whatever --threads).
+        #[arg(long, value_name = "N", default_value_t = 13)]
+        seed: u64,
+        /// Train on a seeded subset of N training pages.
+        #[arg(long, value_name = "N")]
+        sample: Option<usize>,
+        /// Worker threads (default: one per core).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+        /// How many of the top individuals to list.
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        top: usize,
+        /// Output format.
+        #[arg(long, short, value_enum, default_value = "text")]
+        format: TextOrJson,
+        /// Write the best setting to FILE as command-line arguments (`cescope eval CORPUS $(cat FILE)`).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Plot every configuration tried (SVG, like Gottron 2009, Fig. 4).
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
+        /// The plot's axes: two parameter names X,Y, or one (Y is then the train F1). Default: the
+        /// first two numeric parameters, else the first parameter against F1.
+        #[arg(long, value_name = "X[,Y]", requires = "plot")]
+        plot_axes: Option<String>,
     },
     /// Gold standards: mark pages by CSS selector, import / export the Scrapinghub format, check
     /// gold files, inter-annotator agreement.
@@ -269,8 +374,13 @@ pub fn run(cli: Cli) -> Result<()> {
             repeat,
             inspector,
             headline,
+            fitness,
+            seed,
+            only,
         } => {
-            if headline {
+            if let Some(n) = fitness {
+                bench_fitness_cmd(&inputs, &algo, only.as_deref(), n, seed, format)
+            } else if headline {
                 bench_headline_cmd(&inputs, &algo, format, repeat)
             } else if inspector {
                 inspector_bench(&inputs, &algo, format)
@@ -313,6 +423,74 @@ pub fn run(cli: Cli) -> Result<()> {
             threads,
         ),
         Command::Gold { command } => gold_cmd(command),
+        Command::Optimize {
+            algo,
+            filter_set,
+            search_sets,
+            candidates,
+            max_members,
+            train,
+            test,
+            only,
+            set,
+            generations,
+            max_generations,
+            population,
+            parents,
+            crossover,
+            mutation_rate,
+            deviation,
+            seed,
+            sample,
+            threads,
+            top,
+            format,
+            out,
+            plot,
+            plot_axes,
+        } => {
+            let opts = cescope::optimize::GaOptions {
+                population,
+                parents: parents.unwrap_or((population / 4).max(2)),
+                patience: generations,
+                max_generations,
+                crossover,
+                mutation_rate,
+                deviation,
+                seed,
+            };
+            let name = match (&algo, &filter_set) {
+                _ if search_sets => String::new(),
+                (Some(a), _) => a.clone(),
+                (None, Some(f)) => f.display().to_string(),
+                (None, None) => {
+                    anyhow::bail!("give --algo NAME, --filter-set FILE or --search-sets")
+                }
+            };
+            let sets = search_sets.then_some((candidates.as_slice(), max_members));
+            let job = OptimizeJob {
+                algo: &name,
+                sets,
+                train: &train,
+                test: &test,
+                only: only.as_deref(),
+                set: &set,
+                sample,
+                top,
+                format,
+                out: out.as_deref(),
+                plot: plot.as_deref(),
+                plot_axes: plot_axes.as_deref(),
+            };
+            match threads {
+                Some(n) => rayon::ThreadPoolBuilder::new()
+                    .num_threads(n as usize)
+                    .build()
+                    .context("starting the worker threads")?
+                    .install(|| optimize_cmd(&job, &opts)),
+                None => optimize_cmd(&job, &opts),
+            }
+        }
     }
 }
 
@@ -696,6 +874,267 @@ fn bench_headline_cmd(
         }
     }
     Ok(())
+}
+
+/// `cescope bench --fitness N`: the optimiser's fitness evaluations per second.
+fn bench_fitness_cmd(
+    inputs: &[PathBuf],
+    algo: &str,
+    only: Option<&[String]>,
+    n: usize,
+    seed: u64,
+    format: TableOrJson,
+) -> Result<()> {
+    use cescope::eval::run;
+    use cescope::optimize::{fitness_bench, ParamSpace, SearchSpace, TrainingSet};
+    let first = algo.split(',').next().unwrap_or(algo);
+    let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(first.trim())?.into();
+    let space = ParamSpace::new(e.clone(), Params::defaults(e.params()), only)?;
+    let (pages, notes) = run::gather_with(inputs, &run::CorpusOrGoldFiles)?;
+    for n in &notes {
+        eprintln!("cescope: note: {n}");
+    }
+    let t = Instant::now();
+    let training = TrainingSet::load(&pages, space.needs_dom())?;
+    let load = t.elapsed().as_secs_f64();
+    let r = fitness_bench(&space, &training, n, seed);
+    let mut out = std::io::stdout().lock();
+    match format {
+        TableOrJson::Table => {
+            writeln!(
+                out,
+                "fitness of {} ({}): {} evaluations ({} distinct settings, memo off) x {} pages in {:.2} s on {} thread(s): {:.1} evaluations/s (pages loaded and lexed once in {:.2} s, not counted)",
+                e.name(),
+                space.gene_names().join(", "),
+                r.evaluations,
+                r.distinct,
+                r.pages,
+                r.seconds,
+                r.threads,
+                r.per_second,
+                load
+            )?;
+        }
+        TableOrJson::Json => {
+            serde_json::to_writer_pretty(
+                &mut out,
+                &json!({"algo": e.name(), "load_seconds": load, "bench": r}),
+            )?;
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+/// The arguments of `cescope optimize` besides the GA options.
+struct OptimizeJob<'a> {
+    algo: &'a str,
+    /// `--search-sets`: the candidates and the largest number of members.
+    sets: Option<(&'a [String], usize)>,
+    train: &'a [PathBuf],
+    test: &'a [PathBuf],
+    only: Option<&'a [String]>,
+    set: &'a [String],
+    sample: Option<usize>,
+    top: usize,
+    format: TextOrJson,
+    out: Option<&'a std::path::Path>,
+    plot: Option<&'a std::path::Path>,
+    plot_axes: Option<&'a str>,
+}
+
+/// `cescope optimize`: loads the training pages once, runs the genetic search, scores the best
+/// setting and the defaults on the test corpora, prints the table (or JSON), writes --out and
+/// --plot.
+fn optimize_cmd(job: &OptimizeJob, opts: &cescope::optimize::GaOptions) -> Result<()> {
+    use cescope::optimize::{self as opt, ParamSpace, SearchSpace};
+
+    opts.validate()?;
+    if let Some((candidates, max_members)) = job.sets {
+        let space = opt::SetSpace::new(candidates, max_members)?;
+        // Members against train F1 unless asked otherwise.
+        let names = space.gene_names();
+        let axes = match job.plot_axes {
+            None => (0, None),
+            Some(a) => {
+                let find = |n: &str| {
+                    names.iter().position(|g| g == n.trim()).with_context(|| {
+                        format!(
+                            "--plot-axes: {:?} is not a gene ({})",
+                            n.trim(),
+                            names.join(", ")
+                        )
+                    })
+                };
+                match a.split_once(',') {
+                    Some((x, y)) => (find(x)?, Some(find(y)?)),
+                    None => (find(a)?, None),
+                }
+            }
+        };
+        return search(&space, job, opts, Some(axes));
+    }
+    let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(job.algo)?.into();
+    let mut base = Params::defaults(e.params());
+    for s in job.set {
+        base.set_str(e.params(), s)?;
+    }
+    let space = ParamSpace::new(e.clone(), base, job.only)?.with_algo_arg(job.algo);
+    let axes = plot_axes(&space, job.plot_axes)?;
+    search(&space, job, opts, axes)
+}
+
+/// The search of `cescope optimize` over any space: gathers and loads the pages, runs the GA,
+/// scores the test corpora, prints and writes.
+fn search<S: cescope::optimize::SearchSpace>(
+    space: &S,
+    job: &OptimizeJob,
+    opts: &cescope::optimize::GaOptions,
+    axes: Option<(usize, Option<usize>)>,
+) -> Result<()> {
+    use cescope::eval::run;
+    use cescope::optimize::{self as opt, TrainingSet};
+    use std::io::IsTerminal;
+
+    let t0 = Instant::now();
+    let (pages, notes) = run::gather_with(job.train, &run::CorpusOrGoldFiles)?;
+    for n in &notes {
+        eprintln!("cescope: note: {n}");
+    }
+    if pages.is_empty() {
+        anyhow::bail!("no page with a gold standard in the training corpus");
+    }
+    let mut tests = Vec::new();
+    for t in job.test {
+        let (pages, notes) = run::gather_with(std::slice::from_ref(t), &run::CorpusOrGoldFiles)?;
+        for n in &notes {
+            eprintln!("cescope: note: {n}");
+        }
+        if pages.is_empty() {
+            anyhow::bail!(
+                "no page with a gold standard in the test corpus {}",
+                t.display()
+            );
+        }
+        tests.push(pages);
+    }
+    let all = pages.len();
+    let pages = match job.sample {
+        Some(n) => opt::sample(pages, n, opts.seed),
+        None => pages,
+    };
+    let training = TrainingSet::load(&pages, space.needs_dom())?;
+    for n in training.notes() {
+        eprintln!("cescope: warning: {n}");
+    }
+    eprintln!(
+        "cescope: training on {} of {all} page(s), loaded in {:.2} s",
+        training.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new_spinner();
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+        {
+            b.set_style(style);
+        }
+        b.enable_steady_tick(std::time::Duration::from_millis(200));
+        b
+    });
+    let mut on_gen = |g: &opt::GenerationStats, evals: usize| {
+        if let Some(b) = &bar {
+            b.set_message(format!(
+                "generation {}: best F1 {:.4}, population mean {:.4}; {evals} evaluations",
+                g.generation, g.best_so_far, g.mean
+            ));
+        }
+    };
+    let outcome = opt::optimize(space, &training, opts, &mut on_gen)?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let search = t0.elapsed().as_secs_f64();
+    let scores: Vec<opt::TestScore> = job
+        .test
+        .iter()
+        .zip(&tests)
+        .map(|(t, pages)| {
+            let name = pages
+                .first()
+                .map_or_else(|| t.display().to_string(), |p| p.corpus.clone());
+            opt::test_score(space, &outcome, &name, pages)
+        })
+        .collect();
+    let mut out = std::io::stdout().lock();
+    match job.format {
+        TextOrJson::Text => write!(out, "{}", opt::table(space, &outcome, job.top, &scores))?,
+        TextOrJson::Json => {
+            serde_json::to_writer_pretty(&mut out, &opt::to_json(space, &outcome, opts, &scores))?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+    if let Some(path) = job.out {
+        opt::write_best(space, &outcome, path)?;
+        eprintln!("cescope: wrote {}", path.display());
+    }
+    if let (Some(path), Some((x, y))) = (job.plot, axes) {
+        opt::plot(space, &outcome, x, y, path)?;
+        eprintln!("cescope: wrote {}", path.display());
+    }
+    eprintln!(
+        "cescope: {} distinct evaluations x {} pages in {:.2} s wall ({} thread(s)), {:.2} s with the test corpora",
+        outcome.evaluations(),
+        training.len(),
+        search,
+        rayon::current_num_threads(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The gene indices of `--plot-axes X[,Y]`; default: the first two numeric parameters, else the
+/// first parameter against F1 (`None` for Y).
+fn plot_axes(
+    space: &cescope::optimize::ParamSpace,
+    axes: Option<&str>,
+) -> Result<Option<(usize, Option<usize>)>> {
+    let specs = space.specs();
+    let find = |n: &str| {
+        specs
+            .iter()
+            .position(|s| s.name == n.trim())
+            .with_context(|| {
+                let names: Vec<_> = specs.iter().map(|s| s.name).collect();
+                format!(
+                    "--plot-axes: {:?} is not a searched parameter ({})",
+                    n.trim(),
+                    names.join(", ")
+                )
+            })
+    };
+    Ok(Some(match axes {
+        Some(a) => match a.split_once(',') {
+            Some((x, y)) => (find(x)?, Some(find(y)?)),
+            None => (find(a)?, None),
+        },
+        None => {
+            let numeric: Vec<usize> = (0..specs.len())
+                .filter(|&i| {
+                    matches!(
+                        specs[i].kind,
+                        ParamKind::Int { .. } | ParamKind::Float { .. }
+                    )
+                })
+                .collect();
+            match numeric.as_slice() {
+                [x, y, ..] => (*x, Some(*y)),
+                [x] => (*x, None),
+                [] => (0, None),
+            }
+        }
+    }))
 }
 
 /// `cescope eval`: gathers the pages with gold, runs every selected algorithm on each (in

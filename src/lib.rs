@@ -23,6 +23,7 @@ pub mod fsio;
 pub mod gold;
 pub mod lang;
 pub mod metrics;
+pub mod optimize;
 pub mod page;
 pub mod selection;
 #[cfg(feature = "tui")]

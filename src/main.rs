@@ -8,7 +8,7 @@ use clap::Parser;
 /// Subcommand names. Any other first argument that is an existing path, or an option other
 /// than help / version, means `inspect`: `cescope PAGE`, `cescope --algo r2l PAGE`.
 const SUBCOMMANDS: &[&str] = &[
-    "inspect", "extract", "algos", "bench", "eval", "gold", "help",
+    "inspect", "extract", "algos", "bench", "eval", "gold", "optimize", "help",
 ];
 
 fn main() {

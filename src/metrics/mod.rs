@@ -185,6 +185,39 @@ fn scan_words(text: &str, mut emit: impl FnMut(&str, std::ops::Range<usize>)) {
     step(lower.len(), ' ', text.len(), text.len(), &mut run);
 }
 
+/// The tokens of [`words`], without their byte ranges and without lower-casing the whole text
+/// first: [`str::to_lowercase`] is [`char::to_lowercase`] char by char except for the final-sigma
+/// rule of `Σ` (U+03A3), so a text without `Σ` is lower-cased char by char into one reused token
+/// buffer; a text with `Σ` goes through [`scan_words`]. O(len) time, O(longest token) memory.
+fn scan_tokens(text: &str, mut emit: impl FnMut(&str)) {
+    if text.contains('\u{03A3}') {
+        return scan_words(text, |token, _| emit(token));
+    }
+    let mut token = String::new();
+    for c in text.chars() {
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                token.push(c.to_ascii_lowercase());
+            } else if !token.is_empty() {
+                emit(&token);
+                token.clear();
+            }
+        } else {
+            for l in c.to_lowercase() {
+                if is_word_char(l) {
+                    token.push(l);
+                } else if !token.is_empty() {
+                    emit(&token);
+                    token.clear();
+                }
+            }
+        }
+    }
+    if !token.is_empty() {
+        emit(&token);
+    }
+}
+
 /// Maps the tokens of both sequences to `u32` ids through one shared dictionary: equal tokens get
 /// equal ids, on either side. Ids are dense, assigned in order of first appearance (`a` first).
 ///
@@ -228,6 +261,66 @@ pub fn word_prf(extract: &str, gold: &str) -> Prf {
     let g = words(gold);
     let (ie, ig) = intern(&e, &g);
     Prf::from_counts(lcs_len(&ie, &ig), ie.len(), ig.len())
+}
+
+/// A gold text tokenised once ([`words`]) and interned, for scoring many extracts against the
+/// same gold (the genetic optimiser's fitness, [`crate::optimize`]). [`GoldWords::prf`] gives
+/// exactly [`word_prf`]`(extract, gold)`: the same tokens and the same LCS length, only the
+/// gold's tokenising and interning are not repeated. Unit: tokens.
+#[derive(Clone, Default)]
+pub struct GoldWords {
+    dict: IdMap<String, u32>,
+    ids: Vec<u32>,
+}
+
+impl std::fmt::Debug for GoldWords {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GoldWords")
+            .field("tokens", &self.ids.len())
+            .field("distinct", &self.dict.len())
+            .finish()
+    }
+}
+
+impl GoldWords {
+    /// Tokenises and interns `gold`. O(len) time and memory.
+    pub fn new(gold: &str) -> GoldWords {
+        let mut dict: IdMap<String, u32> = IdMap::default();
+        let mut ids = Vec::new();
+        scan_words(gold, |token, _| {
+            let next = u32::try_from(dict.len()).unwrap_or(u32::MAX - 1);
+            let id = match dict.get(token) {
+                Some(&id) => id,
+                None => {
+                    dict.insert(token.to_owned(), next);
+                    next
+                }
+            };
+            ids.push(id);
+        });
+        GoldWords { dict, ids }
+    }
+
+    /// Number of gold tokens.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// True when the gold has no token.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Word-sequence LCS precision / recall / F1 of `extract` against this gold: equal to
+    /// [`word_prf`]`(extract, gold)`. Extract tokens absent from the gold all get one id that no
+    /// gold token has (they can never be part of the LCS). Complexity as [`word_prf`].
+    pub fn prf(&self, extract: &str) -> Prf {
+        let mut ie = Vec::new();
+        scan_tokens(extract, |token| {
+            ie.push(self.dict.get(token).copied().unwrap_or(u32::MAX));
+        });
+        Prf::from_counts(lcs_len(&ie, &self.ids), ie.len(), self.ids.len())
+    }
 }
 
 /// Character LCSequence precision / recall / F1 (Arias Moreno, Deschacht and Moens 2009, section 5.2,
@@ -733,6 +826,41 @@ mod tests {
 
     fn chars(s: &str) -> Vec<u32> {
         s.chars().map(u32::from).collect()
+    }
+
+    #[test]
+    fn gold_words_scores_as_word_prf() {
+        let gold = "Title Some text in the body, the body again";
+        let g = GoldWords::new(gold);
+        assert_eq!(g.len(), 9);
+        for extract in [
+            "Title Copyright Some text in",
+            "",
+            "nothing shared here",
+            "body body body the the Title",
+            "TITLE sOmE Straße İstanbul text_x2 in ΟΔΟΣ Σ",
+            gold,
+        ] {
+            assert_eq!(g.prf(extract), word_prf(extract, gold), "{extract:?}");
+        }
+        let empty = GoldWords::new("  ,; ");
+        assert!(empty.is_empty());
+        assert_eq!(empty.prf(""), word_prf("", "  ,; "));
+        assert_eq!(empty.prf("a b"), word_prf("a b", ""));
+    }
+
+    proptest! {
+        #[test]
+        fn gold_words_matches_word_prf(e in "[abc XY_.9ßİΣσ\u{0301}]{0,40}", g in "[abc XY_.9ßİΣσ]{0,40}") {
+            prop_assert_eq!(GoldWords::new(&g).prf(&e), word_prf(&e, &g));
+        }
+
+        #[test]
+        fn scan_tokens_gives_the_words(t in "[abc XY_.9ßİΣσ\u{0301}\u{0130}é]{0,40}") {
+            let mut got = Vec::new();
+            scan_tokens(&t, |w| got.push(w.to_string()));
+            prop_assert_eq!(got, words(&t));
+        }
     }
 
     /// Deterministic pseudo-random sequence (SplitMix64) over `0..alphabet`.
