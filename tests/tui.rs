@@ -1855,7 +1855,10 @@ fn filter_set_members_get_a_column_each() {
     keys(&mut app, "(");
     let s = screen(&mut app, 160, 40);
     assert!(s.contains("columns 1–3: candidate sets"), "{s}");
-    assert!(s.contains("││123 "), "all three members on the first selected line: {s}");
+    assert!(
+        s.contains("││123 "),
+        "all three members on the first selected line: {s}"
+    );
     keys(&mut app, "s.");
     let s = screen(&mut app, 160, 40);
     assert!(s.contains("││12 "), "step 2 reveals two members: {s}");

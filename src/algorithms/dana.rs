@@ -516,9 +516,16 @@ pub struct Bounds {
 pub fn headline_bounds(page: &Page, seed: Region) -> Option<Bounds> {
     use super::headline::titlefinder::{Method, TitleFinder};
     use super::headline::HeadlineFinder;
-    let tf = TitleFinder::new(Method::Tf);
-    let found = tf.run(page, &Params::defaults(tf.params()));
-    let head = found.best()?;
+    // The headline depends on the page only: found once per page ([`Page::memo`]), not on
+    // every run (slider moves, the optimiser's evaluations).
+    let head = page.memo(
+        "dana::headline_bounds: TitleFinder tf, published parameters",
+        || {
+            let tf = TitleFinder::new(Method::Tf);
+            tf.run(page, &Params::defaults(tf.params())).best().cloned()
+        },
+    );
+    let head = head.as_ref().as_ref()?;
     let vlines = page.lines();
     let lines = &vlines.lines;
     let seed_bytes = lines.get(seed.x)?.start as usize..lines.get(seed.y)?.end as usize;

@@ -14,8 +14,10 @@ pub mod mask;
 pub mod text;
 pub mod tokens;
 
+use std::any::Any;
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use sha2::{Digest, Sha256};
 
@@ -40,6 +42,7 @@ pub struct Page {
     lines: OnceLock<VirtualLines>,
     dom: OnceLock<Dom>,
     sha256: OnceLock<[u8; 32]>,
+    memo: Mutex<HashMap<&'static str, Arc<dyn Any + Send + Sync>>>,
 }
 
 impl Page {
@@ -79,6 +82,7 @@ impl Page {
             lines: OnceLock::new(),
             dom: OnceLock::new(),
             sha256: OnceLock::new(),
+            memo: Mutex::default(),
         })
     }
 
@@ -98,6 +102,7 @@ impl Page {
             lines: OnceLock::new(),
             dom: OnceLock::new(),
             sha256: OnceLock::new(),
+            memo: Mutex::default(),
         }
     }
 
@@ -116,7 +121,31 @@ impl Page {
             lines: OnceLock::new(),
             dom: OnceLock::new(),
             sha256: OnceLock::new(),
+            memo: Mutex::default(),
         }
+    }
+
+    /// The value `f` computes from this page alone, computed once per page and `key` and shared
+    /// afterwards. For results an algorithm needs on every run whatever its parameters — DANA's
+    /// headline bound asks TitleFinder (with its published parameters) for the headline on each
+    /// run, and the optimiser runs thousands — so `key` must name a computation that depends on
+    /// the page only, never on parameter values. A masked page ([`Page::masked`]) starts with an
+    /// empty memo. Two threads asking at once may both compute; one result is kept. A key met
+    /// with another type than it was stored with is computed afresh and not stored.
+    pub fn memo<T: Any + Send + Sync>(&self, key: &'static str, f: impl FnOnce() -> T) -> Arc<T> {
+        let lock = || self.memo.lock().unwrap_or_else(|e| e.into_inner());
+        let cached = lock().get(key).cloned();
+        if let Some(v) = cached {
+            if let Ok(t) = v.downcast::<T>() {
+                return t;
+            }
+            return Arc::new(f());
+        }
+        let v = Arc::new(f());
+        lock()
+            .entry(key)
+            .or_insert_with(|| v.clone() as Arc<dyn Any + Send + Sync>);
+        v
     }
 
     /// The page's name (its file name).
@@ -186,6 +215,32 @@ impl Page {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memo_computes_once_per_page_and_key() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let calls = AtomicUsize::new(0);
+        let p = Page::from_text("t.html", "<p>Hello</p>");
+        let count = || {
+            calls.fetch_add(1, Ordering::SeqCst);
+            p.text().len()
+        };
+        assert_eq!(*p.memo("len", count), 12);
+        assert_eq!(*p.memo("len", count), 12);
+        assert_eq!(
+            calls.load(Ordering::SeqCst),
+            1,
+            "the second call is served from the memo"
+        );
+        // Another type under the same key: computed afresh, the stored value kept.
+        assert_eq!(*p.memo("len", || "x"), "x");
+        assert_eq!(*p.memo("len", count), 12);
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        // A masked page is another page: its memo starts empty.
+        let m = p.masked(&crate::selection::Selection::new());
+        assert_eq!(*m.memo("len", count), 12);
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
+    }
 
     #[test]
     fn lazy_parts_are_built_once() {

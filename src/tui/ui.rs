@@ -990,7 +990,11 @@ fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
         // Several candidate sets (a filter set's members, say) get a column each at the left
         // edge: the set's number (1-based, in trace order) on the lines it contains.
         if strip.len() >= 2 {
-            for (k, m) in strip.iter().enumerate().take(axis.saturating_sub(1) as usize) {
+            for (k, m) in strip
+                .iter()
+                .enumerate()
+                .take(axis.saturating_sub(1) as usize)
+            {
                 let cell = &mut buf[(bars.x + k as u16, y)];
                 if m.contains(i) {
                     let digit = char::from_digit(((k + 1) % 36) as u32, 36).unwrap_or('#');
