@@ -238,18 +238,9 @@ impl ParamSpace {
             Some(names) => {
                 let mut free = Vec::new();
                 for n in names {
-                    let s = specs.iter().find(|s| s.name == n.trim()).ok_or_else(|| {
-                        let known: Vec<_> = specs.iter().map(|s| s.name).collect();
-                        Error::Param(format!(
-                            "{} has no parameter {:?}; it has: {}",
-                            extractor.name(),
-                            n.trim(),
-                            if known.is_empty() {
-                                "none".to_string()
-                            } else {
-                                known.join(", ")
-                            }
-                        ))
+                    let s = crate::algorithms::find_spec(specs, n).map_err(|e| match e {
+                        Error::Param(m) => Error::Param(format!("{}: {m}", extractor.name())),
+                        e => e,
                     })?;
                     if !free.iter().any(|f: &ParamSpec| f.name == s.name) {
                         free.push(s.clone());

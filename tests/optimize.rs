@@ -48,7 +48,7 @@ fn bad_input_is_one_clear_error() {
     let e = error_line(&[
         "optimize", "--algo", "lqf", "--only", "gap", "--train", SAMPLES,
     ]);
-    assert!(e.contains("lqf has no parameter \"gap\""), "{e}");
+    assert!(e.contains("lqf: unknown parameter \"gap\""), "{e}");
     let e = error_line(&[
         "optimize",
         "--algo",

@@ -183,6 +183,23 @@ impl ParamSpec {
     }
 }
 
+/// The spec named `name` (surrounding white space ignored) in `specs`. Errors:
+/// [`Error::Param`] naming the parameters there are.
+pub fn find_spec<'a>(specs: &'a [ParamSpec], name: &str) -> Result<&'a ParamSpec> {
+    specs.iter().find(|s| s.name == name.trim()).ok_or_else(|| {
+        let known: Vec<_> = specs.iter().map(|s| s.name).collect();
+        Error::Param(format!(
+            "unknown parameter {:?}; this algorithm has: {}",
+            name.trim(),
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        ))
+    })
+}
+
 /// Parameter values of one run, by name. Always complete for the algorithm they were made for
 /// (see [`Params::defaults`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -205,21 +222,7 @@ impl Params {
         let (name, value) = assignment
             .split_once('=')
             .ok_or_else(|| Error::Param(format!("{assignment:?}: expected NAME=VALUE")))?;
-        let spec = specs
-            .iter()
-            .find(|s| s.name == name.trim())
-            .ok_or_else(|| {
-                let known: Vec<_> = specs.iter().map(|s| s.name).collect();
-                Error::Param(format!(
-                    "unknown parameter {:?}; this algorithm has: {}",
-                    name.trim(),
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                ))
-            })?;
+        let spec = find_spec(specs, name)?;
         self.values.insert(spec.name, spec.parse(value)?);
         Ok(())
     }
