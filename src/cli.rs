@@ -947,31 +947,12 @@ struct OptimizeJob<'a> {
 /// setting and the defaults on the test corpora, prints the table (or JSON), writes --out and
 /// --plot.
 fn optimize_cmd(job: &OptimizeJob, opts: &cescope::optimize::GaOptions) -> Result<()> {
-    use cescope::optimize::{self as opt, ParamSpace, SearchSpace};
+    use cescope::optimize::{self as opt, ParamSpace};
 
     opts.validate()?;
     if let Some((candidates, max_members)) = job.sets {
         let space = opt::SetSpace::new(candidates, max_members)?;
-        // Members against train F1 unless asked otherwise.
-        let names = space.gene_names();
-        let axes = match job.plot_axes {
-            None => (0, None),
-            Some(a) => {
-                let find = |n: &str| {
-                    names.iter().position(|g| g == n.trim()).with_context(|| {
-                        format!(
-                            "--plot-axes: {:?} is not a gene ({})",
-                            n.trim(),
-                            names.join(", ")
-                        )
-                    })
-                };
-                match a.split_once(',') {
-                    Some((x, y)) => (find(x)?, Some(find(y)?)),
-                    None => (find(a)?, None),
-                }
-            }
-        };
+        let axes = opt::plot_axes(&space, job.plot_axes)?;
         return search(&space, job, opts, Some(axes));
     }
     let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(job.algo)?.into();
@@ -980,8 +961,8 @@ fn optimize_cmd(job: &OptimizeJob, opts: &cescope::optimize::GaOptions) -> Resul
         base.set_str(e.params(), s)?;
     }
     let space = ParamSpace::new(e.clone(), base, job.only)?.with_algo_arg(job.algo);
-    let axes = plot_axes(&space, job.plot_axes)?;
-    search(&space, job, opts, axes)
+    let axes = opt::plot_axes(&space, job.plot_axes)?;
+    search(&space, job, opts, Some(axes))
 }
 
 /// The search of `cescope optimize` over any space: gathers and loads the pages, runs the GA,
@@ -1092,49 +1073,6 @@ fn search<S: cescope::optimize::SearchSpace>(
         t0.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// The gene indices of `--plot-axes X[,Y]`; default: the first two numeric parameters, else the
-/// first parameter against F1 (`None` for Y).
-fn plot_axes(
-    space: &cescope::optimize::ParamSpace,
-    axes: Option<&str>,
-) -> Result<Option<(usize, Option<usize>)>> {
-    let specs = space.specs();
-    let find = |n: &str| {
-        specs
-            .iter()
-            .position(|s| s.name == n.trim())
-            .with_context(|| {
-                let names: Vec<_> = specs.iter().map(|s| s.name).collect();
-                format!(
-                    "--plot-axes: {:?} is not a searched parameter ({})",
-                    n.trim(),
-                    names.join(", ")
-                )
-            })
-    };
-    Ok(Some(match axes {
-        Some(a) => match a.split_once(',') {
-            Some((x, y)) => (find(x)?, Some(find(y)?)),
-            None => (find(a)?, None),
-        },
-        None => {
-            let numeric: Vec<usize> = (0..specs.len())
-                .filter(|&i| {
-                    matches!(
-                        specs[i].kind,
-                        ParamKind::Int { .. } | ParamKind::Float { .. }
-                    )
-                })
-                .collect();
-            match numeric.as_slice() {
-                [x, y, ..] => (*x, Some(*y)),
-                [x] => (*x, None),
-                [] => (0, None),
-            }
-        }
-    }))
 }
 
 /// `cescope eval`: gathers the pages with gold, runs every selected algorithm on each (in

@@ -112,6 +112,11 @@ pub trait SearchSpace: Sync {
     /// The names of the genes (coordinates), in order: the columns of the top-individuals
     /// table and the axes of the plot.
     fn gene_names(&self) -> Vec<String>;
+    /// The plot's axes when none are named ([`plot_axes`]): gene indices for x and (`None`:
+    /// F1) y. Default: the first gene against F1.
+    fn default_plot_axes(&self) -> (usize, Option<usize>) {
+        (0, None)
+    }
     /// A random individual within the ranges (uniform over each gene's values).
     fn random(&self, rng: &mut Rng) -> Self::Individual;
     /// The individuals injected into generation 0 (the published defaults).
@@ -393,6 +398,23 @@ impl SearchSpace for ParamSpace {
 
     fn gene_names(&self) -> Vec<String> {
         self.free.iter().map(|s| s.name.to_string()).collect()
+    }
+
+    /// The first two numeric parameters against each other, else the first against F1.
+    fn default_plot_axes(&self) -> (usize, Option<usize>) {
+        let numeric: Vec<usize> = (0..self.free.len())
+            .filter(|&i| {
+                matches!(
+                    self.free[i].kind,
+                    ParamKind::Int { .. } | ParamKind::Float { .. }
+                )
+            })
+            .collect();
+        match numeric.as_slice() {
+            [x, y, ..] => (*x, Some(*y)),
+            [x] => (*x, None),
+            [] => (0, None),
+        }
     }
 
     fn random(&self, rng: &mut Rng) -> Vec<Gene> {
@@ -1503,6 +1525,29 @@ pub fn write_best<S: SearchSpace>(
 /// Whether this build draws the SVG plot (the `plots` cargo feature).
 pub const PLOTS: bool = cfg!(feature = "plots");
 
+/// The plot axes named by `--plot-axes X[,Y]` (gene names, [`SearchSpace::gene_names`]) as gene
+/// indices; `None`: [`SearchSpace::default_plot_axes`]. Y `None` plots F1. Errors:
+/// [`Error::Param`] for a name that is not a gene, listing the genes.
+pub fn plot_axes<S: SearchSpace>(space: &S, axes: Option<&str>) -> Result<(usize, Option<usize>)> {
+    let Some(a) = axes else {
+        return Ok(space.default_plot_axes());
+    };
+    let names = space.gene_names();
+    let find = |n: &str| {
+        names.iter().position(|g| g == n.trim()).ok_or_else(|| {
+            Error::Param(format!(
+                "--plot-axes: {:?} is not a searched gene ({})",
+                n.trim(),
+                names.join(", ")
+            ))
+        })
+    };
+    Ok(match a.split_once(',') {
+        Some((x, y)) => (find(x)?, Some(find(y)?)),
+        None => (find(a)?, None),
+    })
+}
+
 /// Draws every configuration tried, like Gottron 2009, Fig. 4 ("distribution of parameters …
 /// while searching for optimal configuration"): one point per distinct individual on genes
 /// `x` and `y` (indices into [`SearchSpace::gene_names`]; with `y` `None` the vertical axis is
@@ -2017,6 +2062,40 @@ mod tests {
         assert!(ParamSpace::new(plain, Params::default(), None).is_err());
         assert!(TrainingSet::from_pages(Vec::new()).is_err());
         assert!(TrainingSet::load(&[], false).is_err());
+    }
+
+    #[test]
+    fn plot_axes_by_name_and_by_default() {
+        let space_of = |name: &str| {
+            let e: Arc<dyn Extractor> = algorithms::find(name).unwrap().into();
+            ParamSpace::new(e.clone(), Params::defaults(e.params()), None).unwrap()
+        };
+        // DANAg: gap is its one numeric parameter → gap against F1.
+        let danag = space_of("danag");
+        assert_eq!(danag.gene_names()[0], "gap");
+        assert_eq!(plot_axes(&danag, None).unwrap(), (0, None));
+        // ACCB: its first two numeric parameters against each other.
+        let accb = space_of("accb");
+        let (x, y) = plot_axes(&accb, None).unwrap();
+        let y = y.expect("two numeric parameters");
+        for i in [x, y] {
+            assert!(matches!(
+                accb.specs()[i].kind,
+                ParamKind::Int { .. } | ParamKind::Float { .. }
+            ));
+        }
+        assert!(x < y);
+        let names = accb.gene_names();
+        let named = format!("{}, {}", names[y], names[x]);
+        assert_eq!(plot_axes(&accb, Some(&named)).unwrap(), (y, Some(x)));
+        assert!(
+            plot_axes(&accb, Some("gap")).is_err(),
+            "not an ACCB parameter"
+        );
+        // A set search: members against F1 unless named.
+        let sets = SetSpace::new(&["dsc".to_string(), "bte".to_string()], 2).unwrap();
+        assert_eq!(plot_axes(&sets, None).unwrap(), (0, None));
+        assert_eq!(plot_axes(&sets, Some("combine")).unwrap(), (1, None));
     }
 
     #[test]
