@@ -101,17 +101,22 @@ pub fn single_threaded<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     }
 }
 
+/// The pages that decode with `opts` (the others would measure an error path), copied.
+fn decodable(pages: &[(String, Vec<u8>)], opts: &DecodeOptions) -> Vec<(String, Vec<u8>)> {
+    pages
+        .iter()
+        .filter(|(_, b)| decode::decode(b, opts).is_ok())
+        .cloned()
+        .collect()
+}
+
 fn run_rows(
     pages: &[(String, Vec<u8>)],
     algos: &[Box<dyn Extractor>],
     repeat: usize,
 ) -> Vec<BenchRow> {
     let opts = DecodeOptions::default();
-    let pages: Vec<(String, Vec<u8>)> = pages
-        .iter()
-        .filter(|(_, b)| decode::decode(b, &opts).is_ok())
-        .cloned()
-        .collect();
+    let pages = decodable(pages, &opts);
     let mut rows = Vec::new();
     let secs = best_of(repeat, || {
         timed_pass(&pages, &opts, |p| {
@@ -151,11 +156,7 @@ pub fn run_headline(
     repeat: usize,
 ) -> Vec<BenchRow> {
     let opts = DecodeOptions::default();
-    let pages: Vec<(String, Vec<u8>)> = pages
-        .iter()
-        .filter(|(_, b)| decode::decode(b, &opts).is_ok())
-        .cloned()
-        .collect();
+    let pages = decodable(pages, &opts);
     let mut rows = Vec::new();
     let secs = best_of(repeat, || {
         timed_pass(&pages, &opts, |p| {

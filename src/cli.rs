@@ -844,12 +844,20 @@ fn inspector_bench(inputs: &[PathBuf], algo: &str, format: TableOrJson) -> Resul
 fn bench_cmd(inputs: &[PathBuf], algo: &str, format: TableOrJson, repeat: usize) -> Result<()> {
     let algos = algorithms::resolve(algo)?;
     let pages = bench::load_inputs(inputs).context("loading benchmark inputs")?;
-    let rows = bench::run(&pages, &algos, repeat);
+    print_bench(&bench::run(&pages, &algos, repeat), bench::table, format)
+}
+
+/// Prints benchmark rows as `table` lays them out, or as JSON.
+fn print_bench(
+    rows: &[bench::BenchRow],
+    table: fn(&[bench::BenchRow]) -> String,
+    format: TableOrJson,
+) -> Result<()> {
     let mut out = std::io::stdout().lock();
     match format {
-        TableOrJson::Table => write!(out, "{}", bench::table(&rows))?,
+        TableOrJson::Table => write!(out, "{}", table(rows))?,
         TableOrJson::Json => {
-            serde_json::to_writer_pretty(&mut out, &rows)?;
+            serde_json::to_writer_pretty(&mut out, rows)?;
             writeln!(out)?;
         }
     }
@@ -864,16 +872,11 @@ fn bench_headline_cmd(
 ) -> Result<()> {
     let finders = cescope::headline::resolve(algo)?;
     let pages = bench::load_inputs(inputs).context("loading benchmark inputs")?;
-    let rows = bench::run_headline(&pages, &finders, repeat);
-    let mut out = std::io::stdout().lock();
-    match format {
-        TableOrJson::Table => write!(out, "{}", bench::headline_table(&rows))?,
-        TableOrJson::Json => {
-            serde_json::to_writer_pretty(&mut out, &rows)?;
-            writeln!(out)?;
-        }
-    }
-    Ok(())
+    print_bench(
+        &bench::run_headline(&pages, &finders, repeat),
+        bench::headline_table,
+        format,
+    )
 }
 
 /// `cescope bench --fitness N`: the optimiser's fitness evaluations per second.

@@ -508,24 +508,16 @@ pub struct Bounds {
 }
 
 /// The bounds of thesis 7.2.1 for a page whose seed region is `seed`: the headline is TitleFinder's
-/// (`tf`, default parameters, [`super::headline`]); the lower bound is the end of the lowest
+/// (`tf`, default parameters, [`super::headline::default_headlines`]); the lower bound is the end of the lowest
 /// common DOM ancestor of the headline's node and every text node (with non-white-space text)
 /// starting inside the seed region's lines. `None` — and the algorithm runs unbounded — when
 /// TitleFinder finds no headline, or the headline starts after the seed region ends (a
 /// headline below the content it should head bounds nothing). O(nodes).
 pub fn headline_bounds(page: &Page, seed: Region) -> Option<Bounds> {
-    use super::headline::titlefinder::{Method, TitleFinder};
-    use super::headline::HeadlineFinder;
-    // The headline depends on the page only: found once per page ([`Page::memo`]), not on
-    // every run (slider moves, the optimiser's evaluations).
-    let head = page.memo(
-        "dana::headline_bounds: TitleFinder tf, published parameters",
-        || {
-            let tf = TitleFinder::new(Method::Tf);
-            tf.run(page, &Params::defaults(tf.params())).best().cloned()
-        },
-    );
-    let head = head.as_ref().as_ref()?;
+    // The headline depends on the page only: found once per page, not on every run (slider
+    // moves, the optimiser's evaluations), and shared with the inspector's headline panel.
+    let found = super::headline::default_headlines(page);
+    let head = found.best()?;
     let vlines = page.lines();
     let lines = &vlines.lines;
     let seed_bytes = lines.get(seed.x)?.start as usize..lines.get(seed.y)?.end as usize;

@@ -378,6 +378,27 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// The summary at the end of a stream started at `t0` on `threads` workers: the writer's
+    /// counts (records, errors, page bytes) and the reader's shared counters (skipped records,
+    /// input bytes), with the peak RSS read now.
+    fn at_end(
+        (records, errors, page_bytes): (u64, u64, u64),
+        (skipped, input_bytes): (&AtomicU64, &AtomicU64),
+        t0: Instant,
+        threads: usize,
+    ) -> Summary {
+        Summary {
+            records,
+            errors,
+            skipped: skipped.load(Ordering::Relaxed),
+            page_bytes,
+            input_bytes: input_bytes.load(Ordering::Relaxed),
+            elapsed_seconds: t0.elapsed().as_secs_f64(),
+            threads,
+            peak_rss_kib: peak_rss_kib(),
+        }
+    }
+
     /// Records per second of wall time.
     pub fn pages_per_second(&self) -> f64 {
         self.records as f64 / self.elapsed_seconds.max(1e-9)
@@ -478,16 +499,12 @@ pub fn extract_stream(
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    Ok(Summary {
-        records,
-        errors,
-        skipped: skipped.load(Ordering::Relaxed),
-        page_bytes,
-        input_bytes: input_bytes.load(Ordering::Relaxed),
-        elapsed_seconds: t0.elapsed().as_secs_f64(),
-        threads: opts.threads,
-        peak_rss_kib: peak_rss_kib(),
-    })
+    Ok(Summary::at_end(
+        (records, errors, page_bytes),
+        (&skipped, &input_bytes),
+        t0,
+        opts.threads,
+    ))
 }
 
 /// Streams `source` and writes each readable record as a JSONL page ([`jsonl::PageLine`]: `id`,
@@ -542,14 +559,10 @@ pub fn pages_stream(
     )
     .and_then(|()| out.flush())
     .map_err(|e| Error::io("-", e))?;
-    Ok(Summary {
-        records,
-        errors,
-        skipped: skipped.load(Ordering::Relaxed),
-        page_bytes,
-        input_bytes: input_bytes.load(Ordering::Relaxed),
-        elapsed_seconds: t0.elapsed().as_secs_f64(),
-        threads: opts.threads,
-        peak_rss_kib: peak_rss_kib(),
-    })
+    Ok(Summary::at_end(
+        (records, errors, page_bytes),
+        (&skipped, &input_bytes),
+        t0,
+        opts.threads,
+    ))
 }

@@ -320,18 +320,7 @@ fn eval_page(
     let gold = normalize_ws(ep.gold.headline.as_deref().unwrap_or(""));
     let t = Instant::now();
     let loaded = Page::load(Path::new(&ep.path), opts);
-    let mut info = PageInfo {
-        corpus: ep.corpus.clone(),
-        id: ep.id.clone(),
-        path: ep.path.clone(),
-        site: ep.site.clone(),
-        url: ep.gold.url.clone(),
-        page_type: ep.gold.page_type.clone(),
-        bytes: 0,
-        load_ms: t.elapsed().as_secs_f64() * 1e3,
-        error: None,
-        warnings: Vec::new(),
-    };
+    let mut info = PageInfo::of(ep, t.elapsed().as_secs_f64() * 1e3);
     let results = match loaded {
         Ok(page) => {
             info.bytes = page.raw().len();

@@ -408,6 +408,26 @@ pub struct PageInfo {
     pub warnings: Vec<String>,
 }
 
+impl PageInfo {
+    /// The report entry of `ep`, loaded (or not) in `load_ms` milliseconds: its corpus, id, path,
+    /// site and gold URL / page type; `bytes` 0, no error and no warnings until the caller
+    /// records them.
+    pub fn of(ep: &EvalPage, load_ms: f64) -> PageInfo {
+        PageInfo {
+            corpus: ep.corpus.clone(),
+            id: ep.id.clone(),
+            path: ep.path.clone(),
+            site: ep.site.clone(),
+            url: ep.gold.url.clone(),
+            page_type: ep.gold.page_type.clone(),
+            bytes: 0,
+            load_ms,
+            error: None,
+            warnings: Vec::new(),
+        }
+    }
+}
+
 /// The score of one algorithm on one page.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct PageResult {
@@ -676,18 +696,7 @@ fn eval_page(
     let t = Instant::now();
     let loaded = Page::load(Path::new(&ep.path), opts);
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
-    let info = PageInfo {
-        corpus: ep.corpus.clone(),
-        id: ep.id.clone(),
-        path: ep.path.clone(),
-        site: ep.site.clone(),
-        url: ep.gold.url.clone(),
-        page_type: ep.gold.page_type.clone(),
-        bytes: 0,
-        load_ms,
-        error: None,
-        warnings: Vec::new(),
-    };
+    let info = PageInfo::of(ep, load_ms);
     score_page(
         info,
         loaded,

@@ -93,6 +93,19 @@ pub trait HeadlineFinder: Send + Sync {
 /// macro-averaged F1 in Mohammadzadeh 2013, Table 5.4 (0.989).
 pub const DEFAULT_FINDER: &str = "tf";
 
+/// The headlines [`DEFAULT_FINDER`] (TitleFinder TF) finds on `page` with its published
+/// parameters, found once per page ([`Page::memo`]) and shared: DANA's headline bound needs the
+/// best one on every run, the inspector's headline panel the ranked list. Empty (no candidate)
+/// when the finder is not registered.
+pub fn default_headlines(page: &Page) -> std::sync::Arc<Headlines> {
+    page.memo("headline::default_headlines", || {
+        match find(DEFAULT_FINDER) {
+            Ok(f) => f.run(page, &Params::defaults(f.params())),
+            Err(_) => Headlines::default(),
+        }
+    })
+}
+
 /// All registered headline finders, in display order: `tf`, `tfidf`, `osm`, `aggregate`,
 /// `title`, `largest`.
 pub fn registry() -> Vec<Box<dyn HeadlineFinder>> {

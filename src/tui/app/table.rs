@@ -53,18 +53,15 @@ impl App {
         };
         d.headlines
             .get_or_init(|| {
-                let Ok(f) = crate::headline::find(crate::headline::DEFAULT_FINDER) else {
-                    return Arc::default();
-                };
-                let h = f.run(&d.page, &crate::algorithms::Params::defaults(f.params()));
+                let h = crate::headline::default_headlines(&d.page);
                 Arc::new(
                     h.candidates
-                        .into_iter()
+                        .iter()
                         .take(HEADLINE_ROWS)
                         .map(|c| HeadlineRow {
                             score: c.score,
-                            range: c.range,
-                            text: c.text,
+                            range: c.range.clone(),
+                            text: c.text.clone(),
                         })
                         .collect(),
                 )
