@@ -1653,9 +1653,21 @@ fn gold_check(dir: &std::path::Path, pages: Option<&std::path::Path>) -> Result<
                 writeln!(out, "{name}: {}", printable(&p.message))?;
             }
         }
+        for w in &f.warnings {
+            writeln!(out, "{name}: warning: {}", printable(w))?;
+        }
     }
     let bad = report.bad();
-    writeln!(out, "{} files, {bad} with problems", report.files.len())?;
+    let warned = report
+        .files
+        .iter()
+        .filter(|f| !f.warnings.is_empty())
+        .count();
+    writeln!(
+        out,
+        "{} files, {bad} with problems, {warned} with warnings",
+        report.files.len()
+    )?;
     out.flush()?;
     if bad > 0 {
         anyhow::bail!("{bad} of {} gold file(s) have problems", report.files.len());

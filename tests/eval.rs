@@ -557,13 +557,15 @@ fn danag_on_scrapinghub_dev() {
     assert!(rep.pages.iter().all(|p| p.error.is_none()));
 }
 
-/// A plain directory of pages whose gold standards are cescope gold files in a sibling `gold/`.
+/// A plain directory of pages whose gold standards are cescope gold files in a sibling `gold/`
+/// that the folder's `cescope.toml` names (as `sample-pages/` does).
 #[test]
 fn directory_with_cescope_gold_files() {
     let root = tempfile::tempdir().unwrap();
     let pages = root.path().join("pages");
     std::fs::create_dir(&pages).unwrap();
     std::fs::create_dir(root.path().join("gold")).unwrap();
+    std::fs::write(pages.join("cescope.toml"), "gold_dir = \"../gold\"\n").unwrap();
     let nav: String = (0..20)
         .map(|i| format!("<li><a href=\"/s/{i}/index.html\">Section {i}</a></li>\n"))
         .collect();

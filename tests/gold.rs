@@ -352,12 +352,19 @@ fn recovery_logic() {
     assert!(!recovery_is_newer(&path));
 }
 
+/// One rule (`gold_path_for`): the folder's `cescope.toml` names a sibling gold folder, else
+/// `gold/` in the page's folder — a sibling `gold/` that merely exists is not taken.
 #[test]
 fn gold_path_defaults() {
     let dir = tempfile::tempdir().unwrap();
     let pages = dir.path().join("sample-pages");
     std::fs::create_dir(&pages).unwrap();
     std::fs::create_dir(dir.path().join("gold")).unwrap();
+    assert_eq!(
+        gold::gold_path_for(&pages.join("x.html"), None),
+        pages.join("gold/x.json")
+    );
+    std::fs::write(pages.join("cescope.toml"), "gold_dir = \"../gold\"\n").unwrap();
     assert_eq!(
         gold::gold_path_for(&pages.join("x.html"), None),
         dir.path().join("gold/x.json")

@@ -64,6 +64,8 @@ fn pages_with_gold_dir() -> (tempfile::TempDir, PathBuf, PathBuf) {
     std::fs::create_dir_all(&pages).unwrap();
     std::fs::create_dir_all(&gold).unwrap();
     std::fs::write(pages.join("a.html"), PAGE).unwrap();
+    // The pages' gold folder is the sibling gold/ (the rule of `gold::gold_path_for`).
+    std::fs::write(pages.join("cescope.toml"), "gold_dir = \"../gold\"\n").unwrap();
     (dir, pages, gold)
 }
 

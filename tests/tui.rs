@@ -1350,16 +1350,24 @@ fn corpus_list_shows_sites_and_html_sizes() {
     let mut app = App::open(&dir.path().join("ground-truth.json"), opts()).unwrap();
     wait_for_encodings(&mut app);
     let e = &app.corpus.as_ref().unwrap().entries[0];
-    assert_eq!(e.label(), "river-news.example/…/flood-barrier-delayed");
+    assert_eq!(
+        e.label(),
+        "river-news.example/local/2024/flood-barrier-delayed?ref=rss"
+    );
     assert_eq!(e.html_bytes, Some(html.len() as u64));
     assert!(e.bytes < html.len() as u64 / 10, "stored compressed");
     assert!(app.corpus.as_ref().unwrap().list_open);
     let s = screen(&mut app, 120, 32);
-    assert!(s.contains("✓ river-…layed"), "{s}");
+    // The URL is cut at its end in the row, and shown whole (wrapped) below the list.
+    assert!(s.contains("   river-news.exampl… "), "{s}");
+    assert!(
+        s.contains("│river-news.example/local/202") && s.contains("│rss "),
+        "{s}"
+    );
     assert!(s.contains("51K"), "decompressed size: {s}");
     let row = s.lines().nth(1).unwrap();
     assert!(!row.contains("abababab"), "no hex id in the list: {s}");
-    assert!(s.contains("1/1 ✓"), "{s}");
+    assert!(s.contains("✓0 ⚑0 ✎0 /1"), "{s}");
 }
 
 /// Step mode at every step of DANAg and AdDANAg, on a line of a region the gap expansion

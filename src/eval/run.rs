@@ -208,7 +208,12 @@ impl GoldSource for CorpusOrGoldFiles {
             Ok(g) => GoldLookup::Found {
                 gold: GoldText {
                     article_body: g.main_content.text.clone(),
-                    headline: g.headline.as_ref().map(|h| h.text.clone()),
+                    // An unconfirmed headline (a machine's suggestion) is no gold headline.
+                    headline: g
+                        .headline
+                        .as_ref()
+                        .filter(|h| h.confirmed)
+                        .map(|h| h.text.clone()),
                     url: g.url.clone(),
                     page_type: None,
                 },

@@ -571,6 +571,9 @@ pub struct CheckedFile {
     pub problems: Vec<Problem>,
     /// What was not checked, or how, e.g. "page x.html not found: hash and text not checked".
     pub note: Option<String>,
+    /// What a reviewer should look at again ([`super::check_review`]: an unconfirmed headline,
+    /// an undeclared empty main content); warnings do not make the file invalid.
+    pub warnings: Vec<String>,
 }
 
 impl CheckedFile {
@@ -643,6 +646,7 @@ pub fn check_files(path: &Path, pages: Option<&Path>) -> Result<CheckReport, Com
                     error: Some(e.to_string()),
                     problems: Vec::new(),
                     note: None,
+                    warnings: Vec::new(),
                 });
                 continue;
             }
@@ -693,6 +697,7 @@ pub fn check_files(path: &Path, pages: Option<&Path>) -> Result<CheckReport, Com
             error: None,
             problems,
             note,
+            warnings: super::check_review(&gold),
         });
     }
     Ok(report)

@@ -209,7 +209,8 @@ pub fn mark_page(
         Selection::from_ranges(matches.iter().map(|m| m.range())),
     );
     if head.is_some() {
-        gold.set_headline(page, head);
+        // Found by a selector, page by page: a suggestion until an annotator confirms it.
+        gold.suggest_headline(page, head);
     }
     gold.notes = match headline {
         Some(h) => format!("marked by selector {selector:?}, headline {h:?} (cescope gold mark)"),
@@ -219,11 +220,12 @@ pub fn mark_page(
 }
 
 /// A finished (non-draft) gold standard with an empty main content and no headline, for a page
-/// that has no main content (a home page, a list of teasers).
+/// that has no main content (a home page, a list of teasers); its notes declare it
+/// ([`super::NO_MAIN_CONTENT`]).
 pub fn empty_gold(page: &Page, annotator: &str) -> Gold {
     let mut gold = Gold::new(page, annotator);
     gold.draft = false;
-    gold.notes = "no main content (cescope gold mark --empty)".to_string();
+    gold.notes = format!("{} (cescope gold mark --empty)", super::NO_MAIN_CONTENT);
     gold
 }
 

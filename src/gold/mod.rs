@@ -126,6 +126,94 @@ pub struct Headline {
     /// [`Page::render`] of the range.
     #[serde(default)]
     pub text: String,
+    /// False while the headline is a machine's suggestion (`gold mark --headline`, TitleFinder)
+    /// that no annotator has confirmed; [`check_review`] reports it. Written only when false;
+    /// a file without the field (every file before it existed) reads as confirmed.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub confirmed: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+/// The note that marks a gold file as flagged for another look (the review's `f`).
+pub const FLAGGED: &str = "[flagged]";
+
+/// The note that declares a page to have no main content: a final gold file with an empty main
+/// content must carry it ([`check_review`]), so an empty annotation is a decision, not an
+/// accident.
+pub const NO_MAIN_CONTENT: &str = "[no main content]";
+
+/// Where a page's annotation stands, as the page list and the review queue see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GoldStatus {
+    /// No gold file.
+    None,
+    /// A gold file still marked `draft`.
+    Draft,
+    /// A draft flagged for another look ([`FLAGGED`] in its notes).
+    Flagged,
+    /// A finished gold file.
+    Final,
+    /// A gold file that cannot be read (malformed JSON, wrong schema, …).
+    Unreadable,
+}
+
+impl GoldStatus {
+    /// The status of `gold`.
+    pub fn of(gold: &Gold) -> GoldStatus {
+        if gold.is_flagged() {
+            GoldStatus::Flagged
+        } else if gold.draft {
+            GoldStatus::Draft
+        } else {
+            GoldStatus::Final
+        }
+    }
+
+    /// The status of the gold file at `path` (reads and parses it; a missing file is
+    /// [`GoldStatus::None`]).
+    pub fn of_file(path: &Path) -> GoldStatus {
+        if !path.is_file() {
+            return GoldStatus::None;
+        }
+        load(path).map_or(GoldStatus::Unreadable, |g| GoldStatus::of(&g))
+    }
+
+    /// The word for it: `none`, `draft`, `flagged`, `final`, `unreadable`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GoldStatus::None => "none",
+            GoldStatus::Draft => "draft",
+            GoldStatus::Flagged => "flagged",
+            GoldStatus::Final => "final",
+            GoldStatus::Unreadable => "unreadable",
+        }
+    }
+
+    /// Parses [`GoldStatus::name`].
+    pub fn from_name(s: &str) -> Option<GoldStatus> {
+        [
+            GoldStatus::None,
+            GoldStatus::Draft,
+            GoldStatus::Flagged,
+            GoldStatus::Final,
+            GoldStatus::Unreadable,
+        ]
+        .into_iter()
+        .find(|g| g.name().eq_ignore_ascii_case(s))
+    }
+
+    /// Still to be reviewed: a draft or a flagged gold file.
+    pub fn unfinished(self) -> bool {
+        matches!(self, GoldStatus::Draft | GoldStatus::Flagged)
+    }
 }
 
 /// The current time as RFC 3339 in UTC with whole seconds, e.g. `2025-11-21T07:13:00Z`.
@@ -171,15 +259,58 @@ impl Gold {
 
     /// Sets the headline to the byte range `range` of `page`'s decoded text (`None` or an empty
     /// range removes it), recomputes its text and updates `modified`.
+    /// The headline is confirmed (an annotator chose it); [`Gold::suggest_headline`] sets an
+    /// unconfirmed one.
     pub fn set_headline(&mut self, page: &Page, range: Option<Range<usize>>) {
         self.headline = match range {
             Some(r) if r.start < r.end => Some(Headline {
                 text: page.render(&Selection::from_ranges([r.clone()])),
                 range: [r.start, r.end],
+                confirmed: true,
             }),
             _ => None,
         };
         self.touch();
+    }
+
+    /// [`Gold::set_headline`] with a headline no annotator has confirmed yet (a machine's
+    /// suggestion: `gold mark --headline`, TitleFinder).
+    pub fn suggest_headline(&mut self, page: &Page, range: Option<Range<usize>>) {
+        self.set_headline(page, range);
+        if let Some(h) = self.headline.as_mut() {
+            h.confirmed = false;
+        }
+    }
+
+    /// True when the headline is a suggestion nobody confirmed ([`Headline::confirmed`]).
+    pub fn headline_unconfirmed(&self) -> bool {
+        self.headline.as_ref().is_some_and(|h| !h.confirmed)
+    }
+
+    /// Flagged for another look: [`FLAGGED`] is in the notes.
+    pub fn is_flagged(&self) -> bool {
+        self.notes.contains(FLAGGED)
+    }
+
+    /// The annotator declared that the page has no main content: [`NO_MAIN_CONTENT`] is in the
+    /// notes.
+    pub fn declares_no_main_content(&self) -> bool {
+        self.notes.contains(NO_MAIN_CONTENT)
+    }
+
+    /// Adds `tag` ([`FLAGGED`], [`NO_MAIN_CONTENT`]) to the notes unless it is there already.
+    pub fn add_tag(&mut self, tag: &str) {
+        if !self.notes.contains(tag) {
+            let sep = if self.notes.is_empty() { "" } else { " " };
+            self.notes = format!("{}{sep}{tag}", self.notes);
+        }
+    }
+
+    /// Removes `tag` from the notes (and the white space it leaves at either end).
+    pub fn remove_tag(&mut self, tag: &str) {
+        if self.notes.contains(tag) {
+            self.notes = self.notes.replace(tag, "").trim().to_string();
+        }
     }
 
     /// The main content as a [`Selection`] (normalised: reversed or empty ranges dropped,
@@ -839,6 +970,33 @@ pub fn check(gold: &Gold, page: Option<&Page>) -> Vec<Problem> {
     out
 }
 
+/// What a reviewer should look at again in a gold file that is otherwise valid (`gold check`
+/// prints these as warnings; they do not make the file invalid): an unconfirmed headline
+/// ([`Headline::confirmed`]), a final gold with an empty main content that does not declare
+/// [`NO_MAIN_CONTENT`], and a declaration contradicted by a non-empty main content. O(1).
+pub fn check_review(gold: &Gold) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(h) = gold.headline.as_ref().filter(|h| !h.confirmed) {
+        out.push(format!(
+            "headline not confirmed: {:?} is a suggestion (Y in the inspector confirms it, H marks another)",
+            clip(&h.text)
+        ));
+    }
+    let empty = gold.main_content.ranges.is_empty();
+    if empty && !gold.draft && !gold.declares_no_main_content() {
+        out.push(format!(
+            "final with an empty main content that is not declared: mark the main content, or declare the page has none ({NO_MAIN_CONTENT} in the notes; E in the review)"
+        ));
+    }
+    if !empty && gold.declares_no_main_content() {
+        out.push(format!(
+            "notes say {NO_MAIN_CONTENT} but the main content has {} range(s)",
+            gold.main_content.ranges.len()
+        ));
+    }
+    out
+}
+
 fn check_bounds(
     p: &mut impl FnMut(ProblemKind, String),
     what: &str,
@@ -922,7 +1080,7 @@ pub fn export_scrapinghub<'a>(golds: impl IntoIterator<Item = &'a Gold>) -> serd
             "articleBody".into(),
             serde_json::Value::String(g.main_content.text.clone()),
         );
-        if let Some(h) = &g.headline {
+        if let Some(h) = g.headline.as_ref().filter(|h| h.confirmed) {
             entry.insert("headline".into(), serde_json::Value::String(h.text.clone()));
         }
         if let Some(u) = &g.url {
@@ -970,13 +1128,23 @@ pub fn export_text(gold: &Gold) -> String {
     out
 }
 
-/// Where the gold file of a page lives: `<gold_dir>/<page id>.json`, the page id being the
-/// file name without `.gz`, `.html`, `.htm` (`x.html.gz` → `x.json`).
+/// The file in a folder of pages that can name where their gold files go
+/// (`gold_dir = "../gold"`; see [`gold_path_for`]).
+pub const FOLDER_CONFIG: &str = "cescope.toml";
+
+/// Where the gold file of a page lives: `G/<page id>.json`, the page id being the file name
+/// without `.gz`, `.html`, `.htm` (`x.html.gz` → `x.json`). One rule decides `G`:
 ///
-/// Without `gold_dir`: the `gold/` folder beside the page's folder when it exists (e.g.
-/// `sample-pages/x.html` → `gold/x.json`, `corpus/html/x.html` → `corpus/gold/x.json`), else a
-/// `gold/` folder inside the page's folder (`pages/x.html` → `pages/gold/x.json`; [`save`]
-/// creates it). Purely lexical apart from that one existence test.
+/// 1. `gold_dir` (the command line's `--gold-dir DIR`) when given;
+/// 2. else the folder named by `gold_dir = "NAME"` or `gold_dir = "../NAME"` in the page
+///    folder's [`FOLDER_CONFIG`] (`sample-pages/cescope.toml` says `"../gold"`; any other
+///    value, or a file that cannot be read, is reported by [`folder_gold_dir`] and ignored);
+/// 3. else `gold/` in the folder that was opened: the corpus folder for a page of a
+///    `ground-truth.json` corpus (`corpus/html/x.html` → `corpus/gold/x.json`), the page's own
+///    folder otherwise (`pages/x.html` → `pages/gold/x.json`, `x.html` → `./gold/x.json`).
+///
+/// [`save`] creates `G` when needed. No other folder is ever chosen: a `gold/` folder that
+/// happens to exist elsewhere is not used.
 pub fn gold_path_for(page_path: &Path, gold_dir: Option<&Path>) -> PathBuf {
     let name = page_path
         .file_name()
@@ -990,17 +1158,61 @@ pub fn gold_path_for(page_path: &Path, gold_dir: Option<&Path>) -> PathBuf {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let sibling = match page_dir.parent() {
-        Some(parent) if page_dir != Path::new(".") && page_dir.file_name().is_some() => {
-            parent.join("gold")
-        }
-        _ => page_dir.join("..").join("gold"),
-    };
-    if sibling.is_dir() {
-        sibling.join(file)
-    } else {
-        page_dir.join("gold").join(file)
+    if let Ok(Some(d)) = folder_gold_dir(&page_dir) {
+        return d.join(file);
     }
+    let corpus_root = page_dir
+        .parent()
+        .filter(|_| page_dir.file_name().is_some_and(|n| n == "html"))
+        .filter(|root| root.join("ground-truth.json").is_file());
+    match corpus_root {
+        Some(root) => root.join("gold").join(file),
+        None => page_dir.join("gold").join(file),
+    }
+}
+
+/// The gold folder named by `page_dir`'s [`FOLDER_CONFIG`]: `Ok(None)` without the file or
+/// without a `gold_dir` key. Errors (a message naming the file): unreadable or malformed TOML,
+/// or a value that is not `NAME` or `../NAME` with `NAME` one plain folder name — a folder of
+/// pages may point at its own subfolder or a sibling, never elsewhere.
+pub fn folder_gold_dir(page_dir: &Path) -> Result<Option<PathBuf>, String> {
+    let cfg = page_dir.join(FOLDER_CONFIG);
+    if !cfg.is_file() {
+        return Ok(None);
+    }
+    let shown = printable_path(&cfg);
+    let bytes =
+        crate::fsio::read::read_regular(&cfg, 1 << 16).map_err(|e| format!("{shown}: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8"))?;
+    let table: toml::Table = text.parse().map_err(|e| format!("{shown}: {e}"))?;
+    let Some(v) = table.get("gold_dir") else {
+        return Ok(None);
+    };
+    let v = v
+        .as_str()
+        .ok_or_else(|| format!("{shown}: gold_dir must be a string"))?;
+    let (up, name) = match v.strip_prefix("../") {
+        Some(rest) => (true, rest),
+        None => (false, v),
+    };
+    let plain = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains(['/', '\\'])
+        && !name.chars().any(char::is_control);
+    if !plain {
+        return Err(format!(
+            "{shown}: gold_dir {v:?} must be NAME or ../NAME (one folder name)"
+        ));
+    }
+    if !up {
+        return Ok(Some(page_dir.join(name)));
+    }
+    // The sibling, lexically: `pages/../gold` is written `gold` when the parent is known.
+    Ok(Some(match page_dir.parent() {
+        Some(parent) if page_dir.file_name().is_some() => parent.join(name),
+        _ => page_dir.join("..").join(name),
+    }))
 }
 
 #[cfg(test)]
@@ -1032,13 +1244,20 @@ mod tests {
     #[test]
     fn gold_paths() {
         let dir = tempfile::tempdir().unwrap();
-        let pages = dir.path().join("sample-pages");
+        let pages = dir.path().join("pages");
         std::fs::create_dir(&pages).unwrap();
         assert_eq!(
             gold_path_for(&pages.join("a.html"), None),
             pages.join("gold/a.json")
         );
+        // A gold/ folder beside the pages' folder is not taken just because it exists.
         std::fs::create_dir(dir.path().join("gold")).unwrap();
+        assert_eq!(
+            gold_path_for(&pages.join("a.html.gz"), None),
+            pages.join("gold/a.json")
+        );
+        // The folder's cescope.toml names it.
+        std::fs::write(pages.join(FOLDER_CONFIG), "gold_dir = \"../gold\"\n").unwrap();
         assert_eq!(
             gold_path_for(&pages.join("a.html.gz"), None),
             dir.path().join("gold/a.json")
@@ -1051,6 +1270,44 @@ mod tests {
             gold_path_for(Path::new("c.html"), None),
             Path::new("./gold/c.json")
         );
+        // A ground-truth corpus: gold/ in the corpus folder, not in html/.
+        let corpus = dir.path().join("corpus");
+        std::fs::create_dir_all(corpus.join("html")).unwrap();
+        std::fs::write(corpus.join("ground-truth.json"), "{}").unwrap();
+        assert_eq!(
+            gold_path_for(&corpus.join("html/x.html"), None),
+            corpus.join("gold/x.json")
+        );
+    }
+
+    #[test]
+    fn folder_config_points_only_at_a_subfolder_or_a_sibling() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = dir.path().join(FOLDER_CONFIG);
+        for (value, ok) in [
+            ("\"mine\"", Some(dir.path().join("mine"))),
+            (
+                "\"../shared-gold\"",
+                Some(dir.path().parent().unwrap().join("shared-gold")),
+            ),
+        ] {
+            std::fs::write(&cfg, format!("gold_dir = {value}")).unwrap();
+            assert_eq!(folder_gold_dir(dir.path()).unwrap(), ok, "{value}");
+        }
+        for bad in ["\"/etc\"", "\"../../x\"", "\"a/b\"", "\"..\"", "3", "\"\""] {
+            std::fs::write(&cfg, format!("gold_dir = {bad}")).unwrap();
+            let e = folder_gold_dir(dir.path()).unwrap_err();
+            assert!(e.contains("cescope.toml"), "{bad}: {e}");
+            // Ignored by gold_path_for: the page folder's own gold/.
+            assert_eq!(
+                gold_path_for(&dir.path().join("p.html"), None),
+                dir.path().join("gold/p.json")
+            );
+        }
+        std::fs::write(&cfg, "not toml [").unwrap();
+        assert!(folder_gold_dir(dir.path()).is_err());
+        std::fs::write(&cfg, "other = 1").unwrap();
+        assert_eq!(folder_gold_dir(dir.path()).unwrap(), None);
     }
 
     #[test]

@@ -27,8 +27,19 @@ use crate::selection::Selection;
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Snapshot {
     pub(super) main: Selection,
-    pub(super) headline: Option<Range<usize>>,
+    /// The headline's range and whether it is confirmed ([`gold::Headline::confirmed`]).
+    pub(super) headline: Option<(Range<usize>, bool)>,
     pub(super) notes: String,
+}
+
+impl Snapshot {
+    fn of(g: &Gold) -> Snapshot {
+        Snapshot {
+            main: g.main_selection(),
+            headline: g.headline_range().map(|r| (r, !g.headline_unconfirmed())),
+            notes: g.notes.clone(),
+        }
+    }
 }
 
 /// The gold standard being annotated for the open page.
@@ -48,6 +59,10 @@ pub struct Annotation {
     pub read_only: Option<String>,
     /// A recovery file newer than the gold file exists and has not been restored or dismissed.
     pub recovery_offered: bool,
+    /// The headline is TitleFinder's suggestion made when the page was opened for its first
+    /// annotation: shown as a suggestion, never written to the gold file until the annotator
+    /// confirms it (`Y`) or marks another (`H`) — [`Annotation::to_save`].
+    pub suggestion_unsaved: bool,
     /// Visual mode: the display line where the selection started.
     pub visual: Option<usize>,
     /// A character range selected with the mouse (byte offsets).
@@ -79,6 +94,7 @@ impl Annotation {
         let mut msg = None;
         let mut existed = false;
         let mut read_only = None;
+        let mut suggestion_unsaved = false;
         let g = if path.is_file() {
             existed = true;
             match gold::load(&path) {
@@ -101,26 +117,25 @@ impl Annotation {
             gold::import_scrapinghub(gt, page, page.name(), annotator).0
         } else {
             // A page annotated for the first time starts with TitleFinder's headline
-            // suggestion (thesis chapter 5), tightened to its text; `H` / `Y` replace it.
+            // suggestion (thesis chapter 5), tightened to its text, as an unconfirmed
+            // suggestion: `Y` confirms it, `H` marks another; saving leaves it out until then.
             let mut g = Gold::new(page, annotator);
             let suggestion = suggest().and_then(|r| gold::mark::tighten_to_text(page, r));
             if let Some(r) = suggestion {
-                g.set_headline(page, Some(r));
+                g.suggest_headline(page, Some(r));
+                suggestion_unsaved = true;
             }
             g
         };
-        let saved = Snapshot {
-            main: g.main_selection(),
-            headline: g.headline_range(),
-            notes: g.notes.clone(),
-        };
+        let saved = Snapshot::of(&g);
         // A newer recovery file is offered only when it differs from the gold file (an
         // identical one, e.g. after undoing back to the saved state, is not news).
         let recovery_offered = read_only.is_none()
             && gold::recovery_is_newer(&path)
             && match gold::load_recovery(&path) {
                 Ok(Some(r)) => {
-                    r.main_selection() != saved.main || r.headline_range() != saved.headline
+                    let r = Snapshot::of(&r);
+                    r.main != saved.main || r.headline != saved.headline || r.notes != saved.notes
                 }
                 Ok(None) => false,
                 Err(_) => true,
@@ -140,6 +155,7 @@ impl Annotation {
                 saver: gold::SaveSession::new(),
                 read_only,
                 recovery_offered,
+                suggestion_unsaved,
                 visual: None,
                 char_sel: None,
                 drag_anchor: None,
@@ -152,11 +168,23 @@ impl Annotation {
     }
 
     pub(super) fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            main: self.gold.main_selection(),
-            headline: self.gold.headline_range(),
-            notes: self.gold.notes.clone(),
+        Snapshot::of(&self.gold)
+    }
+
+    /// The headline is a suggestion nobody confirmed (TitleFinder's, or one from
+    /// `gold mark --headline`).
+    pub fn headline_unconfirmed(&self) -> bool {
+        self.gold.headline_unconfirmed()
+    }
+
+    /// What a save writes: the working copy, without the headline when it is still the
+    /// unconfirmed suggestion made on opening ([`Annotation::suggestion_unsaved`]).
+    pub fn to_save(&self) -> Gold {
+        let mut g = self.gold.clone();
+        if self.suggestion_unsaved && g.headline_unconfirmed() {
+            g.headline = None;
         }
+        g
     }
 
     /// Recomputes [`Annotation::dirty`]: the working copy differs from the saved state.
@@ -172,7 +200,11 @@ impl Annotation {
 
     pub(super) fn restore(&mut self, page: &Page, s: Snapshot) {
         self.gold.set_main_content(page, s.main);
-        self.gold.set_headline(page, s.headline);
+        match s.headline {
+            Some((r, true)) => self.gold.set_headline(page, Some(r)),
+            Some((r, false)) => self.gold.suggest_headline(page, Some(r)),
+            None => self.gold.set_headline(page, None),
+        }
         self.gold.notes = s.notes;
     }
 

@@ -108,6 +108,11 @@ pub struct PageEntry {
     pub gold: Option<GoldText>,
     /// A cescope gold file exists for the page.
     pub gold_file: bool,
+    /// Where the page's gold file stands: none, draft, flagged, final (or unreadable).
+    pub status: crate::gold::GoldStatus,
+    /// A recovery file holds unsaved work for the page that its gold file does not (it is newer
+    /// than the gold file, or there is no gold file; [`crate::gold::recovery_is_newer`]).
+    pub recovery: bool,
 }
 
 impl PageEntry {
@@ -116,22 +121,54 @@ impl PageEntry {
         self.gold_file || self.gold.is_some()
     }
 
-    /// What the page list shows for the page: the site and the end of the path of the gold's
-    /// URL without `www.` (`example.com/…/flood-barrier-delayed`), else the id (a long hexadecimal id,
-    /// as in the shared corpora, shortened to its first 12 digits).
+    /// In the review queue: a draft or flagged gold file, or unsaved work in a recovery file.
+    /// A page without either is never visited, and so never written, by the review.
+    pub fn unfinished(&self) -> bool {
+        self.status.unfinished() || self.recovery
+    }
+
+    /// The corpus' page type (WCXB's `page_type`), when it gives one.
+    pub fn page_type(&self) -> Option<&str> {
+        self.gold.as_ref().and_then(|g| g.page_type.as_deref())
+    }
+
+    /// The page's URL without the scheme and `www.` (`example.com/a/b`), when the corpus gives
+    /// one.
+    pub fn url_shown(&self) -> Option<String> {
+        let url = self.gold.as_ref()?.url.as_deref()?;
+        let rest = url.split_once("://").map_or(url, |(_, r)| r);
+        Some(rest.strip_prefix("www.").unwrap_or(rest).to_string())
+    }
+
+    /// Does the page pass one word of the page-list filter? A status name (`final`, `draft`,
+    /// `flagged`, `none`; `todo` for the review queue) or a page type (`forum`) matches those
+    /// exactly; any other word is a case-insensitive substring of the id or the URL.
+    fn matches(&self, word: &str, types: &[&str]) -> bool {
+        if word == "todo" {
+            return self.unfinished();
+        }
+        if let Some(st) = crate::gold::GoldStatus::from_name(word) {
+            return self.status == st;
+        }
+        if types.contains(&word) {
+            return self
+                .page_type()
+                .is_some_and(|t| t.eq_ignore_ascii_case(word));
+        }
+        self.id.to_lowercase().contains(word)
+            || self
+                .gold
+                .as_ref()
+                .and_then(|g| g.url.as_deref())
+                .is_some_and(|u| u.to_lowercase().contains(word))
+    }
+
+    /// What the page list shows for the page: its URL without the scheme and `www.`
+    /// ([`PageEntry::url_shown`]; the list cuts it at its end, never in the middle), else the id
+    /// (a long hexadecimal id, as in the shared corpora, shortened to its first 12 digits).
     pub fn label(&self) -> String {
-        if let Some(url) = self.gold.as_ref().and_then(|g| g.url.as_deref()) {
-            let rest = url.split_once("://").map_or(url, |(_, r)| r);
-            let rest = rest.split(['?', '#']).next().unwrap_or(rest);
-            let rest = rest.trim_end_matches('/');
-            let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-            let host = host.strip_prefix("www.").unwrap_or(host);
-            let last = path.rsplit('/').next().unwrap_or("");
-            return match (path.contains('/'), last.is_empty()) {
-                (_, true) => host.to_string(),
-                (true, false) => format!("{host}/…/{last}"),
-                (false, false) => format!("{host}/{last}"),
-            };
+        if let Some(u) = self.url_shown() {
+            return u;
         }
         if self.id.len() > 16 && self.id.chars().all(|c| c.is_ascii_hexdigit()) {
             return format!("{}…", &self.id[..12]);
@@ -156,12 +193,38 @@ pub struct CorpusState {
 }
 
 impl CorpusState {
-    /// Indices of the entries that pass the filter.
+    /// Indices of the entries that pass the filter: every word of it must match
+    /// (`draft forum` — the forum pages with a draft gold file; see [`PageEntry::matches`]).
     pub fn visible(&self) -> Vec<usize> {
         let f = self.filter.to_lowercase();
+        let words: Vec<&str> = f.split_whitespace().collect();
+        let mut types: Vec<String> = self
+            .entries
+            .iter()
+            .filter_map(|e| e.page_type().map(str::to_lowercase))
+            .collect();
+        types.sort();
+        types.dedup();
+        let types: Vec<&str> = types.iter().map(String::as_str).collect();
         (0..self.entries.len())
-            .filter(|&i| f.is_empty() || self.entries[i].id.to_lowercase().contains(&f))
+            .filter(|&i| words.iter().all(|w| self.entries[i].matches(w, &types)))
             .collect()
+    }
+
+    /// Counts of the visible pages by status: (final, flagged, draft, none) — unreadable gold
+    /// files count as none.
+    pub fn status_counts(&self) -> (usize, usize, usize, usize) {
+        use crate::gold::GoldStatus as S;
+        let mut c = (0, 0, 0, 0);
+        for i in self.visible() {
+            match self.entries[i].status {
+                S::Final => c.0 += 1,
+                S::Flagged => c.1 += 1,
+                S::Draft => c.2 += 1,
+                S::None | S::Unreadable => c.3 += 1,
+            }
+        }
+        c
     }
 }
 
@@ -360,8 +423,6 @@ pub enum Mode {
     Search,
     /// Keys type a line number (`:`).
     GotoLine,
-    /// Reviewing draft gold files: single keys accept, flag, skip, add a note.
-    Review,
     /// Keys type a note for the gold file (in review).
     Note,
 }
@@ -421,6 +482,12 @@ pub struct App {
     pub quit: bool,
     /// Input mode.
     pub mode: Mode,
+    /// Reviewing draft gold files (`V`): single keys accept, flag, skip, add a note; every other
+    /// key works as usual, and typing (`:`, `/`) does not end the review — only Esc does.
+    pub review: bool,
+    /// The last review key was an `a` that was refused for an unconfirmed headline: a second
+    /// `a` accepts without a headline.
+    pub(crate) review_pending_accept: bool,
     /// Areas of the last frame.
     pub rects: Rects,
     /// Text rows of the source view in the last frame.
@@ -499,6 +566,8 @@ impl App {
             status: None,
             quit: false,
             mode: Mode::Normal,
+            review: false,
+            review_pending_accept: false,
             rects: Rects::default(),
             view_height: 20,
             ann: None,
@@ -533,15 +602,21 @@ impl App {
             let entries: Vec<PageEntry> = c
                 .pages
                 .iter()
-                .map(|p| PageEntry {
-                    id: p.id.clone(),
-                    path: p.path.clone(),
-                    bytes: std::fs::metadata(&p.path).map(|m| m.len()).unwrap_or(0),
-                    html_bytes: None,
-                    encoding: None,
-                    gold: p.gold.clone(),
-                    gold_file: crate::gold::gold_path_for(&p.path, app.opts.gold_dir.as_deref())
-                        .is_file(),
+                .map(|p| {
+                    let gold_path =
+                        crate::gold::gold_path_for(&p.path, app.opts.gold_dir.as_deref());
+                    let status = crate::gold::GoldStatus::of_file(&gold_path);
+                    PageEntry {
+                        id: p.id.clone(),
+                        path: p.path.clone(),
+                        bytes: std::fs::metadata(&p.path).map(|m| m.len()).unwrap_or(0),
+                        html_bytes: None,
+                        encoding: None,
+                        gold: p.gold.clone(),
+                        gold_file: status != crate::gold::GoldStatus::None,
+                        status,
+                        recovery: crate::gold::recovery_is_newer(&gold_path),
+                    }
                 })
                 .collect();
             app.start_encoding_scan(&entries);
@@ -803,8 +878,14 @@ impl App {
         match self.mode {
             Mode::Filter => return self.filter_key(ev),
             Mode::Search | Mode::GotoLine => return self.input_key(ev),
-            Mode::Review | Mode::Note => return self.review_key(ev),
+            Mode::Note => {
+                self.review_key(ev);
+                return;
+            }
             Mode::Normal => {}
+        }
+        if self.review && self.review_key(ev) {
+            return;
         }
         if let (Some(k), KeyCode::Char(c)) = (self.panic_key, ev.code) {
             if k == c {

@@ -354,8 +354,15 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
     if !char_sel.is_empty() {
         layers.push((&char_sel, SELECT_BG));
     }
-    if !headline.is_empty() && app.gold_overlay {
-        layers.push((&headline, HEADLINE_BG));
+    // A suggestion nobody confirmed is always shown, shaded apart from a confirmed headline.
+    let suggested = ann.is_some_and(|a| a.headline_unconfirmed());
+    if !headline.is_empty() && (app.gold_overlay || suggested) {
+        let bg = if suggested {
+            SUGGESTED_HEADLINE_BG
+        } else {
+            HEADLINE_BG
+        };
+        layers.push((&headline, bg));
     }
     if let Some(c) = &compare_sel {
         layers.push((c[0].ranges(), TP_BG));
@@ -772,6 +779,8 @@ pub const CURRENT_MATCH_BG: Color = Color::Rgb(200, 120, 0);
 pub const SELECT_BG: Color = Color::Rgb(40, 40, 130);
 /// Background of the annotated headline.
 pub const HEADLINE_BG: Color = Color::Rgb(90, 40, 110);
+/// Background of a headline suggestion nobody has confirmed yet (`Y` confirms it).
+pub const SUGGESTED_HEADLINE_BG: Color = Color::Rgb(110, 90, 20);
 /// Background of true-positive text in the compare overlay.
 pub const TP_BG: Color = Color::Rgb(0, 70, 0);
 /// Background of false-positive text in the compare overlay.
@@ -1236,12 +1245,17 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
             Style::default().fg(Color::Black).bg(Color::LightCyan),
         )),
         Mode::Filter => top.push(badge("FILTER".into(), Color::LightCyan)),
-        Mode::Review => top.push(badge("REVIEW".into(), Color::LightMagenta)),
         Mode::Note => top.push(Span::styled(
             format!(" REVIEW note: {}▏ ", app.input),
             Style::default().fg(Color::Black).bg(Color::LightMagenta),
         )),
         Mode::Normal => {}
+    }
+    if app.review && app.mode != Mode::Note {
+        top.push(badge(
+            app.review_progress().replacen("review", "REVIEW", 1),
+            Color::LightMagenta,
+        ));
     }
     if let Some(s) = app.step {
         let n = app.active_algo().extractor.phases().len();
@@ -1330,8 +1344,12 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
                 ));
             } else if ann.existed || !ann.gold.main_content.ranges.is_empty() {
                 facts.push("gold".into());
-            } else if ann.gold.headline.is_some() {
-                facts.push("headline suggested".into());
+            }
+            if ann.headline_unconfirmed() {
+                facts.push(format!(
+                    "headline? {} confirms",
+                    app.opts.keymap.keys_label(Action::TakeHeadline)
+                ));
             }
         }
         facts.push(format!("{} virtual lines", d.vlines.len()));
@@ -1396,14 +1414,30 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
     f.render_widget(Paragraph::new(Line::from(bottom)), rows[1]);
 }
 
+/// The mark of a page's gold status in the page list: `✓` final, `✎` draft, `⚑` flagged, `!`
+/// unreadable, blank without a gold file.
+pub fn status_mark(s: crate::gold::GoldStatus) -> char {
+    use crate::gold::GoldStatus as S;
+    match s {
+        S::Final => '✓',
+        S::Draft => '✎',
+        S::Flagged => '⚑',
+        S::Unreadable => '!',
+        S::None => ' ',
+    }
+}
+
+/// The page list: a title with the status counts, the filter line, one row per page (status
+/// mark, `+` for unsaved work in a recovery file, the URL or id cut at its end, the page type,
+/// the size) and, at the bottom, the current page's whole URL, type, status and encoding.
 fn draw_corpus(f: &mut Frame, app: &mut App, area: Rect) {
     let Some(c) = &app.corpus else {
         return;
     };
     let vis = c.visible();
-    let annotated = c.entries.iter().filter(|e| e.annotated()).count();
+    let (fin, flagged, draft, _) = c.status_counts();
     // The title fits the panel: the counts always, the corpus name shortened in the middle.
-    let counts = format!(" {annotated}/{} ✓ ", c.entries.len());
+    let counts = format!(" ✓{fin} ⚑{flagged} ✎{draft} /{} ", vis.len());
     let room = (area.width as usize).saturating_sub(counts.chars().count() + 4);
     let block = title_block(format!(" {}{counts}", shorten_middle(&c.name, room)));
     let inner = block.inner(area);
@@ -1415,18 +1449,57 @@ fn draw_corpus(f: &mut Frame, app: &mut App, area: Rect) {
     };
     if filter_line == 1 {
         let cursor = if app.mode == Mode::Filter { "▏" } else { "" };
+        let hint = if app.mode == Mode::Filter && c.filter.is_empty() {
+            " draft|flagged|final|none|todo|TYPE|text"
+        } else {
+            ""
+        };
         f.render_widget(
-            Paragraph::new(format!("/{}{cursor}", c.filter))
+            Paragraph::new(format!("/{}{cursor}{hint}", c.filter))
                 .style(Style::default().fg(Color::Yellow)),
             Rect::new(inner.x, inner.y, inner.width, 1),
         );
     }
+    // The current page's details: its URL whole (wrapped), then type, status and encoding.
+    let w = inner.width.max(1) as usize;
+    let cur = c.entries.get(c.current);
+    let mut detail: Vec<Line> = Vec::new();
+    if let Some(e) = cur {
+        if let Some(u) = e.url_shown() {
+            let chars: Vec<char> = u.chars().collect();
+            for chunk in chars.chunks(w).take(3) {
+                detail.push(Line::styled(
+                    chunk.iter().collect::<String>(),
+                    Style::default().fg(Color::Gray),
+                ));
+            }
+        }
+        let mut facts = vec![e.status.name().to_string()];
+        if e.recovery {
+            facts.push("unsaved work".into());
+        }
+        if let Some(t) = e.page_type() {
+            facts.insert(0, t.to_string());
+        }
+        if let Some(enc) = &e.encoding {
+            facts.push(enc.clone());
+        }
+        detail.push(Line::styled(
+            facts.join(" · "),
+            Style::default().fg(Color::Gray),
+        ));
+    }
+    let detail_h = (detail.len() as u16).min(inner.height.saturating_sub(filter_line + 2));
     let list = Rect::new(
         inner.x,
         inner.y + filter_line,
         inner.width,
-        inner.height.saturating_sub(filter_line),
+        inner.height.saturating_sub(filter_line + detail_h),
     );
+    if detail_h > 0 {
+        let d = Rect::new(inner.x, list.y + list.height, inner.width, detail_h);
+        f.render_widget(Paragraph::new(detail), d);
+    }
     app.rects.corpus = list;
     let pos = vis.iter().position(|&i| i == c.current).unwrap_or(0);
     let first = pos.saturating_sub(list.height as usize / 2);
@@ -1437,7 +1510,8 @@ fn draw_corpus(f: &mut Frame, app: &mut App, area: Rect) {
         .enumerate()
     {
         let e = &c.entries[i];
-        let gold = if e.annotated() { "✓" } else { " " };
+        let mark = status_mark(e.status);
+        let unsaved = if e.recovery { '+' } else { ' ' };
         // The HTML's size once read (decompressed); until then the stored size, or "…" for a
         // compressed file.
         let compressed = e.path.extension().is_some_and(|x| x == "gz");
@@ -1446,10 +1520,20 @@ fn draw_corpus(f: &mut Frame, app: &mut App, area: Rect) {
             (None, true) => "…".to_string(),
             (None, false) => human_size(e.bytes),
         };
-        let enc = e.encoding.as_deref().unwrap_or("…");
-        let idw = (inner.width as usize).saturating_sub(2 + 7 + 1 + 6);
-        let label = shorten_middle(&e.label(), idw);
-        let line = format!("{gold} {label:<idw$} {size:>6} {:.6}", enc);
+        let kind: String = e.page_type().unwrap_or("").chars().take(4).collect();
+        let kind_w = if c.entries.iter().any(|e| e.page_type().is_some()) {
+            5
+        } else {
+            0
+        };
+        let idw = (inner.width as usize).saturating_sub(3 + kind_w + 7);
+        let label = shorten_end(&e.label(), idw);
+        let kind = if kind_w > 0 {
+            format!(" {kind:<4}")
+        } else {
+            String::new()
+        };
+        let line = format!("{mark}{unsaved} {label:<idw$}{kind} {size:>6}");
         let st = if i == c.current {
             Style::default().add_modifier(Modifier::REVERSED)
         } else {
@@ -1460,6 +1544,19 @@ fn draw_corpus(f: &mut Frame, app: &mut App, area: Rect) {
             Rect::new(list.x, list.y + row as u16, list.width, 1),
         );
     }
+}
+
+/// `s` in at most `max` characters, cut at its end with `…` (a URL keeps its site and the
+/// start of its path).
+pub fn shorten_end(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+    if max > 0 {
+        t.push('…');
+    }
+    t
 }
 
 /// `s` in at most `max` characters, shortened in the middle with `…` (file names keep their

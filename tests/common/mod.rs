@@ -24,3 +24,8 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// Driving the inspector in tests: a deterministic `App` fed scripted keys and drawn on a
+/// `TestBackend`.
+#[cfg(feature = "tui")]
+pub mod tui;

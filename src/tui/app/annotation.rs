@@ -120,23 +120,36 @@ impl App {
             } else {
                 let _ = gold::discard_recovery(&ann.path);
             }
+            let recovery = gold::recovery_is_newer(&ann.path);
+            if let Some(e) = self
+                .corpus
+                .as_mut()
+                .and_then(|c| c.entries.get_mut(c.current))
+            {
+                e.recovery = recovery;
+            }
         }
     }
 
     /// Saves the gold file: a new file is created; an existing one is first kept as a backup
     /// (the first save of the session) and then replaced. The recovery file is removed.
     pub fn save_gold(&mut self) {
-        self.save_gold_as(false);
+        self.save_gold_as(false, false);
     }
 
     /// [`App::save_gold`], leaving the gold a draft (`draft`: still to be reviewed) or not.
-    pub(crate) fn save_gold_as(&mut self, draft: bool) {
+    /// `keep_recovery`: the review saves and never deletes a recovery file (its content is what
+    /// the review showed, so it is saved; the file goes when a later edit is saved outside the
+    /// review). The headline suggestion made on opening is not written until confirmed
+    /// ([`Annotation::to_save`]). Returns true when the file was written; the status bar names
+    /// the full path.
+    pub(crate) fn save_gold_as(&mut self, draft: bool, keep_recovery: bool) -> bool {
         let Some(ann) = self.ann.as_mut() else {
-            return;
+            return false;
         };
         if let Some(why) = &ann.read_only {
             self.status = Some((format!("not saved — read-only: {why}"), true));
-            return;
+            return false;
         }
         let mode = if ann.existed {
             SaveMode::Backup
@@ -145,30 +158,49 @@ impl App {
         };
         ann.gold.draft = draft;
         ann.gold.touch();
-        match ann.saver.save(&ann.path, &ann.gold, mode) {
+        let to_save = ann.to_save();
+        let left_out = to_save.headline.is_none() && ann.gold.headline.is_some();
+        match ann.saver.save(&ann.path, &to_save, mode) {
             Ok(out) => {
-                let _ = gold::discard_recovery(&ann.path);
+                if !keep_recovery {
+                    let _ = gold::discard_recovery(&ann.path);
+                }
                 ann.mark_saved();
                 ann.recovery_offered = false;
                 // Later saves replace our own file: the original is in the backup already.
                 ann.existed = false;
-                let mut msg = format!("saved {}", out.path.display());
+                let shown = std::path::absolute(&out.path).unwrap_or(out.path.clone());
+                let mut msg = format!("saved {}", shown.display());
                 if let Some(b) = out.backup {
                     msg.push_str(&format!(" (previous file kept as {})", b.display()));
                 }
+                if left_out {
+                    msg.push_str(&format!(
+                        "; the headline suggestion was not saved ({} confirms it)",
+                        self.opts.keymap.keys_label(Action::TakeHeadline)
+                    ));
+                }
                 self.status = Some((msg, false));
+                let status = gold::GoldStatus::of(&to_save);
+                let recovery = gold::recovery_is_newer(&ann.path);
                 if let Some(c) = self.corpus.as_mut() {
                     if let Some(e) = c.entries.get_mut(c.current) {
                         e.gold_file = true;
+                        e.status = status;
+                        e.recovery = recovery;
                     }
                 }
+                true
             }
             Err(gold::GoldError::Exists { .. }) => {
                 // The file appeared since the page was opened: keep it as a backup.
                 ann.existed = true;
-                self.save_gold_as(draft);
+                self.save_gold_as(draft, keep_recovery)
             }
-            Err(e) => self.status = Some((format!("not saved: {e}"), true)),
+            Err(e) => {
+                self.status = Some((format!("not saved: {e}"), true));
+                false
+            }
         }
     }
 
@@ -216,7 +248,17 @@ impl App {
                 // The default headline finder's best candidate (TitleFinder) becomes the gold
                 // headline, tightened to its text as a hand-marked headline is.
                 // The candidate highlighted in the headline panel (`#`), else the best one.
-                let found = self.highlighted_headline().or_else(|| {
+                // Without the panel, an unconfirmed headline (the suggestion) is confirmed as it
+                // is.
+                let unconfirmed = self
+                    .ann
+                    .as_ref()
+                    .filter(|a| a.headline_unconfirmed())
+                    .and_then(|a| {
+                        let h = a.gold.headline.as_ref()?;
+                        Some((a.gold.headline_range()?, h.text.clone()))
+                    });
+                let found = self.highlighted_headline().or(unconfirmed).or_else(|| {
                     self.headline_rows()
                         .first()
                         .map(|r| (r.range.clone(), r.text.clone()))
@@ -231,7 +273,7 @@ impl App {
                             true
                         });
                         if self.ann.as_ref().is_some_and(|a| a.dirty) {
-                            self.status = Some((format!("headline suggested: {text}"), false));
+                            self.status = Some((format!("headline confirmed: {text}"), false));
                         }
                     }
                     None => {

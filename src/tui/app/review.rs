@@ -1,64 +1,144 @@
-//! The review flow (`V`): pages whose gold file is still a draft (from `gold mark`, `gold
-//! import` or an earlier session) or flagged are reviewed one after the other with single keys —
-//! `a` accept (saved as final), `f` flag (a `[flagged]` note, kept a draft), `s` skip, `n` a note
-//! (typed, Enter) — and `Esc` leaves the review.
+//! The review flow (`V`): the pages whose gold file is still a draft or flagged, or that have
+//! unsaved work in a recovery file, are reviewed one after the other with single keys — `a`
+//! accept (saved as final), `f` flag (a `[flagged]` note, kept a draft), `s` skip, `E` "this
+//! page has no main content" (saved as final with an empty main content), `n` a note (typed,
+//! Enter) — and `Esc` leaves the review. Accept, flag, skip and `E` move to the next page of
+//! the queue.
+//!
+//! The review never loses or invents work:
+//! * the queue holds only pages with a draft or flagged gold file or a recovery file (as
+//!   Prodigy and Label Studio queue only unfinished items); a page with neither is never
+//!   visited, so never written;
+//! * a page's recovery file (unsaved work of an earlier session) is what the review shows for
+//!   it, and the review never deletes a recovery file;
+//! * `a` refuses an empty main content unless the annotator says the page has none (`E`), and
+//!   refuses an unconfirmed headline suggestion until it is confirmed (`Y`), replaced (`H`) or
+//!   explicitly left out (a second `a`);
+//! * review is a state beside the input modes: typing a line number or a search inside the
+//!   review does not end it, and a review key never falls through to another command.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode};
-use crate::gold;
-
-/// The note that marks a gold file as flagged for another look.
-pub const FLAG: &str = "[flagged]";
+use crate::gold::{self, FLAGGED, NO_MAIN_CONTENT};
+use crate::tui::keymap::Action;
 
 impl App {
-    /// True when the open page's gold is a draft or flagged.
+    /// True when the open page is in the review queue: its gold is a draft or flagged, or a
+    /// recovery file holds unsaved work for it.
     pub fn needs_review(&self) -> bool {
-        self.ann
-            .as_ref()
-            .is_some_and(|a| a.gold.draft || a.gold.notes.contains(FLAG))
+        self.ann.as_ref().is_some_and(|a| {
+            a.path.is_file() && (a.gold.draft || a.gold.is_flagged())
+                || gold::recovery_is_newer(&a.path)
+        })
     }
 
-    /// Enters review mode (on the open page if it needs review, else on the next one that does).
+    /// Enters the review on the open page if it is in the queue, else on the next page of the
+    /// queue; says so and stays out of review when the queue is empty.
     pub(crate) fn start_review(&mut self) {
         if self.ann.is_none() {
             self.status = Some(("no page to review".into(), false));
             return;
         }
-        self.mode = Mode::Review;
-        if !self.needs_review() {
-            self.next_review();
+        if self.needs_review() {
+            self.review = true;
+            self.review_pending_accept = false;
+            self.show_recovered_work();
+            self.review_status();
+            return;
         }
-        self.review_status();
+        match self.next_in_queue() {
+            Some(i) => {
+                if self.confirm_leave(Action::Review) {
+                    self.review = true;
+                    self.review_pending_accept = false;
+                    self.open_entry(i);
+                    self.show_recovered_work();
+                    self.review_status();
+                }
+            }
+            None => {
+                self.status = Some((
+                    "nothing to review: no page has a draft or flagged gold file or unsaved work"
+                        .into(),
+                    false,
+                ))
+            }
+        }
+    }
+
+    /// Ends the review, saying so.
+    fn end_review(&mut self, why: &str) {
+        self.review = false;
+        self.review_pending_accept = false;
+        self.status = Some((format!("review ended{why}"), false));
+    }
+
+    /// In review, a page with a recovery file shows the recovery file's content (restored as
+    /// unsaved work, as `R` does).
+    fn show_recovered_work(&mut self) {
+        if self.ann.as_ref().is_some_and(|a| a.recovery_offered) {
+            self.apply(Action::Recover);
+            self.status = Some((
+                "review shows the recovery file's unsaved work from an earlier session".into(),
+                false,
+            ));
+        }
+    }
+
+    /// The review's progress: `review 3 / 12 · 5 final · 2 flagged · 5 draft` over the visible
+    /// pages of the corpus (the page list's filter narrows the queue), or `review` for a single
+    /// page.
+    pub fn review_progress(&self) -> String {
+        let Some(c) = &self.corpus else {
+            return "review".into();
+        };
+        let vis = c.visible();
+        let pos = vis
+            .iter()
+            .position(|&i| i == c.current)
+            .map_or(0, |p| p + 1);
+        let (fin, flagged, draft, _) = c.status_counts();
+        format!(
+            "review {pos} / {} · {fin} final · {flagged} flagged · {draft} draft",
+            vis.len()
+        )
     }
 
     fn review_status(&mut self) {
-        if self.mode != Mode::Review {
+        if !self.review {
             return;
         }
-        let what = if self.needs_review() {
-            "draft — review it"
-        } else {
-            "final"
-        };
-        self.status = Some((
-            format!("review: {what}: a accept, f flag, s skip, n note, Esc leaves"),
-            false,
-        ));
+        let headline = self
+            .ann
+            .as_ref()
+            .filter(|a| a.headline_unconfirmed())
+            .and_then(|a| a.gold.headline.as_ref())
+            .map(|h| format!(" · headline? {:?} (Y confirms)", clip(&h.text, 40)))
+            .unwrap_or_default();
+        let msg = format!(
+            "a accept · f flag · s skip · E no main content · n note · Esc ends the review{headline}"
+        );
+        // An earlier message about this page (a restored recovery file) stays in front.
+        self.status = Some(match self.status.take() {
+            Some((m, false)) if m.starts_with("review shows") => (format!("{m} — {msg}"), false),
+            _ => (msg, false),
+        });
     }
 
-    /// A key in review mode (or while a note is typed).
-    pub(crate) fn review_key(&mut self, ev: KeyEvent) {
+    /// A key while reviewing. Returns true when it was a review key (handled here), false for
+    /// every other key, which then works as usual (move, select, edit).
+    pub(crate) fn review_key(&mut self, ev: KeyEvent) -> bool {
         if self.mode == Mode::Note {
             match ev.code {
                 KeyCode::Esc => {
                     self.input.clear();
-                    self.mode = Mode::Review;
+                    self.mode = Mode::Normal;
                     self.review_status();
                 }
                 KeyCode::Enter => {
                     let note = std::mem::take(&mut self.input);
-                    self.mode = Mode::Review;
+                    self.mode = Mode::Normal;
                     self.add_note(note.trim());
                 }
                 KeyCode::Backspace => {
@@ -67,31 +147,38 @@ impl App {
                 KeyCode::Char(c) if !c.is_control() => self.input.push(c),
                 _ => {}
             }
-            return;
+            return true;
         }
+        if !ev.modifiers.is_empty()
+            && ev.modifiers != ratatui::crossterm::event::KeyModifiers::SHIFT
+        {
+            return false;
+        }
+        let pending = std::mem::take(&mut self.review_pending_accept);
         match ev.code {
             KeyCode::Esc => {
-                self.mode = Mode::Normal;
-                self.status = Some(("review ended".into(), false));
-            }
-            KeyCode::Char('a') => {
-                if let Some(ann) = self.ann.as_mut() {
-                    ann.gold.notes = ann.gold.notes.replace(FLAG, "").trim().to_string();
+                // Esc first drops a visual or mouse selection, as outside the review.
+                if self
+                    .ann
+                    .as_ref()
+                    .is_some_and(|a| a.visual.is_some() || a.char_sel.is_some())
+                {
+                    return false;
                 }
-                self.save_gold_as(false);
-                if self.ann.as_ref().is_some_and(|a| !a.dirty) {
-                    self.next_review();
-                }
+                self.end_review("");
             }
+            KeyCode::Char('a') => self.accept(pending, false),
+            KeyCode::Char('E') => self.accept(false, true),
             KeyCode::Char('f') => {
-                if let Some(ann) = self.ann.as_mut() {
-                    if !ann.gold.notes.contains(FLAG) {
-                        let sep = if ann.gold.notes.is_empty() { "" } else { " " };
-                        ann.gold.notes = format!("{}{sep}{FLAG}", ann.gold.notes);
-                    }
+                let Some(ann) = self.ann.as_mut() else {
+                    return true;
+                };
+                if ann.read_only.is_some() {
+                    self.status = Some(("read-only: not flagged".into(), true));
+                    return true;
                 }
-                self.save_gold_as(true);
-                if self.ann.as_ref().is_some_and(|a| !a.dirty) {
+                ann.gold.add_tag(FLAGGED);
+                if self.save_gold_as(true, true) {
                     self.next_review();
                 }
             }
@@ -100,14 +187,69 @@ impl App {
                 self.mode = Mode::Note;
                 self.input.clear();
             }
-            _ => {
-                // Everything else works as usual inside the review (move, select, edit).
-                self.mode = Mode::Normal;
-                self.handle_key(ev);
-                if self.mode == Mode::Normal {
-                    self.mode = Mode::Review;
-                }
-            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// `a` (and `E` with `no_main_content`): saves the page as final and moves on. Refuses an
+    /// empty main content that is not declared, and an unconfirmed headline unless `again` (the
+    /// previous key was a refused `a`), which leaves the headline out.
+    fn accept(&mut self, again: bool, no_main_content: bool) {
+        let Some(ann) = self.ann.as_ref() else {
+            return;
+        };
+        if let Some(why) = &ann.read_only {
+            self.status = Some((format!("read-only: {why}"), true));
+            return;
+        }
+        let empty = ann.gold.main_content.ranges.is_empty();
+        if no_main_content && !empty {
+            self.status = Some((
+                "the main content is not empty: remove it first (D) to declare the page has none"
+                    .into(),
+                true,
+            ));
+            return;
+        }
+        if empty && !no_main_content && !ann.gold.declares_no_main_content() {
+            self.status = Some((
+                "not accepted: the main content is empty — mark it (v i, or T takes the active algorithm's), or press E if this page has no main content".into(),
+                true,
+            ));
+            return;
+        }
+        if ann.headline_unconfirmed() && !again && !no_main_content {
+            let text = ann
+                .gold
+                .headline
+                .as_ref()
+                .map(|h| clip(&h.text, 60))
+                .unwrap_or_default();
+            self.review_pending_accept = true;
+            self.status = Some((
+                format!(
+                    "not accepted: the headline {text:?} is a suggestion — Y confirms it, H marks another; a again accepts without a headline"
+                ),
+                true,
+            ));
+            return;
+        }
+        let Some(ann) = self.ann.as_mut() else {
+            return;
+        };
+        if ann.headline_unconfirmed() {
+            // Left out on purpose (a second `a`, or a page declared to have no main content).
+            ann.gold.headline = None;
+        }
+        ann.gold.remove_tag(FLAGGED);
+        if no_main_content {
+            ann.gold.add_tag(NO_MAIN_CONTENT);
+        } else if !empty {
+            ann.gold.remove_tag(NO_MAIN_CONTENT);
+        }
+        if self.save_gold_as(false, true) {
+            self.next_review();
         }
     }
 
@@ -133,36 +275,61 @@ impl App {
         self.status = Some((format!("note added: {note}"), false));
     }
 
-    /// Opens the next corpus page whose gold file is a draft or flagged (reading the gold files
-    /// of the pages after the current one, in list order); says so when none is left.
-    fn next_review(&mut self) {
-        let Some(c) = &self.corpus else {
-            self.status = Some(("review: no further page (not a corpus)".into(), false));
-            return;
-        };
+    /// The next page of the queue after the current one, in list order (wrapping), among the
+    /// visible pages: one whose gold file is a draft or flagged or that has a recovery file.
+    fn next_in_queue(&self) -> Option<usize> {
+        let c = self.corpus.as_ref()?;
         let vis = c.visible();
-        let pos = vis.iter().position(|&i| i == c.current).unwrap_or(0);
-        let gold_dir = self.opts.gold_dir.clone();
-        let next = vis
-            .iter()
+        let pos = vis.iter().position(|&i| i == c.current);
+        let skip = pos.map_or(0, |p| p + 1);
+        let take = if pos.is_some() {
+            vis.len().saturating_sub(1)
+        } else {
+            vis.len()
+        };
+        vis.iter()
             .cycle()
-            .skip(pos + 1)
-            .take(vis.len().saturating_sub(1))
+            .skip(skip)
+            .take(take)
             .copied()
-            .find(|&i| {
-                let path = gold::gold_path_for(&c.entries[i].path, gold_dir.as_deref());
-                gold::load(&path).is_ok_and(|g| g.draft || g.notes.contains(FLAG))
-            });
-        match next {
+            .find(|&i| c.entries[i].unfinished())
+    }
+
+    /// Opens the next page of the queue; when none is left, says so and stays in the review on
+    /// this page (Esc ends it).
+    fn next_review(&mut self) {
+        if self.corpus.is_none() {
+            self.status = Some((
+                "review: this page is done (a single page; Esc ends the review)".into(),
+                false,
+            ));
+            return;
+        }
+        match self.next_in_queue() {
             Some(i) => {
-                if self.confirm_leave(crate::tui::keymap::Action::NextPage) {
+                if self.confirm_leave(Action::NextPage) {
                     self.open_entry(i);
+                    self.show_recovered_work();
                     self.review_status();
                 }
             }
             None => {
-                self.status = Some(("review: no further draft or flagged page".into(), false));
+                self.status = Some((
+                    "review: no further draft or flagged page — Esc ends the review".into(),
+                    false,
+                ));
             }
         }
+    }
+}
+
+/// `s` cut to `max` characters with `…` at the end.
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+        t.push('…');
+        t
     }
 }
