@@ -1303,13 +1303,15 @@ fn eval_headline_cmd(
 #[derive(Debug, Subcommand)]
 pub enum GoldCommand {
     /// Mark the main content of pages by a CSS selector and write draft gold files.
+    // One of --selector / --empty is required: a group, so that clap's message names both.
+    #[command(group(clap::ArgGroup::new("content").required(true).args(["selector", "empty"])))]
     Mark {
         /// Page files or directories of pages.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
         /// CSS selector of the main-content elements: the main content is the union of every
         /// matching element, start tag to end tag (a list `h1, div.story > p` is allowed).
-        #[arg(long, value_name = "CSS", required_unless_present = "empty")]
+        #[arg(long, value_name = "CSS")]
         selector: Option<String>,
         /// CSS selector of the headline: the text of the first matching element.
         #[arg(long, value_name = "CSS")]

@@ -116,7 +116,12 @@ pub fn open(path: &Path) -> Result<Corpus> {
                 path.display()
             )));
         }
-        let root = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        // A bare file name (`ground-truth.json` in the current folder) has the parent "",
+        // which names no folder: the corpus is the current folder.
+        let root = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
         (root, Some(path.to_path_buf()))
     } else if meta.is_dir() {
         let gt = path.join("ground-truth.json");

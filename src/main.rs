@@ -3,22 +3,36 @@
 
 mod cli;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
-/// Subcommand names. Any other first argument that is an existing path, or an option other
-/// than help / version, means `inspect`: `cescope PAGE`, `cescope --algo r2l PAGE`.
-const SUBCOMMANDS: &[&str] = &[
-    "inspect", "extract", "algos", "bench", "eval", "gold", "optimize", "help",
-];
+/// The subcommand names and aliases, from the clap tree (with clap's own `help`).
+fn subcommand_names() -> Vec<String> {
+    let mut cmd = cli::Cli::command();
+    cmd.build();
+    cmd.get_subcommands()
+        .flat_map(|c| std::iter::once(c.get_name()).chain(c.get_all_aliases()))
+        .map(String::from)
+        .collect()
+}
+
+/// Does `arg` read as a file name rather than a subcommand (a path separator, or a dot as in
+/// `page.html`)?
+fn looks_like_a_path(arg: &str) -> bool {
+    arg.contains(['/', '.', std::path::MAIN_SEPARATOR])
+}
 
 fn main() {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // A first argument that is no subcommand means `inspect`: an option other than help /
+    // version (`cescope --algo r2l PAGE`), an existing path (`cescope PAGE`), or a name that
+    // reads as a file (`cescope nosuch.html`: inspect then says that it does not exist). Any
+    // other word is left to clap ("unrecognized subcommand", with its suggestions).
     if let Some(first) = args.get(1).and_then(|a| a.to_str()) {
         let top_level_flag = matches!(first, "-h" | "--help" | "-V" | "--version");
         let inspect_option = first.starts_with('-') && !top_level_flag;
         let page = !first.starts_with('-')
-            && !SUBCOMMANDS.contains(&first)
-            && std::path::Path::new(first).exists();
+            && !subcommand_names().iter().any(|n| n == first)
+            && (std::path::Path::new(first).exists() || looks_like_a_path(first));
         if inspect_option || page {
             args.insert(1, "inspect".into());
         }

@@ -277,3 +277,179 @@ fn extract_with_a_filter_set_file() {
         "{err}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Papercuts (issue 19, item 9)
+// ---------------------------------------------------------------------------------------------
+
+/// Runs `cescope ARGS…` in `dir`: (exit code, stdout, stderr).
+fn run_in(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = cescope().current_dir(dir).args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The subcommands `cescope --help` lists (clap's own list, so a new subcommand is covered).
+fn listed_subcommands() -> Vec<String> {
+    let out = cescope().arg("--help").output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let names: Vec<String> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next().map(String::from))
+        .collect();
+    assert!(names.len() >= 8, "{help}");
+    names
+}
+
+#[test]
+fn a_missing_page_is_named_as_a_missing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = run_in(dir.path(), &["nosuch.html"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(!err.contains("subcommand"), "{err}");
+    assert!(
+        err.starts_with("cescope: error:") && err.contains("nosuch.html"),
+        "{err}"
+    );
+    assert!(err.contains("No such file"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // A word that is no file name is still a usage error with clap's suggestion.
+    let (code, _, err) = run_in(dir.path(), &["extrat", "p.html"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("'extract'"), "{err}");
+}
+
+#[test]
+fn a_file_named_like_a_subcommand_does_not_hide_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_page(&dir, "page.html", PAGE.as_bytes());
+    let names = listed_subcommands();
+    for name in &names {
+        write_page(&dir, name, PAGE.as_bytes());
+    }
+    for name in &names {
+        // `help` takes a subcommand instead of `--help`.
+        let (args, usage) = match name.as_str() {
+            "help" => (["help", "title"], "Usage: cescope title".to_string()),
+            _ => ([name.as_str(), "--help"], format!("Usage: cescope {name}")),
+        };
+        let (code, out, err) = run_in(dir.path(), &args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(
+            out.contains(&usage),
+            "a file named {name} turned `cescope {}` into: {out}",
+            args.join(" ")
+        );
+    }
+    let (code, out, err) = run_in(dir.path(), &["title", "page.html", "--method", "title"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains('T'), "{out}");
+}
+
+/// `cescope eval ground-truth.json` inside the corpus folder: the bare file name has no parent
+/// folder; the corpus is the current folder, named in the table header.
+#[test]
+fn eval_of_a_bare_ground_truth_name_in_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let gt = br#"{"p": {"articleBody": "The council approved the new bridge on Tuesday.", "url": "https://example.org/p"}}"#;
+    for html_dir in [false, true] {
+        let corpus = dir
+            .path()
+            .join(if html_dir { "withhtml" } else { "beside" });
+        let pages = if html_dir {
+            corpus.join("html")
+        } else {
+            corpus.clone()
+        };
+        std::fs::create_dir_all(&pages).unwrap();
+        std::fs::write(pages.join("p.html"), PAGE).unwrap();
+        std::fs::write(corpus.join("ground-truth.json"), gt).unwrap();
+        let (code, out, err) = run_in(&corpus, &["eval", "ground-truth.json", "--algo", "danag"]);
+        assert_eq!(code, Some(0), "{err}");
+        let name = corpus.file_name().unwrap().to_str().unwrap();
+        let header = out.lines().find(|l| l.starts_with("algo")).unwrap_or("");
+        assert!(header.contains(name), "header names {name}: {out}");
+    }
+}
+
+#[test]
+fn gold_mark_without_a_selector_names_both_choices() {
+    let dir = tempfile::tempdir().unwrap();
+    write_page(&dir, "page.html", PAGE.as_bytes());
+    let (code, _, err) = run_in(dir.path(), &["gold", "mark", "page.html"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--selector") && err.contains("--empty"),
+        "{err}"
+    );
+    let (code, _, err) = run_in(
+        dir.path(),
+        &["gold", "mark", "page.html", "--selector", "p", "--empty"],
+    );
+    assert_eq!(code, Some(2), "{err}");
+}
+
+/// The README's synopsis of these commands lists every option their `--help` gives.
+#[test]
+fn readme_synopses_list_every_option() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    for sub in ["inspect", "extract", "title", "algos"] {
+        // Every table row of the command (`extract` has one for a page and one for batches).
+        let row: String = readme
+            .lines()
+            .filter(|l| l.starts_with('|') && l.contains(&format!("cescope {sub} ")))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(!row.is_empty(), "no README row for {sub}");
+        let out = cescope().args([sub, "--help"]).output().unwrap();
+        let help = String::from_utf8(out.stdout).unwrap();
+        let options: Vec<&str> = help
+            .lines()
+            .filter_map(|l| {
+                let l = l.trim_start();
+                let l = l
+                    .strip_prefix("-")
+                    .filter(|r| r.len() > 3 && r.as_bytes()[1] == b',')
+                    .map_or(l, |r| r[2..].trim_start());
+                l.strip_prefix("--")
+                    .map(|r| r.split([' ', '=']).next().unwrap_or(""))
+            })
+            .filter(|o| !o.is_empty() && *o != "help")
+            .collect();
+        assert!(!options.is_empty(), "{help}");
+        for o in options {
+            assert!(
+                row.contains(&format!("--{o} ")) || row.contains(&format!("--{o}]")),
+                "the README's `{sub}` synopsis lacks --{o}: {row}"
+            );
+        }
+    }
+}
+
+/// The README names the key that jumps to the next page without gold as the keymap binds it.
+#[cfg(feature = "tui")]
+#[test]
+fn readme_names_the_next_page_without_gold_key() {
+    use cescope::tui::keymap::{Action, Keymap};
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let action = Action::from_name("next_unannotated").unwrap();
+    let key = Keymap::builtin("default").unwrap().keys_label(action);
+    let mut seen = 0;
+    for (at, _) in readme.match_indices("page without gold") {
+        // The last code span before the phrase, within its sentence.
+        let before = &readme[..at];
+        let sentence = &before[before.rfind(['.', ';', '(']).map_or(0, |i| i + 1)..];
+        let named = sentence.rsplit('`').nth(1).unwrap_or("");
+        assert_eq!(named, key, "README: {sentence}page without gold");
+        seen += 1;
+    }
+    assert!(seen >= 1);
+}

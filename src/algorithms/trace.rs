@@ -521,6 +521,15 @@ fn line_of(display: &[Range<usize>], b: usize) -> usize {
         .min(display.len().saturating_sub(1))
 }
 
+/// The display lines that overlap the byte range `b`: from the first line ending after its
+/// start to the last line starting before its end; `None` when there is none (`b` empty, or
+/// in a gap between display lines — the reading view leaves out lines of markup only).
+fn lines_over(display: &[Range<usize>], b: Range<usize>) -> Option<Range<usize>> {
+    let a = display.partition_point(|r| r.end <= b.start);
+    let z = display.partition_point(|r| r.start < b.end);
+    (a < z).then_some(a..z)
+}
+
 /// `r` without the ASCII white space at its ends (a virtual line's trailing newline and the
 /// next raw line's indentation are not part of what it shows); `r` itself when it is all white
 /// space or out of the text.
@@ -541,17 +550,22 @@ fn solid(text: &[u8], r: Range<usize>) -> Range<usize> {
 }
 
 /// Aggregates `trace` to `display`, the byte ranges of the lines a view shows (the page's
-/// virtual lines, or its [`raw_lines`]; sorted and contiguous).
+/// virtual lines, or its [`raw_lines`], contiguous; or the reading view's lines, which leave
+/// out the virtual lines of markup only; sorted and disjoint in every case).
 ///
 /// - **Series**: each unit index is attributed to the display line holding its first byte
 ///   that is not white space (bytes: the byte itself; virtual / raw lines, tokens, nodes: the
-///   start of their byte range, [`Trace::positions`] for tokens and nodes); a line's value is the sum ([`Agg::Sum`]: signals,
+///   start of their byte range, [`Trace::positions`] for tokens and nodes), or to the next
+///   line when that byte lies between display lines; a line's value is the sum ([`Agg::Sum`]: signals,
 ///   sizes — so virtual-line values summed into raw lines) or the maximum ([`Agg::Max`]:
 ///   thresholds, ratios, labels) of the values attributed to it, 0 when none is. On virtual
 ///   lines shown as virtual lines this is the identity.
 /// - **Marks**: each interval covers the display lines that overlap its byte range (from the
 ///   first byte of its first unit to the last byte of its last unit, white space at both ends
-///   left out).
+///   left out); an interval that overlaps no display line is left out. (The Selected marks
+///   are the algorithm's decision at its own unit, not its selection: an interval of nodes
+///   also covers what lies between them. Whether a line holds selected text is
+///   [`Page::holds_selected_text`].)
 /// - **Bound** scalars: the reach `[first.start − (b − 1), first.start)` before the first and
 ///   `[last.end, last.end + b − 1)` after the last interval of the Selected marks of the same
 ///   unit (Algorithm 1's "within the gap" of Mohammadzadeh 2013), as Bound marks.
@@ -627,11 +641,7 @@ pub fn to_lines(trace: &Trace, page: &Page, display: &[Range<usize>]) -> LineTra
             .iter()
             .filter_map(|r| span_bytes(rs, unit, r))
             .map(|b| solid(bytes, b))
-            .map(|b| {
-                let a = line_of(display, b.start);
-                let z = line_of(display, b.end.saturating_sub(1).max(b.start));
-                a..z + 1
-            })
+            .filter_map(|b| lines_over(display, b))
             .collect();
         v.sort_by_key(|r| (r.start, r.end));
         v
@@ -947,6 +957,36 @@ mod tests {
         let lt = to_lines(&trace, &p, &raw_lines(p.text()));
         assert_eq!(lt.marks[0].spans, vec![1..2], "raw line 2 only");
         assert_eq!(lt.series[0].values, vec![0.0, 1.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn marks_on_reading_lines_end_before_a_gap() {
+        // The reading view shows only the lines with text: `a` and `b`. A mark over the node
+        // `<div><p>a</p></div>` ends on the `</div>` line, which the reading view leaves out;
+        // it covers the line of `a`, not the next shown line `b` (issue 19: a post's selected
+        // `<div>` marked the "1 Like" after it). A mark wholly in the gap covers no line.
+        let html = "<div><p>a</p></div>\n<span>b</span>";
+        let p = Page::from_text("t", html);
+        let reading: Vec<Range<usize>> =
+            p.reading_lines().iter().map(|l| l.range.clone()).collect();
+        assert_eq!(reading.len(), 2);
+        let div = 0..html.find("\n").unwrap();
+        let close = html.find("</div>").unwrap();
+        let trace = Trace {
+            positions: vec![Positions {
+                unit: Unit::Node,
+                ranges: vec![div, close..close + 6],
+            }],
+            marks: vec![
+                Marks::new("sel", "sel", Unit::Node, Role::Selected, vec![0..1]),
+                Marks::new("gap", "gap", Unit::Node, Role::Candidates, vec![1..2]),
+            ],
+            ..Default::default()
+        };
+        trace.validate(&p).unwrap();
+        let lt = to_lines(&trace, &p, &reading);
+        assert_eq!(lt.marks[0].spans, vec![0..1], "the line of `a` only");
+        assert_eq!(lt.marks[1].spans, Vec::<Range<usize>>::new());
     }
 
     #[test]

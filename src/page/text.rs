@@ -8,6 +8,8 @@
 //! white space lies between them. White space is normalised: runs collapse to one space, lines are
 //! trimmed, empty lines dropped.
 
+use std::ops::{ControlFlow, Range};
+
 use super::lex::ByteClass;
 use super::Page;
 use crate::selection::Selection;
@@ -42,12 +44,34 @@ impl Page {
     /// The content-text pieces of `sel`, in document order (the one walk behind
     /// [`Page::render`] and [`Page::reading_lines`]).
     fn pieces(&self, sel: &Selection) -> Vec<Piece> {
+        let mut out: Vec<Piece> = Vec::new();
+        self.walk_pieces(sel, 0..self.text().len(), |p| {
+            out.push(p);
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// Hands the content-text pieces of `sel` clipped to the byte range `within` to `visit`, in
+    /// document order, until it breaks. O(log ranges + the selected bytes visited).
+    fn walk_pieces(
+        &self,
+        sel: &Selection,
+        within: Range<usize>,
+        mut visit: impl FnMut(Piece) -> ControlFlow<()>,
+    ) {
         let text = self.text();
         let spans = &self.lexed().spans;
         let lines = self.lines();
-        let mut out: Vec<Piece> = Vec::new();
-        for r in sel.ranges() {
-            let r = r.start.min(text.len())..r.end.min(text.len());
+        let within = within.start.min(text.len())..within.end.min(text.len());
+        let ranges = sel.ranges();
+        let first = ranges.partition_point(|r| r.end <= within.start);
+        let mut last: Option<Piece> = None;
+        for r in &ranges[first..] {
+            if r.start >= within.end {
+                break;
+            }
+            let r = r.start.max(within.start)..r.end.min(within.end);
             let Some(mut si) = self.lexed().span_index_at(r.start) else {
                 continue;
             };
@@ -63,19 +87,55 @@ impl Page {
                     continue;
                 }
                 let line = lines.line_of(a);
-                let spaced = match out.last() {
+                let spaced = match last {
                     Some(p) if p.line == line => gap_has_text_or_space(self, p.end, a),
                     _ => false,
                 };
-                out.push(Piece {
+                let piece = Piece {
                     line,
                     start: a,
                     end: b,
                     spaced,
-                });
+                };
+                if visit(piece).is_break() {
+                    return;
+                }
+                last = Some(piece);
             }
         }
-        out
+    }
+
+    /// Does `sel` hold content text within the byte range `within` — does the extract
+    /// ([`Page::render`] of `sel`) show text that comes from there? True iff `render` of `sel`
+    /// clipped to `within` is not empty: some selected [`ByteClass::Text`] byte there is, with
+    /// character references decoded, not white space. For a virtual line (a line of the reading
+    /// view) that clipped rendering is exactly the extract's line from it, so this is the
+    /// inspector's gutter mark. Stops at the first such piece: O(log ranges + the selected
+    /// bytes before it).
+    pub fn holds_selected_text(&self, sel: &Selection, within: Range<usize>) -> bool {
+        let text = self.text();
+        let mut found = false;
+        self.walk_pieces(sel, within, |p| {
+            let piece = &text[p.start..p.end];
+            let shows = if piece.contains('&') {
+                htmlize::unescape(piece).chars().any(|c| !c.is_whitespace())
+            } else {
+                piece.chars().any(|c| !c.is_whitespace())
+            };
+            found = shows;
+            if shows {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        found
+    }
+
+    /// Does the byte range `within` hold content text at all (text a reader sees, not only
+    /// markup and white space)? [`Page::holds_selected_text`] with everything selected.
+    pub fn holds_text(&self, within: Range<usize>) -> bool {
+        self.holds_selected_text(&Selection::from_range(within.clone()), within)
     }
 
     /// The selected content text of the page, one output line per virtual line that has selected
@@ -298,6 +358,49 @@ mod tests {
         let s = Selection::from_ranges([3..8, 14..19]);
         assert_eq!(p.render(&s), "alpha gamma");
         assert_eq!(p.render(&Selection::default()), "");
+    }
+
+    #[test]
+    fn holds_selected_text_on_lines() {
+        let html = "<p>alpha &nbsp; beta</p>\n<div>  <b>x</b>&amp;</div>";
+        let p = Page::from_text("t", html);
+        let lines = p.reading_lines();
+        assert_eq!(lines.len(), 2);
+        let at = |s: &str| html.find(s).unwrap();
+        // Only the white space and the `&nbsp;` between the words: nothing a reader sees.
+        let gap = Selection::from_range(at("alpha") + 5..at("beta"));
+        assert!(!p.holds_selected_text(&gap, lines[0].range.clone()));
+        assert_eq!(p.render(&gap), "");
+        let beta = Selection::from_range(at("beta")..at("beta") + 1);
+        assert!(p.holds_selected_text(&beta, lines[0].range.clone()));
+        assert!(!p.holds_selected_text(&beta, lines[1].range.clone()));
+        // Markup only, and the decoded `&amp;`.
+        let tag = Selection::from_range(at("<b>")..at("<b>") + 3);
+        assert!(!p.holds_selected_text(&tag, lines[1].range.clone()));
+        let amp = Selection::from_range(at("&amp;")..at("&amp;") + 5);
+        assert!(p.holds_selected_text(&amp, lines[1].range.clone()));
+        assert!(p.holds_text(lines[1].range.clone()));
+        assert!(!p.holds_text(0..3), "`<p>`");
+    }
+
+    proptest::proptest! {
+        /// The definition: a range holds selected text iff rendering the selection clipped to
+        /// it gives text.
+        #[test]
+        fn holds_selected_text_is_render_of_the_clip(
+            rs in proptest::collection::vec((0usize..90, 0usize..12), 0..6),
+            w in (0usize..90, 0usize..40),
+        ) {
+            let html = "<p>one &amp; two</p>\n<p> &nbsp; </p><ul><li>three<b>four</b></li></ul> five";
+            let p = Page::from_text("t", html);
+            let sel = Selection::from_ranges(rs.iter().map(|&(s, l)| s..s + l));
+            let within = w.0..w.0 + w.1;
+            let clip = sel.intersection(&Selection::from_range(within.clone()));
+            proptest::prop_assert_eq!(
+                p.holds_selected_text(&sel, within.clone()),
+                !p.render(&clip).is_empty()
+            );
+        }
     }
 
     #[test]

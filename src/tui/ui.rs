@@ -16,7 +16,7 @@ use super::keymap::Action;
 use crate::algorithms::{
     revealed, Extraction, LineMarks, LineSeries, LineTrace, Location, ParamKind, ParamValue, Role,
 };
-use crate::page::ByteClass;
+use crate::page::{ByteClass, Page};
 use crate::selection::Selection;
 
 /// Smallest usable terminal.
@@ -105,12 +105,24 @@ fn title_block(title: String) -> Block<'static> {
         ))
 }
 
-/// Is display line `i` selected by the extraction? Uses the trace's Selected marks (the
-/// algorithm's own decision, also for lines with markup only), the selection otherwise.
-fn line_selected(lt: Option<&LineTrace>, x: &Extraction, i: usize, range: &Range<usize>) -> bool {
+/// Does display line `i` (bytes `range`) carry the gutter mark of `sel`? A line that shows
+/// content text is marked iff `sel` holds some of it ([`Page::holds_selected_text`]: the
+/// extract has a line from it), so the gutter and `cescope extract` agree; in the reading view
+/// every line is such a line. A line of markup only follows the trace's Selected marks `lt`
+/// (the algorithm's own decision, at its own unit), or, without them, whether `sel` touches it.
+fn line_selected(
+    page: &Page,
+    lt: Option<&LineTrace>,
+    sel: &Selection,
+    i: usize,
+    range: &Range<usize>,
+) -> bool {
+    if page.holds_text(range.clone()) {
+        return page.holds_selected_text(sel, range.clone());
+    }
     match lt.and_then(|lt| lt.marks.iter().find(|m| m.role == Role::Selected)) {
         Some(m) => m.contains(i),
-        None => x.selection.intersects(range.clone()),
+        None => sel.intersects(range.clone()),
     }
 }
 
@@ -393,7 +405,13 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
                 line_spans.push(Span::raw(" "));
                 continue;
             };
-            let sel = line_selected(app.algos[*ai].line_cache[k].as_deref(), x, i, &range);
+            let sel = line_selected(
+                page,
+                app.algos[*ai].line_cache[k].as_deref(),
+                &x.selection,
+                i,
+                &range,
+            );
             let c = app.algos[*ai].color;
             line_spans.push(if sel {
                 Span::styled("▌", Style::default().fg(c))
@@ -402,7 +420,7 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
             });
         }
         if let Some(g) = gold {
-            line_spans.push(if g.intersects(range.clone()) {
+            line_spans.push(if line_selected(page, None, g, i, &range) {
                 Span::styled("▌", Style::default().fg(GOLD_COLOR))
             } else {
                 Span::raw(" ")
