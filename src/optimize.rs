@@ -844,7 +844,7 @@ impl Extractor for Shared {
         page: &Page,
         x: &Extraction,
         at: Location,
-        step: Option<usize>,
+        step: Option<crate::algorithms::Step>,
     ) -> Vec<String> {
         self.0.explain_step(page, x, at, step)
     }

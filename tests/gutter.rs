@@ -72,7 +72,7 @@ fn drawn_marks(app: &mut App) -> Vec<bool> {
     app.cursor = 0;
     t.draw(|f| ui::draw(f, app)).unwrap();
     assert_eq!(
-        app.gutter,
+        app.gutter_columns(),
         vec![app.active],
         "one gutter column, the active algorithm's"
     );

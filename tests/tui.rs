@@ -100,11 +100,11 @@ fn gap_slider_moves_and_reruns() {
 #[test]
 fn two_overlays() {
     let mut app = App::open(&sample("wiki-article.html"), opts()).unwrap();
-    // danag is active with its overlay; switch to addanag (its overlay turns on too).
-    keys(&mut app, "a");
+    // danag is active; overlaid (`o`), it keeps its column when addanag becomes active.
+    keys(&mut app, "oa");
     assert_eq!(app.active_algo().extractor.name(), "addanag");
-    assert_eq!(app.algos.iter().filter(|a| a.overlay).count(), 2);
-    keys(&mut app, "}");
+    assert_eq!(app.gutter_columns().len(), 2);
+    keys(&mut app, "(");
     let t = render(&mut app, 110, 32);
     // Both gutter columns carry marks somewhere on screen, in their own colours.
     let buf = t.backend().buffer();
@@ -498,12 +498,13 @@ fn mouse_wheel_histogram_click_and_slider_click() {
     let _ = screen(&mut app, 110, 32);
     // The wheel scrolls three lines.
     let r = app.rects.clone();
+    let top = app.top;
     app.handle_mouse(mouse(
         MouseEventKind::ScrollDown,
         r.source.x + 5,
         r.source.y + 2,
     ));
-    assert_eq!(app.top, 3);
+    assert_eq!(app.top, top + 3);
     // A click on the histogram moves the cursor to that row.
     app.handle_mouse(mouse(
         MouseEventKind::Down(MouseButton::Left),
@@ -1119,10 +1120,13 @@ fn every_registered_algorithm_is_drawn_overlaid_stepped_and_explained() {
         assert!(s.contains(name), "{name}: the status names it\n{s}");
         insta::assert_snapshot!(format!("algo_{name}"), s);
 
-        // Overlaid with all the others (choosing an algorithm turns its overlay on): every
+        // Overlaid with all the others (each chosen and overlaid with `o`): every
         // algorithm's result is computed and the frame draws without losing the active one.
         for j in 0..app.algos.len() {
             app.set_active(j);
+            if !app.algos[j].overlay {
+                keys(&mut app, "o");
+            }
         }
         app.set_active(i);
         assert!(app.algos.iter().all(|a| a.overlay), "{name}: all overlaid");
@@ -1259,7 +1263,11 @@ fn jump_to_headline_and_seed() {
     gold["harbour"]["headline"] = "Channel to be dredged".into();
     std::fs::write(&gt, gold.to_string()).unwrap();
     let mut app = App::open(&gt, opts()).unwrap();
-    assert_eq!(app.cursor, 0);
+    let opened = app.cursor;
+    assert!(
+        cursor_text(&app).contains("The harbour board"),
+        "opens at the gold's first line"
+    );
     keys(&mut app, "^");
     assert!(
         cursor_text(&app).contains("Channel to be dredged"),
@@ -1276,7 +1284,7 @@ fn jump_to_headline_and_seed() {
     assert_eq!(app.cursor, seed.spans[0].start);
     // Back twice: the seed jump, then the headline jump.
     keys(&mut app, "''");
-    assert_eq!(app.cursor, 0);
+    assert_eq!(app.cursor, opened);
 }
 
 /// Undoing back to the saved state clears the unsaved mark and removes the recovery file, so
@@ -1414,6 +1422,8 @@ fn step_mode_at_every_step_of_danag_and_addanag() {
 #[test]
 fn region_table_lists_and_jumps() {
     let mut app = App::open(&sample("teaching.html"), opts()).unwrap();
+    // The page opens at DANAg's first selected line: 10, "River rises".
+    assert_eq!(app.cursor, 9);
     keys(&mut app, "b");
     assert!(app.table);
     let s = screen(&mut app, 120, 32);
@@ -1435,7 +1445,7 @@ fn region_table_lists_and_jumps() {
     assert_eq!(app.cursor, 17, "on r2's first line (18)");
     // Back where we were with the jump list.
     keys(&mut app, "'");
-    assert_eq!(app.cursor, 0);
+    assert_eq!(app.cursor, 9);
 }
 
 /// Two algorithms side by side: DANAg pinned (`P`), AdDANAg chosen; the explain panel and the
@@ -1699,13 +1709,13 @@ fn review_drafts_with_single_keys() {
     assert!(!load("b").draft);
 }
 
-/// The gutter's legend (source title) names each column in column order; a column keeps its
-/// place when its overlay is turned off; the histogram states its scale and shows the number of
-/// a clipped bar.
+/// The gutter's legend (source title) names each column in column order; an overlaid
+/// algorithm's column keeps its place when another algorithm becomes active; the histogram
+/// states its scale and shows the number of a clipped bar.
 #[test]
 fn legend_stable_gutter_and_histogram_scale() {
     let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
-    keys(&mut app, "a"); // addanag active, danag still overlaid
+    keys(&mut app, "oa"); // danag overlaid, addanag active
     keys(&mut app, "}");
     let t = render(&mut app, 110, 32);
     let s = t.backend().to_string();
@@ -1720,19 +1730,23 @@ fn legend_stable_gutter_and_histogram_scale() {
         (1..4u16)
             .find(|&x| (1..30u16).any(|y| buf[(x, y)].symbol() == "▌" && buf[(x, y)].fg == color))
     };
-    let addanag_color = app.active_algo().color;
-    let before = col_of(&t, addanag_color).expect("addanag's column");
-    assert!(s.contains("full bar = "), "{s}");
-    insta::assert_snapshot!("legend", s);
-    // danag's overlay off: its column stays, blank; addanag keeps its column.
     let danag = app
         .algos
         .iter()
         .position(|x| x.extractor.name() == "danag")
         .unwrap();
-    app.algos[danag].overlay = false;
+    let danag_color = app.algos[danag].color;
+    let before = col_of(&t, danag_color).expect("danag's column");
+    assert!(col_of(&t, app.active_algo().color).expect("addanag's column") > before);
+    assert!(s.contains("full bar = "), "{s}");
+    insta::assert_snapshot!("legend", s);
+    // Another algorithm active: danag's column stays where it was, addanag's goes.
+    keys(&mut app, "a");
     let t = render(&mut app, 110, 32);
-    assert_eq!(col_of(&t, addanag_color), Some(before), "stable column");
+    assert_eq!(col_of(&t, danag_color), Some(before), "stable column");
+    let title = t.backend().to_string().lines().next().unwrap().to_string();
+    assert!(!title.contains("addanag"), "{title}");
+    keys(&mut app, "A");
     // A line longer than the scale shows its number at the clipped end.
     let lt = app.line_trace(app.active).unwrap();
     let t1 = lt.series.iter().find(|x| x.key == "T1").unwrap();
@@ -1801,18 +1815,18 @@ fn headline_panel_and_prefilled_suggestion() {
     );
 }
 
+/// The names of the active algorithm's phases, in order.
+fn phase_names(app: &App) -> Vec<&'static str> {
+    let phases = app.active_algo().extractor.phases();
+    phases.iter().map(|p| p.name).collect()
+}
+
 /// Step mode plays DANAg's gap expansion region by region from the seed: on the teaching page
 /// the seed r1 first, then r2 (d = 5 <= gap 20), then the extraction phase.
 #[test]
 fn gap_expansion_plays_region_by_region() {
     let mut app = App::open(&sample("teaching.html"), opts()).unwrap();
-    let names: Vec<&str> = app
-        .active_algo()
-        .extractor
-        .phases()
-        .iter()
-        .map(|p| p.name)
-        .collect();
+    let names = phase_names(&app);
     let gap = names.iter().position(|n| *n == "gap expansion").unwrap();
     keys(&mut app, "s");
     for _ in 0..gap {
@@ -1871,4 +1885,507 @@ fn filter_set_members_get_a_column_each() {
     let s = screen(&mut app, 160, 40);
     assert!(s.contains("││12 "), "step 2 reveals two members: {s}");
     assert!(!s.contains("││123"), "{s}");
+}
+
+/// The screen row that shows display line `line` (1-based, the number after the gutter).
+fn row_of_line(s: &str, line: usize) -> Option<usize> {
+    s.lines().position(|l| {
+        let body = l.trim_matches('"').trim_start_matches('│');
+        let digits: String = body
+            .trim_start_matches([' ', '▌'])
+            .chars()
+            .take_while(|c| c.is_ascii_digit())
+            .collect();
+        digits == line.to_string()
+    })
+}
+
+/// Issue 19, item 5: a jump keeps the lines above its target in sight and never leaves the
+/// screen half empty. On the teaching page (23 lines) `:14` used to put line 12 at the top,
+/// hiding the headline (line 9) and leaving the rows below line 23 empty.
+#[test]
+fn jump_keeps_context_and_fills_the_screen() {
+    let mut app = App::open(&sample("teaching.html"), opts()).unwrap();
+    let n = app.line_count();
+    assert_eq!(n, 23);
+    for (w, h) in [(110u16, 32u16), (160, 48), (80, 24)] {
+        screen(&mut app, w, h);
+        keys(&mut app, ":14\n");
+        let s = screen(&mut app, w, h);
+        assert_eq!(app.cursor, 13);
+        let view = app.view_height;
+        // The screen is filled as far as the page allows.
+        assert!(
+            app.top + view >= n || app.top == 0,
+            "{w}x{h}: top {} of {n} lines in {view} rows leaves rows empty\n{s}",
+            app.top
+        );
+        assert!(row_of_line(&s, n.min(app.top + view)).is_some(), "{s}");
+        // The cursor has context above it: the headline (line 9) is on screen.
+        let ctx = cescope::tui::app::context_rows(view).min(13);
+        assert!(app.cursor - app.top >= ctx, "{w}x{h}: top {}", app.top);
+        if view >= 20 {
+            assert!(row_of_line(&s, 9).is_some(), "{w}x{h}: the headline\n{s}");
+        }
+        keys(&mut app, ":1\n");
+    }
+    // On a long page a jump far down puts a third of the view above its target.
+    let mut app = App::open(&sample("wiki-article.html"), opts()).unwrap();
+    screen(&mut app, 110, 32);
+    let n = app.line_count();
+    keys(&mut app, &format!(":{}\n", n / 2));
+    screen(&mut app, 110, 32);
+    let ctx = cescope::tui::app::context_rows(app.view_height);
+    assert_eq!(app.cursor - app.top, ctx);
+    // A jump to a line already on screen with context does not move the view.
+    let top = app.top;
+    keys(&mut app, &format!(":{}\n", n / 2 + 2));
+    assert_eq!(app.top, top);
+    // The last line: the view ends with it, full.
+    keys(&mut app, &format!(":{n}\n"));
+    screen(&mut app, 110, 32);
+    assert_eq!(app.top + app.view_height, n);
+}
+
+/// Issue 19, item 5: `f` / `m` (next false-positive / false-negative region) wrap around to
+/// the first one, saying so, instead of stopping at the last.
+#[test]
+fn false_positive_and_negative_jumps_wrap_around() {
+    let dir = gold_corpus();
+    let mut app = App::open(&dir.path().join("ground-truth.json"), opts()).unwrap();
+    screen(&mut app, 110, 32);
+    use cescope::tui::app::LineClass;
+    let starts = |app: &App, want: LineClass| -> Vec<usize> {
+        (0..app.line_count())
+            .filter(|&i| {
+                app.line_class(i) == Some(want) && (i == 0 || app.line_class(i - 1) != Some(want))
+            })
+            .collect()
+    };
+    let fp_starts = starts(&app, LineClass::FalsePositive);
+    assert!(fp_starts.len() >= 2, "the headline and the share line");
+    app.handle_key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
+    keys(&mut app, "f");
+    assert_eq!(
+        app.cursor, fp_starts[0],
+        "wrapped to the first false-positive region"
+    );
+    let s = screen(&mut app, 110, 32);
+    assert!(s.contains("wrapped around"), "{s}");
+    keys(&mut app, "f");
+    assert_eq!(app.cursor, fp_starts[1]);
+    assert!(!screen(&mut app, 110, 32).contains("wrapped around"));
+    // False negatives: a gap of 0 leaves paragraphs out.
+    keys(&mut app, "[[");
+    let fn_starts = starts(&app, LineClass::FalseNegative);
+    assert!(!fn_starts.is_empty(), "gap 0 misses some of the gold");
+    app.handle_key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
+    keys(&mut app, "m");
+    assert_eq!(app.cursor, fn_starts[0]);
+    assert!(screen(&mut app, 110, 32).contains("wrapped around"));
+    for &next in fn_starts.iter().skip(1) {
+        keys(&mut app, "m");
+        assert_eq!(app.cursor, next);
+    }
+}
+
+/// Is the cursor on the line of the active algorithm's first selected byte?
+fn at_first_selected(app: &App) -> bool {
+    let x = app.active_algo().result.clone().expect("a result");
+    let first = x.selection.ranges().first().expect("a selection").start;
+    app.line_range(app.cursor).unwrap().contains(&first)
+}
+
+/// Issue 19, item 5: a page opens at its main content — the gold standard's first line when it
+/// has one, else the active algorithm's first selected line — not at `<head>`; also a corpus
+/// page opened with `>`, and when the algorithm runs on a worker thread (unless the user moved
+/// before its result arrived).
+#[test]
+fn pages_open_at_the_selection() {
+    // No gold: DANAg's first selected line.
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    assert!(at_first_selected(&app));
+    let s = screen(&mut app, 110, 32);
+    assert!(row_of_line(&s, app.cursor + 1).is_some(), "on screen\n{s}");
+    assert!(app.cursor > 0 && app.top < app.cursor, "with context above");
+    // Gold (a ground-truth corpus): the gold's first line, not the algorithm's.
+    let dir = gold_corpus();
+    let app = App::open(&dir.path().join("ground-truth.json"), opts()).unwrap();
+    assert!(
+        cursor_text(&app).contains("The harbour board"),
+        "{:?}",
+        cursor_text(&app)
+    );
+    // A corpus page opened with `>`.
+    let pages = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-pages");
+    let mut app = App::open(&pages, opts()).unwrap();
+    keys(&mut app, ">");
+    assert!(at_first_selected(&app), "{}", cursor_text(&app));
+    assert!(app.cursor > 0, "{}", cursor_text(&app));
+    // A DOM algorithm runs on a worker thread: the view goes to its selection on arrival.
+    let worker = AppOptions {
+        inline_jobs: false,
+        algo: "cetd".into(),
+        ..opts()
+    };
+    let wait = |app: &mut App| {
+        let t = Instant::now();
+        while app.active_algo().result.is_none() && t.elapsed() < Duration::from_secs(20) {
+            app.poll_background();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        app.poll_background();
+    };
+    let mut app = App::open(&sample("news-article.html"), worker.clone()).unwrap();
+    assert_eq!(app.cursor, 0, "cetd is still running");
+    wait(&mut app);
+    assert!(at_first_selected(&app));
+    // The user moved before the result came: the view stays where the user put it.
+    let mut app = App::open(&sample("news-article.html"), worker).unwrap();
+    keys(&mut app, "JJ");
+    wait(&mut app);
+    assert!(app.active_algo().result.is_some());
+    assert_eq!(app.cursor, 2);
+}
+
+/// The legend's names (source panel title) as they are drawn: each `▌name`.
+fn legend_names(s: &str) -> Vec<String> {
+    let title = s.lines().next().unwrap();
+    title
+        .split('▌')
+        .skip(1)
+        .map(|t| t.split_whitespace().next().unwrap_or("").to_string())
+        .collect()
+}
+
+/// Issue 19, item 6: the active algorithm always shows its overlay; others only when overlaid
+/// explicitly (`o`). Cycling with `a` leaves no trail of gutter columns, and the legend never
+/// ends mid-name ("+N more" when the names do not fit).
+#[test]
+fn cycling_algorithms_leaves_no_overlay_trail() {
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    let names: Vec<String> = app
+        .algos
+        .iter()
+        .map(|a| a.extractor.name().to_string())
+        .collect();
+    // danag to cetd: seven presses.
+    keys(&mut app, "aaaaaaa");
+    assert_eq!(app.active_algo().extractor.name(), "cetd");
+    let s = screen(&mut app, 110, 32);
+    assert_eq!(app.gutter_columns(), vec![app.active], "one column");
+    assert_eq!(legend_names(&s), ["cetd"], "{s}");
+    // Overlaid explicitly, cetd stays when the next one is active.
+    keys(&mut app, "oa");
+    assert_eq!(app.active_algo().extractor.name(), "sw");
+    let s = screen(&mut app, 110, 32);
+    assert_eq!(legend_names(&s), ["cetd", "sw"], "{s}");
+    // And goes with `o` again (on cetd, active).
+    keys(&mut app, "Ao");
+    keys(&mut app, "a");
+    let s = screen(&mut app, 110, 32);
+    assert_eq!(legend_names(&s), ["sw"], "{s}");
+    // A full cycle with every algorithm overlaid: the legend holds whole names and says how
+    // many it leaves out.
+    for _ in 0..app.algos.len() {
+        keys(&mut app, "oa");
+    }
+    for w in [80u16, 110, 160] {
+        let s = screen(&mut app, w, 32);
+        let title = s.lines().next().unwrap();
+        for n in legend_names(&s) {
+            assert!(
+                names.contains(&n) || n == "gold",
+                "{w}: {n:?} cut in {title}"
+            );
+        }
+        assert!(title.contains(" more"), "{w}: {title}");
+        assert!(
+            legend_names(&s).contains(&app.active_algo().extractor.name().to_string()),
+            "the active one is named: {title}"
+        );
+    }
+    insta::assert_snapshot!("legend_many_overlays", screen(&mut app, 110, 32));
+}
+
+/// Issue 19, item 6: the picker (`p`) chooses the active algorithm by name: typing filters
+/// (substring, case-insensitive), ↓ moves, Enter chooses, Esc cancels; nothing typed in it
+/// falls through to a command.
+#[test]
+fn algorithm_picker_by_name() {
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    let danag = app.active;
+    keys(&mut app, "p");
+    assert!(app.picker.is_some());
+    assert_eq!(app.picker_matches().len(), app.algos.len());
+    type_text(&mut app, "CET");
+    let m: Vec<&str> = app
+        .picker_matches()
+        .iter()
+        .map(|&i| app.algos[i].extractor.name())
+        .collect();
+    assert_eq!(m, ["cetd", "cetr"]);
+    let s = screen(&mut app, 110, 32);
+    assert!(s.contains("choose the active algorithm — 2 of"), "{s}");
+    assert!(s.contains("PICK ALGORITHM"), "{s}");
+    insta::assert_snapshot!("picker", s);
+    keys(&mut app, "J\n");
+    assert_eq!(app.active_algo().extractor.name(), "cetr");
+    assert!(app.picker.is_none());
+    // Keys typed in the picker are text: q does not quit, a does not cycle, Esc cancels.
+    keys(&mut app, "p");
+    type_text(&mut app, "qa");
+    assert!(!app.quit);
+    assert_eq!(app.active_algo().extractor.name(), "cetr");
+    assert!(app.picker_matches().is_empty());
+    assert!(screen(&mut app, 110, 32).contains("no algorithm name contains \"qa\""));
+    keys(&mut app, "\n");
+    assert!(app.picker.is_some(), "Enter with no match keeps the picker");
+    keys(&mut app, "\u{1b}");
+    assert!(app.picker.is_none());
+    assert_eq!(app.active_algo().extractor.name(), "cetr");
+    // A prefix match comes first: "dana" lists dana and danag before addanag.
+    keys(&mut app, "p");
+    type_text(&mut app, "dana");
+    let m: Vec<&str> = app
+        .picker_matches()
+        .iter()
+        .map(|&i| app.algos[i].extractor.name())
+        .collect();
+    assert_eq!(m, ["dana", "danag", "addanag"]);
+    keys(&mut app, "J\n");
+    assert_eq!(app.active, danag);
+    // The key is in both keymaps, so the help lists it.
+    for km in ["default", "vim"] {
+        let map = Keymap::builtin(km).unwrap();
+        let label = map.keys_label(cescope::tui::keymap::Action::PickAlgorithm);
+        assert!(label.contains('p'), "{km}: {label}");
+    }
+}
+
+/// The text of the explain panel(s) on screen, borders removed, rows joined by spaces.
+fn explain_text(s: &str) -> String {
+    let rows: Vec<&str> = s
+        .lines()
+        .skip_while(|l| !l.contains("┌ explain"))
+        .skip(1)
+        .take_while(|l| !l.trim_matches('"').starts_with('└'))
+        .collect();
+    rows.iter()
+        .map(|l| l.trim_matches('"').trim_matches('│').trim())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Issue 19, item 7: the explain panel shows its whole text (it was cut at three lines: cetr
+/// ended "…; in content"), at every size.
+#[test]
+fn explain_panel_is_not_cut() {
+    for name in ["cetr", "danag", "mix4"] {
+        let o = AppOptions {
+            algo: name.into(),
+            ..opts()
+        };
+        let mut app = App::open(&sample("news-article.html"), o).unwrap();
+        keys(&mut app, "}");
+        let page = app.doc.as_ref().unwrap().page.clone();
+        let x = app.active_algo().result.clone().unwrap();
+        let said = app
+            .active_algo()
+            .extractor
+            .explain(&page, &x, cescope::algorithms::Location::Line(app.cursor))
+            .join("; ");
+        let norm = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        for (w, h) in [(80u16, 24u16), (110, 32), (160, 48)] {
+            let s = screen(&mut app, w, h);
+            let shown = norm(&explain_text(&s));
+            assert!(
+                shown.contains(&norm(&said)),
+                "{name} {w}x{h}: explain cut\nsaid: {said}\nshown: {shown}\n{s}"
+            );
+        }
+    }
+}
+
+/// The teaching page with its gold standard (the project's `gold/teaching.json`, read only).
+fn teaching_with_gold() -> App {
+    let o = AppOptions {
+        gold_dir: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("gold")),
+        ..opts()
+    };
+    App::open(&sample("teaching.html"), o).unwrap()
+}
+
+/// Issue 19, item 7: step mode gives nothing away. On the teaching page, with its gold: the
+/// status bar shows P / R / F1 only at the extraction (last) step; the seed phase does not say
+/// "selected"; at "1 revealed" of the gap expansion a line of r2 is "not reached yet", at "2
+/// revealed" it joins; the overview column shows no selection before it is decided; the
+/// focused slider is marked.
+#[test]
+fn step_mode_hides_later_phases_and_the_scores() {
+    let mut app = teaching_with_gold();
+    let s = screen(&mut app, 110, 32);
+    assert!(s.contains("F1 1.000"), "teaching.html has its gold: {s}");
+    assert!(s.contains("▸ gap "), "the focused slider is marked: {s}");
+    keys(&mut app, "s:19\n");
+    let phases = phase_names(&app);
+    let mut all = String::new();
+    loop {
+        let step = app.step.unwrap();
+        let s = screen(&mut app, 110, 32);
+        all.push_str(&format!("=== {:?} {:?} ===\n{s}\n", app.step, app.substep));
+        let status = s.lines().rev().nth(1).unwrap();
+        let last = step + 1 == phases.len();
+        assert_eq!(
+            status.contains("F1 1.000"),
+            last,
+            "step {}: {status}",
+            step + 1
+        );
+        assert_eq!(s.contains("chars selected"), last, "step {}", step + 1);
+        let explain = explain_text(&s);
+        // The overview column (the screen's last histogram column) shows the selection only
+        // once the gap expansion has revealed it.
+        let overview_marked = s.lines().skip(1).take(20).any(|l| {
+            let cols: Vec<char> = l.chars().collect();
+            cols.len() >= 2 && cols[cols.len() - 2] == '▐'
+        });
+        match phases[step] {
+            "gap expansion" => match app.substep {
+                Some(1) => {
+                    assert!(explain.contains("r2 is not reached yet"), "{explain}");
+                    assert!(!explain.contains("-> selected"), "{explain}");
+                }
+                Some(2) => assert!(
+                    explain.contains("d(r1, r2) = 5 <= gap 20") && explain.contains("-> selected"),
+                    "{explain}"
+                ),
+                k => panic!("substep {k:?}"),
+            },
+            "extraction" => assert!(explain.contains("-> selected"), "{explain}"),
+            _ => {
+                assert!(!explain.contains("selected"), "{}: {explain}", phases[step]);
+                assert!(!overview_marked, "{}: overview\n{s}", phases[step]);
+            }
+        }
+        if last {
+            break;
+        }
+        keys(&mut app, ".");
+    }
+    // The seed phase names the seed without the verdict, also on the seed's own lines.
+    keys(&mut app, "s");
+    keys(&mut app, "s....:14\n");
+    assert_eq!(phases[app.step.unwrap()], "seed");
+    let explain = explain_text(&screen(&mut app, 110, 32));
+    assert!(
+        explain.contains("r1 is the seed region") && !explain.contains("selected"),
+        "{explain}"
+    );
+    insta::assert_snapshot!("teaching_steps", all);
+}
+
+/// The README's "Teaching: DANAg on one screen", key by key as written there, with each
+/// number it states checked on screen (the page's gold from the project's `gold/`).
+#[test]
+fn teaching_walkthrough_as_in_the_readme() {
+    let mut app = teaching_with_gold();
+    let see = |app: &mut App, keys_: &str, want: &[&str]| {
+        keys(app, keys_);
+        let s = screen(app, 160, 48);
+        let flat = s
+            .lines()
+            .map(|l| l.trim_matches('"').trim_matches('│').trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let flat = flat.split_whitespace().collect::<Vec<_>>().join(" ");
+        for w in want {
+            assert!(
+                flat.contains(w),
+                "after {keys_:?}: {w:?} not on screen\n{s}"
+            );
+        }
+        s
+    };
+    // Open: the whole page on screen, the cursor on line 10.
+    let s = see(&mut app, "", &["P 1.000 R 1.000 F1 1.000"]);
+    assert_eq!((app.cursor, app.top), (9, 0));
+    assert!(row_of_line(&s, 1).is_some() && row_of_line(&s, 23).is_some());
+    // 1. preprocessing
+    let s = see(&mut app, "s", &["STEP 1/7", "23 virtual lines"]);
+    assert!(!s.contains("F1 1.000"), "P / R / F1 wait for the last step");
+    // 2. T1 / T2
+    see(
+        &mut app,
+        ".",
+        &["line 10: T1 (content chars) = 11, T2 (code chars, Formula 4.5) = 0"],
+    );
+    see(
+        &mut app,
+        ":9\n",
+        &["line 9: T1 (content chars) = 0, T2 (code chars, Formula 4.5) = 4"],
+    );
+    see(
+        &mut app,
+        ":8\n",
+        &["line 8: T1 (content chars) = 0, T2 (code chars, Formula 4.5) = 5"],
+    );
+    // 3. smoothing
+    see(
+        &mut app,
+        ":9\n.",
+        &["step 3/7 — smoothing", "line 9:", "diff = 2 (Formula 4.2)"],
+    );
+    // 4. regions
+    see(&mut app, ".", &["in region r1 = [9, 14] (sum of T1 = 47)"]);
+    see(
+        &mut app,
+        ":19\n",
+        &["in region r2 = [18, 20] (sum of T1 = 37)"],
+    );
+    // 5. seed
+    see(
+        &mut app,
+        ".",
+        &["step 5/7 — seed", "the seed region is r1 (sum of T1 = 47)"],
+    );
+    // 6. gap expansion
+    see(&mut app, ".", &["1 revealed", "r2 is not reached yet"]);
+    let t = render(&mut app, 160, 48);
+    assert_eq!(axis_colour(&app, &t, 18), Color::Blue, "r2 still blue");
+    see(
+        &mut app,
+        ".",
+        &[
+            "2 revealed",
+            "d(r1, r2) = 5 <= gap 20 on the way from the seed r1 -> selected",
+        ],
+    );
+    let t = render(&mut app, 160, 48);
+    assert_eq!(axis_colour(&app, &t, 18), Color::Green, "r2 joined");
+    let s = see(&mut app, "", &["▸ gap"]);
+    assert!(!s.contains("F1 1.000"));
+    see(&mut app, "[", &["gap=10"]);
+    see(
+        &mut app,
+        "------",
+        &[
+            "gap=4",
+            "the chain from the seed r1 breaks at d(r1, r2) = 5 > gap 4 -> not selected",
+        ],
+    );
+    see(
+        &mut app,
+        "+",
+        &[
+            "gap=5",
+            "d(r1, r2) = 5 <= gap 5 on the way from the seed r1 -> selected",
+        ],
+    );
+    // 7. extraction
+    see(
+        &mut app,
+        ".",
+        &["STEP 7/7", "84 chars selected", "P 1.000 R 1.000 F1 1.000"],
+    );
 }

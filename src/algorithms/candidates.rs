@@ -14,8 +14,8 @@ use std::ops::Range;
 
 use serde::Serialize;
 
-use super::trace::{location_bytes, Agg, Location, Role, Trace, Unit};
-use super::{Extraction, Extractor};
+use super::trace::{location_bytes, revealed, Agg, Location, Role, Step, Trace, Unit};
+use super::{unfolded, Extraction, Extractor};
 use crate::page::Page;
 
 /// One candidate region or block.
@@ -66,20 +66,31 @@ fn location(unit: Unit, i: usize) -> Location {
     }
 }
 
-/// The candidate table of `x` (made by `e` on `page`), with verdicts as known at step `step` of
-/// `e`'s phases (`None`: the whole run). `None` when the trace has neither candidate nor
-/// selected marks, or when they are in raw lines (which have no stable numbering). O(rows ×
-/// (span + explain)).
+/// The candidate table of `x` (made by `e` on `page`) as known at `step` of `e`'s phases
+/// (`None`: the whole run): only revealed marks make rows, seed and selected columns
+/// ([`revealed`]; in an unfolding phase only the spans revealed so far, [`unfolded`]), and
+/// the verdicts are [`Extractor::explain_step`]'s at that step. `None` when the trace has
+/// neither candidate nor selected marks (revealed), or when they are in raw lines (which have
+/// no stable numbering). O(rows × (span + explain)).
 pub fn candidate_table(
     e: &dyn Extractor,
     page: &Page,
     x: &Extraction,
-    step: Option<usize>,
+    step: Option<Step>,
 ) -> Option<CandidateTable> {
-    let t: &Trace = &x.trace;
+    let partial = step.and_then(|s| Some(unfolded(e, x, s.phase, s.unfolded?)));
+    let t: &Trace = &partial.as_ref().unwrap_or(x).trace;
+    let phases = e.phases();
+    let shown = |key: &str| revealed(phases, step.map(|s| s.phase), key);
     let marks = t
-        .marks_with(Role::Candidates)
-        .or_else(|| t.marks_with(Role::Selected))?;
+        .marks
+        .iter()
+        .find(|m| m.role == Role::Candidates && shown(&m.key))
+        .or_else(|| {
+            t.marks
+                .iter()
+                .find(|m| m.role == Role::Selected && shown(&m.key))
+        })?;
     if marks.unit == Unit::RawLine {
         return None;
     }
@@ -87,19 +98,19 @@ pub fn candidate_table(
     let seeds: Vec<&Range<usize>> = t
         .marks
         .iter()
-        .filter(|m| m.role == Role::Seed && m.unit == unit)
+        .filter(|m| m.role == Role::Seed && m.unit == unit && shown(&m.key))
         .flat_map(|m| &m.spans)
         .collect();
     let selected: Vec<&Range<usize>> = t
         .marks
         .iter()
-        .filter(|m| m.role == Role::Selected && m.unit == unit)
+        .filter(|m| m.role == Role::Selected && m.unit == unit && shown(&m.key))
         .flat_map(|m| &m.spans)
         .collect();
     let summable: Vec<_> = t
         .series
         .iter()
-        .filter(|s| s.unit == unit && s.agg == Agg::Sum)
+        .filter(|s| s.unit == unit && s.agg == Agg::Sum && shown(&s.key))
         .filter(|s| {
             matches!(
                 s.role,
@@ -189,6 +200,54 @@ mod tests {
         let t = candidate_table(e.as_ref(), &page, &x, None).unwrap();
         assert!(!t.rows[1].selected);
         assert!(t.rows[1].why.contains("> gap 4"), "{}", t.rows[1].why);
+    }
+
+    /// In step mode the table shows what the phases so far computed: no rows before the
+    /// regions, no seed before the seed phase, no selection before the gap expansion, which
+    /// selects region by region; no sums of series not computed yet.
+    #[test]
+    fn table_in_step_mode_reveals_phase_by_phase() {
+        let page = Page::from_text(
+            "teaching.html",
+            include_str!("../../sample-pages/teaching.html"),
+        );
+        let e = find("danag").unwrap();
+        let x = e.run(&page, &Params::defaults(e.params()));
+        let phase = |name: &str| e.phases().iter().position(|p| p.name == name).unwrap();
+        let at = |name: &str, unfolded: Option<usize>| {
+            candidate_table(
+                e.as_ref(),
+                &page,
+                &x,
+                Some(Step {
+                    phase: phase(name),
+                    unfolded,
+                }),
+            )
+        };
+        assert!(at("smoothing", None).is_none(), "no regions yet");
+        let t = at("regions", None).unwrap();
+        assert_eq!(t.rows.len(), 2);
+        assert!(t.rows.iter().all(|r| !r.seed && !r.selected));
+        let t = at("seed", None).unwrap();
+        assert!(t.rows[0].seed && !t.rows[0].selected && !t.rows[1].selected);
+        let t = at("gap expansion", Some(1)).unwrap();
+        assert!(t.rows[0].selected && !t.rows[1].selected);
+        assert!(
+            t.rows[1].why.contains("not reached yet"),
+            "{}",
+            t.rows[1].why
+        );
+        let t = at("gap expansion", Some(2)).unwrap();
+        assert!(t.rows[0].selected && t.rows[1].selected);
+        let t = at("T1 / T2", None);
+        assert!(t.is_none());
+        let sums: Vec<String> = at("regions", None).unwrap().rows[0]
+            .sums
+            .iter()
+            .map(|s| s.0.clone())
+            .collect();
+        assert!(sums.iter().any(|s| s.starts_with("T1")), "{sums:?}");
     }
 
     /// Every registered algorithm gives a table or none without panicking, and every row is

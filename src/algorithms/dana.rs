@@ -27,7 +27,7 @@ use std::ops::Range;
 use super::preprocess::{link_filter, LinkFilter};
 use super::{
     Extraction, Extractor, Location, Marks, ParamKind, ParamSpec, ParamValue, Params, Phase, Role,
-    Scalar, Series, Trace, Unit,
+    Scalar, Series, Step, Trace, Unit,
 };
 use crate::page::lex::ByteClass;
 use crate::page::lines::is_rtl;
@@ -276,19 +276,31 @@ impl Extractor for DanaFamily {
         page: &Page,
         x: &Extraction,
         at: Location,
-        step: Option<usize>,
+        step: Option<Step>,
     ) -> Vec<String> {
         let phases = self.phases();
-        let known = |k: &str| super::revealed(phases, step, k);
+        let known = |k: &str| super::revealed(phases, step.map(|s| s.phase), k);
+        // While the gap expansion plays region by region: only the regions reached so far.
+        let partial = step.and_then(|s| Some(super::unfolded(self, x, s.phase, s.unfolded?)));
+        let seen = partial.as_ref().unwrap_or(x);
         let line = match at {
             Location::Line(line) => Some(line),
             // Other locations: the virtual line holding them.
             _ => super::trace::location_bytes(&x.trace, page, at)
                 .and_then(|b| page.lines().line_of(b.start)),
         };
+        let reached = Reached {
+            spans: seen
+                .trace
+                .marks("selected")
+                .map_or(&[][..], |m| m.spans.as_slice()),
+            all: partial.is_none()
+                || seen.trace.marks("selected").map(|m| m.spans.len())
+                    == x.trace.marks("selected").map(|m| m.spans.len()),
+        };
         match line {
-            Some(line) => explain_line(self.variant, x, line, &known),
-            None => super::explain_generic_known(page, &x.trace, at, &known),
+            Some(line) => explain_line(self.variant, x, line, &known, &reached),
+            None => super::explain_generic_known(page, &seen.trace, at, &known),
         }
     }
 
@@ -558,12 +570,24 @@ pub fn headline_bounds(page: &Page, seed: Region) -> Option<Bounds> {
     })
 }
 
+/// The selected lines as far as the gap expansion has gone in step mode.
+struct Reached<'a> {
+    /// The selected spans (virtual lines) reached so far.
+    spans: &'a [Range<usize>],
+    /// Every selected span is reached (always, outside step mode's gap expansion).
+    all: bool,
+}
+
 /// The explain-panel text for one virtual line (0-based `line`; shown 1-based, as are regions).
+/// `known` says which trace items the phases so far computed; `reached`, how far the gap
+/// expansion has gone (a region's verdict waits until the expansion has reached it, or, for a
+/// region it never reaches, until it has reached all it takes).
 fn explain_line(
     variant: Variant,
     x: &Extraction,
     line: usize,
     known: &dyn Fn(&str) -> bool,
+    reached: &Reached,
 ) -> Vec<String> {
     let val = |name: &str| {
         x.trace
@@ -657,10 +681,18 @@ fn explain_line(
         return out;
     };
     if k == m {
-        out.push(format!(
-            "r{} is the seed region: the most characters -> selected",
-            k + 1
-        ));
+        // Selected is Algorithm 1's verdict: the seed phase names the seed only.
+        out.push(if known("selected") {
+            format!(
+                "r{} is the seed region: the most characters -> selected",
+                k + 1
+            )
+        } else {
+            format!(
+                "r{} is the seed region: the most characters; the gap expansion starts from it",
+                k + 1
+            )
+        });
         return out;
     }
     if !known("selected") {
@@ -671,6 +703,14 @@ fn explain_line(
         ));
         return out;
     }
+    let in_reached = reached.spans.iter().any(|s| s.contains(&line));
+    let not_yet = || {
+        format!(
+            "r{} is not reached yet: the gap expansion goes outwards from the seed r{}, one region at a time (Algorithm 1)",
+            k + 1,
+            m + 1
+        )
+    };
     // With a headline bound (thesis 7.2.1) the verdict is the bounded selection's, not
     // Algorithm 1's chain from the seed.
     if let Some(b) = x
@@ -678,14 +718,18 @@ fn explain_line(
         .marks("bounds")
         .and_then(|m| m.spans.first().cloned())
     {
-        let selected = x
-            .trace
-            .marks("selected")
-            .is_some_and(|m| m.spans.iter().any(|s| s.contains(&line)));
         let (inside, verdict) = (
             b.contains(&line),
-            if selected { "selected" } else { "not selected" },
+            if in_reached {
+                "selected"
+            } else {
+                "not selected"
+            },
         );
+        if inside && !in_reached && !reached.all {
+            out.push(not_yet());
+            return out;
+        }
         out.push(format!(
             "{} the headline bounds [{}, {}] (thesis 7.2.1) -> {verdict}",
             if inside { "inside" } else { "outside" },
@@ -695,6 +739,12 @@ fn explain_line(
         return out;
     }
     let chosen = expand(&regions, m, gap);
+    // The verdict waits until the expansion has reached the region, or (for a region it never
+    // reaches) until it has reached every region it takes.
+    if !in_reached && (chosen.contains(&k) || !reached.all) {
+        out.push(not_yet());
+        return out;
+    }
     let (i, j) = if k < m { (k, k + 1) } else { (k - 1, k) };
     let d = distance(regions[i], regions[j]);
     if chosen.contains(&k) {
@@ -849,7 +899,10 @@ mod tests {
             .position(|l| page.text()[l.range()].contains("shorter closing"))
             .unwrap();
         let at = Location::Line(closing);
-        let say = |step: Option<usize>| e.explain_step(&page, &x, at, step).join("; ");
+        let say = |step: Option<usize>| {
+            e.explain_step(&page, &x, at, step.map(Step::phase))
+                .join("; ")
+        };
         let names: Vec<&str> = e.phases().iter().map(|p| p.name).collect();
         let step = |name: &str| Some(names.iter().position(|n| *n == name).unwrap());
         let s = say(step("preprocessing"));
@@ -869,11 +922,46 @@ mod tests {
         assert!(s.contains("in region r2") && !s.contains("seed"), "{s}");
         let s = say(step("seed"));
         assert!(
-            s.contains("the seed region is r1") && !s.contains("gap"),
+            s.contains("the seed region is r1") && !s.contains("gap") && !s.contains("selected"),
             "{s}"
+        );
+        // The seed's own lines name it without Algorithm 1's verdict before the gap expansion.
+        let seed_line = x.trace.marks("seed").unwrap().spans[0].start;
+        let on_seed = e
+            .explain_step(
+                &page,
+                &x,
+                Location::Line(seed_line),
+                step("seed").map(Step::phase),
+            )
+            .join("; ");
+        assert!(
+            on_seed.contains("is the seed region") && !on_seed.contains("selected"),
+            "{on_seed}"
         );
         let s = say(step("gap expansion"));
         assert!(s.contains("<= gap 20") && s.contains("selected"), "{s}");
+        // Played region by region: with only the seed revealed, r2 is not reached yet; with
+        // both, it joins.
+        let gap = step("gap expansion").unwrap();
+        let unfolded = |k: usize| {
+            e.explain_step(
+                &page,
+                &x,
+                at,
+                Some(Step {
+                    phase: gap,
+                    unfolded: Some(k),
+                }),
+            )
+            .join("; ")
+        };
+        let s = unfolded(1);
+        assert!(
+            s.contains("r2 is not reached yet") && !s.contains("selected"),
+            "{s}"
+        );
+        assert_eq!(unfolded(2), say(step("gap expansion")));
         assert_eq!(say(None), say(step("extraction")));
         assert_eq!(e.explain(&page, &x, at).join("; "), say(None));
     }

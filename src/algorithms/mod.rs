@@ -41,7 +41,7 @@ pub mod trace;
 
 pub use trace::{
     explain_generic, explain_generic_known, revealed, to_lines, Agg, LineMarks, LineSeries,
-    LineTrace, Location, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit,
+    LineTrace, Location, Marks, Phase, Positions, Role, Scalar, Series, Step, Trace, Unit,
 };
 
 use std::collections::BTreeMap;
@@ -329,21 +329,30 @@ pub trait Extractor: Send + Sync {
     fn explain(&self, page: &Page, x: &Extraction, at: Location) -> Vec<String> {
         explain_generic(page, &x.trace, at)
     }
-    /// The explanation at `at` as known at step `step` of [`Extractor::phases`] (`None`: the
-    /// whole run, i.e. [`Extractor::explain`]). Step mode shows it, so the text at step k says
-    /// only what is known at step k. The default: [`Extractor::explain`] at the last step,
-    /// before it [`explain_generic_known`] with the trace items revealed so far.
+    /// The explanation at `at` as known at `step` of [`Extractor::phases`] (`None`: the whole
+    /// run, i.e. [`Extractor::explain`]). Step mode shows it, so the text at phase k says only
+    /// what phases up to k computed, and within a phase that unfolds only what the spans
+    /// revealed so far show. The default: [`Extractor::explain`] at the last phase, before it
+    /// [`explain_generic_known`] with the trace items revealed so far ([`revealed`]) and the
+    /// unfolding marks cut to the revealed spans ([`unfolded`]).
     fn explain_step(
         &self,
         page: &Page,
         x: &Extraction,
         at: Location,
-        step: Option<usize>,
+        step: Option<Step>,
     ) -> Vec<String> {
         let phases = self.phases();
         match step {
-            Some(s) if s + 1 < phases.len() => {
-                explain_generic_known(page, &x.trace, at, &|k| revealed(phases, Some(s), k))
+            Some(s) if s.phase + 1 < phases.len() => {
+                let known = |k: &str| revealed(phases, Some(s.phase), k);
+                match s.unfolded {
+                    Some(k) => {
+                        let y = unfolded(self, x, s.phase, k);
+                        explain_generic_known(page, &y.trace, at, &known)
+                    }
+                    None => explain_generic_known(page, &x.trace, at, &known),
+                }
             }
             _ => self.explain(page, x, at),
         }
@@ -408,6 +417,46 @@ pub fn unfold_order(
         }
     }
     order
+}
+
+/// The unfolding phase `step` of `e` on `x` ([`Extractor::unfolds`]): the key of the marks it
+/// reveals one span at a time and their reveal order ([`unfold_order`], from the first span
+/// of the trace's seed marks in the same unit). `None` when `step` does not unfold or the
+/// trace has no such marks.
+pub fn unfolding<E: Extractor + ?Sized>(
+    e: &E,
+    x: &Extraction,
+    step: usize,
+) -> Option<(&'static str, Vec<usize>)> {
+    let key = e.unfolds(step)?;
+    let m = x.trace.marks(key)?;
+    let seed = x
+        .trace
+        .marks
+        .iter()
+        .find(|s| s.role == Role::Seed && s.unit == m.unit)
+        .and_then(|s| s.spans.first());
+    Some((key, unfold_order(&m.spans, seed)))
+}
+
+/// `x` as known after the first `k` spans of the unfolding phase `step` of `e`
+/// ([`unfolding`]): the unfolding marks keep those `k` spans (in document order), everything
+/// else is `x`'s. Step mode explains with it, so the text at "k revealed" says nothing about
+/// the spans still to come. Outside an unfolding phase, a copy of `x`. O(size of the trace).
+pub fn unfolded<E: Extractor + ?Sized>(e: &E, x: &Extraction, step: usize, k: usize) -> Extraction {
+    let mut out = x.clone();
+    if let Some((key, order)) = unfolding(e, x, step) {
+        if let Some(m) = out.trace.marks.iter_mut().find(|m| m.key == key) {
+            let keep: Vec<usize> = order.into_iter().take(k).collect();
+            m.spans = std::mem::take(&mut m.spans)
+                .into_iter()
+                .enumerate()
+                .filter(|(j, _)| keep.contains(j))
+                .map(|(_, r)| r)
+                .collect();
+        }
+    }
+    out
 }
 
 /// The algorithm the inspector starts with when none is named.
@@ -592,6 +641,32 @@ mod tests {
         let gap = names.iter().position(|n| *n == "gap expansion").unwrap();
         assert_eq!(dana.unfolds(gap), Some("selected"));
         assert_eq!(dana.unfolds(0), None);
+    }
+
+    /// `unfolded` keeps the first k spans of the unfolding marks in the reveal order (the
+    /// seed's first), everything else as it was; outside an unfolding phase it changes nothing.
+    #[test]
+    fn unfolded_keeps_the_spans_revealed_so_far() {
+        let page = Page::from_text(
+            "teaching.html",
+            include_str!("../../sample-pages/teaching.html"),
+        );
+        let e = find("danag").unwrap();
+        let x = e.run(&page, &Params::defaults(e.params()));
+        let gap = e
+            .phases()
+            .iter()
+            .position(|p| p.name == "gap expansion")
+            .unwrap();
+        let (key, order) = unfolding(e.as_ref(), &x, gap).unwrap();
+        assert_eq!((key, order), ("selected", vec![0, 1]));
+        let one = unfolded(e.as_ref(), &x, gap, 1);
+        assert_eq!(one.trace.marks("selected").unwrap().spans, vec![8..14]);
+        assert_eq!(one.trace.series, x.trace.series);
+        assert_eq!(one.selection, x.selection);
+        assert_eq!(unfolded(e.as_ref(), &x, gap, 5), x);
+        assert_eq!(unfolded(e.as_ref(), &x, 0, 1), x, "phase 0 does not unfold");
+        assert!(unfolding(e.as_ref(), &x, 0).is_none());
     }
 
     #[test]

@@ -385,6 +385,27 @@ pub struct Phase {
     pub reveals: &'static [&'static str],
 }
 
+/// How far step mode has gone: the phase, and in a phase that plays out span by span
+/// ([`crate::algorithms::Extractor::unfolds`]), how many of its spans are revealed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// The phase, an index into [`crate::algorithms::Extractor::phases`].
+    pub phase: usize,
+    /// In an unfolding phase, the number of its spans revealed so far (in
+    /// [`crate::algorithms::unfold_order`]); `None`: all of them.
+    pub unfolded: Option<usize>,
+}
+
+impl Step {
+    /// Phase `phase` with everything it computes revealed.
+    pub fn phase(phase: usize) -> Step {
+        Step {
+            phase,
+            unfolded: None,
+        }
+    }
+}
+
 /// Is the item `key` revealed at phase `step` of `phases`? `step = None` (not in step mode)
 /// reveals everything; an item no phase names is revealed at the last phase.
 pub fn revealed(phases: &[Phase], step: Option<usize>, key: &str) -> bool {

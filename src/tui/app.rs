@@ -23,10 +23,11 @@ use ratatui::style::Color;
 
 mod annotation;
 mod navigate;
+pub mod picker;
 mod review;
 mod table;
 
-pub use navigate::{Search, MAX_MATCHES};
+pub use navigate::{context_rows, Search, MAX_MATCHES};
 pub use table::{HeadlineRow, TableKind};
 
 use super::annotate::Annotation;
@@ -234,7 +235,9 @@ pub struct AlgoState {
     pub extractor: Arc<dyn Extractor>,
     /// Current parameters.
     pub params: Params,
-    /// Is its overlay shown?
+    /// Is it overlaid explicitly (`o`)? Its gutter column and marks are shown also while
+    /// another algorithm is active. The active algorithm's overlay is always shown
+    /// ([`App::overlay_shown`]).
     pub overlay: bool,
     /// Overlay colour.
     pub color: Color,
@@ -392,6 +395,10 @@ pub struct Rects {
     pub params: Vec<Rect>,
     /// The corpus list rows.
     pub corpus: Rect,
+    /// The explain panel (borders included).
+    pub explain: Rect,
+    /// Rows of the explain panel's text below its last row (0 when it shows it whole).
+    pub explain_overflow: usize,
     /// Screen column where the source text starts (after gutter and line numbers).
     pub source_text_x: u16,
     /// The value a full histogram bar stands for in the last frame (longer bars are clipped
@@ -425,7 +432,13 @@ pub enum Mode {
     GotoLine,
     /// Keys type a note for the gold file (in review).
     Note,
+    /// Keys filter the algorithm picker's list; ↑ / ↓ move, Enter chooses, Esc cancels
+    /// ([`picker`]).
+    Picker,
 }
+
+/// What the explain panel's height was fitted to: page, active and pinned algorithm, width.
+type ExplainFit = (u64, usize, Option<usize>, u16);
 
 struct JobResult {
     algo: usize,
@@ -514,9 +527,24 @@ pub struct App {
     pub table_row: usize,
     /// A second algorithm whose explanation and table are shown beside the active one's.
     pub second: Option<usize>,
-    /// The gutter's columns: algorithms in the order their overlays were first shown; a column
-    /// stays (blank) when its overlay is turned off, so the others keep their places.
+    /// The algorithms overlaid explicitly ([`AlgoState::overlay`]), in the order their overlays
+    /// were turned on: the gutter's columns, then the active algorithm's when it is not among
+    /// them ([`App::gutter_columns`]).
     pub gutter: Vec<usize>,
+    /// The last view placed by a jump: (cursor line, top, view height) ([`App::place_view`]).
+    placed: Option<(usize, usize, usize)>,
+    /// The page was opened while the active algorithm ran on a worker: (cursor, top) at
+    /// opening. When its result arrives and the view is still there, the view goes to the
+    /// selection ([`App::open_view`]).
+    open_pending: Option<(usize, usize)>,
+    /// The algorithm picker, when open ([`Mode::Picker`]).
+    pub picker: Option<picker::Picker>,
+    /// First row of the explain panel's text shown (it scrolls with the mouse wheel when the
+    /// text is longer than the panel can grow); back to 0 at every key.
+    pub explain_scroll: usize,
+    /// The explain panel's height in the last frame and what it was fitted to (page, active
+    /// and pinned algorithm, screen width) ([`App::explain_rows`]).
+    explain_fit: Option<(ExplainFit, u16)>,
     jobs_tx: Sender<JobResult>,
     jobs_rx: Receiver<JobResult>,
     info_rx: Option<Receiver<(usize, String, u64)>>,
@@ -542,7 +570,7 @@ impl App {
             }
         }
         let active = active.unwrap_or(0);
-        let mut app = App {
+        let app = App {
             opts,
             corpus: None,
             doc: None,
@@ -582,6 +610,11 @@ impl App {
             table_row: 0,
             second: None,
             gutter: Vec::new(),
+            placed: None,
+            open_pending: None,
+            picker: None,
+            explain_scroll: 0,
+            explain_fit: None,
             jobs_tx,
             jobs_rx,
             info_rx: None,
@@ -589,7 +622,6 @@ impl App {
                 .ok()
                 .and_then(|s| s.chars().next()),
         };
-        app.algos[active].overlay = true;
         app
     }
 
@@ -678,12 +710,83 @@ impl App {
         if self.doc.as_ref().is_none_or(|d| d.gold.is_none()) {
             self.compare = false;
         }
+        self.placed = None;
+        self.open_pending = None;
         for i in 0..self.algos.len() {
-            if self.algos[i].overlay || i == self.active {
+            if self.overlay_shown(i) {
                 self.run_algo(i);
             }
         }
         annotation::attach(self, path, gold);
+        self.open_view();
+    }
+
+    /// Puts the cursor and the view of a freshly opened page where its main content starts:
+    /// the gold standard's (or the draft annotation's) first selected line when it has main
+    /// content, else the active algorithm's first selected line. An algorithm still running on
+    /// a worker places the view when its result arrives ([`App::poll_background`]), unless the
+    /// user has moved meanwhile.
+    fn open_view(&mut self) {
+        let gold = self
+            .doc
+            .as_ref()
+            .and_then(|d| d.gold.as_ref())
+            .and_then(|g| g.ranges().first().map(|r| r.start));
+        let a = self.active_algo();
+        let algo = a
+            .result
+            .as_ref()
+            .and_then(|x| x.selection.ranges().first().map(|r| r.start));
+        match gold.or(algo) {
+            Some(b) => {
+                self.open_pending = None;
+                self.cursor = self.line_at_byte(b);
+                self.place_view(self.cursor);
+            }
+            None if a.busy => self.open_pending = Some((self.cursor, self.top)),
+            None => self.open_pending = None,
+        }
+    }
+
+    /// The explain panel's height (borders included) on a screen `width` columns wide when its
+    /// text needs `need` rows: it grows to fit, and does not shrink while the page, the active
+    /// and pinned algorithms and the width stay the same — so moving the cursor or stepping
+    /// through the phases does not make the source view jump.
+    pub fn explain_rows(&mut self, width: u16, need: u16) -> u16 {
+        let key = (self.doc_id, self.active, self.second, width);
+        let rows = match self.explain_fit {
+            Some((k, r)) if k == key => r.max(need),
+            _ => need,
+        };
+        self.explain_fit = Some((key, rows));
+        rows
+    }
+
+    /// Is algorithm `i`'s overlay (gutter column, marks) shown: it is the active one, or it is
+    /// overlaid explicitly ([`AlgoState::overlay`]).
+    pub fn overlay_shown(&self, i: usize) -> bool {
+        i == self.active || self.algos.get(i).is_some_and(|a| a.overlay)
+    }
+
+    /// The gutter's columns, left to right: the explicitly overlaid algorithms in the order
+    /// their overlays were turned on, then the active algorithm unless it is one of them. So
+    /// choosing another algorithm changes one column and leaves no trail.
+    pub fn gutter_columns(&self) -> Vec<usize> {
+        let mut cols: Vec<usize> = self
+            .gutter
+            .iter()
+            .copied()
+            .filter(|&i| self.algos.get(i).is_some_and(|a| a.overlay))
+            .collect();
+        for (i, a) in self.algos.iter().enumerate() {
+            if a.overlay && !cols.contains(&i) {
+                cols.push(i);
+            }
+        }
+        if !cols.contains(&self.active) {
+            cols.push(self.active);
+        }
+        cols
     }
 
     /// Recomputes P / R / F1 of every algorithm's result against the page's gold text.
@@ -809,6 +912,14 @@ impl App {
                     self.algos[j.algo].set_result(d, j.result);
                     changed = true;
                 }
+                // The page opened before this result: go to the selection, unless the user
+                // has moved since.
+                if j.algo == self.active {
+                    match self.open_pending {
+                        Some(at) if at == (self.cursor, self.top) => self.open_view(),
+                        _ => self.open_pending = None,
+                    }
+                }
             }
         }
         if let (Some(rx), Some(c)) = (self.info_rx.as_ref(), self.corpus.as_mut()) {
@@ -875,6 +986,7 @@ impl App {
         if ev.kind != KeyEventKind::Press {
             return;
         }
+        self.explain_scroll = 0;
         match self.mode {
             Mode::Filter => return self.filter_key(ev),
             Mode::Search | Mode::GotoLine => return self.input_key(ev),
@@ -882,6 +994,7 @@ impl App {
                 self.review_key(ev);
                 return;
             }
+            Mode::Picker => return self.picker_key(ev),
             Mode::Normal => {}
         }
         if self.review && self.review_key(ev) {
@@ -1062,11 +1175,24 @@ impl App {
             }
             Action::ToggleOverlay => {
                 let i = self.active;
-                self.algos[i].overlay = !self.algos[i].overlay;
+                let on = !self.algos[i].overlay;
+                self.algos[i].overlay = on;
+                self.gutter.retain(|&g| g != i);
+                if on {
+                    self.gutter.push(i);
+                }
+                let name = self.algos[i].extractor.name();
+                let msg = if on {
+                    format!("{name} overlaid: its column stays when another algorithm is active")
+                } else {
+                    format!("{name} no longer overlaid: its column shows while it is active")
+                };
+                self.status = Some((msg, false));
                 if self.algos[i].result.is_none() {
                     self.run_algo(i);
                 }
             }
+            Action::PickAlgorithm => self.open_picker(),
             Action::ToggleGold => {
                 if self.doc.as_ref().is_some_and(|d| d.gold.is_some()) {
                     self.gold_overlay = !self.gold_overlay;
@@ -1157,20 +1283,42 @@ impl App {
         }
     }
 
-    /// The spans of the marks the current phase unfolds, in display lines, and the reveal
-    /// order ([`algorithms::unfold_order`]); `None` outside an unfolding phase.
-    pub fn unfolding(&mut self) -> Option<(String, Vec<std::ops::Range<usize>>, Vec<usize>)> {
+    /// The unfolding phase step mode is in ([`algorithms::unfolding`]): the key of the marks it
+    /// reveals one span at a time and their number; `None` outside such a phase.
+    pub fn unfolding(&self) -> Option<(&'static str, usize)> {
         let step = self.step?;
-        let key = self.active_algo().extractor.unfolds(step)?;
-        let lt = self.line_trace(self.active)?;
-        let spans = lt.marks.iter().find(|m| m.key == key)?.spans.clone();
-        let seed = lt
-            .marks
-            .iter()
-            .find(|m| m.role == Role::Seed)
-            .and_then(|m| m.spans.first().cloned());
-        let order = algorithms::unfold_order(&spans, seed.as_ref());
-        Some((key.to_string(), spans, order))
+        let a = self.active_algo();
+        let x = a.result.as_ref()?;
+        algorithms::unfolding(a.extractor.as_ref(), x, step).map(|(k, o)| (k, o.len()))
+    }
+
+    /// Where step mode is ([`algorithms::Step`]): the phase and, in a phase that unfolds, how
+    /// many of its spans are revealed; `None` outside step mode.
+    pub fn step_at(&self) -> Option<algorithms::Step> {
+        // A parameter change may leave fewer spans than were revealed: all of them then.
+        let spans = self.unfolding().map_or(0, |u| u.1);
+        self.step.map(|phase| algorithms::Step {
+            phase,
+            unfolded: self.substep.map(|k| k.min(spans)),
+        })
+    }
+
+    /// While a phase unfolds: the key of its marks and the spans revealed so far, on the
+    /// current display lines ([`algorithms::to_lines`]); `None` otherwise.
+    pub fn unfolded_line_spans(&self) -> Option<(&'static str, Vec<Range<usize>>)> {
+        let (key, _) = self.unfolding()?;
+        let (step, k) = (self.step?, self.substep?);
+        let a = self.active_algo();
+        let x = algorithms::unfolded(a.extractor.as_ref(), a.result.as_ref()?, step, k);
+        let d = self.doc.as_ref()?;
+        let marks = x.trace.marks(key)?.clone();
+        let only = algorithms::Trace {
+            marks: vec![marks],
+            positions: x.trace.positions.clone(),
+            ..Default::default()
+        };
+        let lt = algorithms::to_lines(&only, &d.page, self.display_lines(d));
+        Some((key, lt.marks.into_iter().next()?.spans))
     }
 
     /// One step forwards or backwards in step mode; a phase that unfolds is walked span by
@@ -1178,7 +1326,7 @@ impl App {
     fn step_phase(&mut self, forward: bool) {
         let n = self.active_algo().extractor.phases().len();
         let cur = self.step.unwrap_or(0);
-        let spans = self.unfolding().map_or(0, |u| u.1.len());
+        let spans = self.unfolding().map_or(0, |u| u.1);
         match (forward, self.substep) {
             (true, Some(k)) if k < spans => self.substep = Some(k + 1),
             (false, Some(k)) if k > 1 => self.substep = Some(k - 1),
@@ -1193,9 +1341,9 @@ impl App {
                 // (backwards, coming from the phase after it).
                 self.substep = None;
                 if next != cur {
-                    if let Some((_, spans, _)) = self.unfolding() {
-                        if !spans.is_empty() {
-                            self.substep = Some(if forward { 1 } else { spans.len() });
+                    if let Some((_, spans)) = self.unfolding() {
+                        if spans > 0 {
+                            self.substep = Some(if forward { 1 } else { spans });
                         }
                     }
                 }
@@ -1213,7 +1361,9 @@ impl App {
         i
     }
 
-    /// Makes algorithm `i` (index into [`App::algos`]) the active one, with its overlay on.
+    /// Makes algorithm `i` (index into [`App::algos`]) the active one. Its overlay shows while
+    /// it is active; the one active before keeps its overlay only when it is overlaid
+    /// explicitly (`o`).
     pub fn set_active(&mut self, i: usize) {
         if i >= self.algos.len() {
             return;
@@ -1225,7 +1375,6 @@ impl App {
         let last = self.algos[i].extractor.phases().len().saturating_sub(1);
         self.step = self.step.map(|s| s.min(last));
         self.substep = None;
-        self.algos[i].overlay = true;
         if self.algos[i].result.is_none() {
             self.run_algo(i);
         }
@@ -1433,21 +1582,35 @@ impl App {
             return;
         }
         self.compare = true;
-        let n = self.line_count();
-        let mut prev = self.line_class(self.cursor);
-        for i in self.cursor + 1..n {
-            let c = self.line_class(i);
-            if c == Some(want) && prev != Some(want) {
-                self.jump_to_line(i);
-                return;
-            }
-            prev = c;
-        }
         let what = match want {
             LineClass::FalsePositive => "false-positive",
             _ => "false-negative",
         };
-        self.status = Some((format!("no further {what} region"), false));
+        let n = self.line_count();
+        // The first line of each region (a run of lines of class `want`), after the cursor;
+        // else, wrapping around, from the top.
+        let starts_in = |app: &App, lines: std::ops::Range<usize>| {
+            let mut prev = lines.start.checked_sub(1).and_then(|p| app.line_class(p));
+            for i in lines {
+                let c = app.line_class(i);
+                if c == Some(want) && prev != Some(want) {
+                    return Some(i);
+                }
+                prev = c;
+            }
+            None
+        };
+        if let Some(i) = starts_in(self, self.cursor + 1..n) {
+            self.jump_to_line(i);
+        } else if let Some(i) = starts_in(self, 0..(self.cursor + 1).min(n)) {
+            self.jump_to_line(i);
+            self.status = Some((
+                format!("wrapped around: first {what} region from the top"),
+                false,
+            ));
+        } else {
+            self.status = Some((format!("no {what} region on this page"), false));
+        }
     }
 
     fn next_unannotated(&mut self) {
@@ -1494,6 +1657,12 @@ impl App {
     pub fn handle_mouse(&mut self, ev: MouseEvent) {
         let p = Position::new(ev.column, ev.row);
         match ev.kind {
+            MouseEventKind::ScrollDown if self.rects.explain.contains(p) => {
+                self.explain_scroll = (self.explain_scroll + 1).min(self.rects.explain_overflow);
+            }
+            MouseEventKind::ScrollUp if self.rects.explain.contains(p) => {
+                self.explain_scroll = self.explain_scroll.saturating_sub(1);
+            }
             MouseEventKind::ScrollDown => {
                 let n = self.line_count();
                 self.top = (self.top + 3).min(n.saturating_sub(1));

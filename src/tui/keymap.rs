@@ -119,7 +119,8 @@ actions! {
 
     NextAlgorithm => "next_algorithm", "algorithms", "choose the active algorithm: next";
     PrevAlgorithm => "prev_algorithm", "algorithms", "choose the active algorithm: previous";
-    ToggleOverlay => "toggle_overlay", "algorithms", "show / hide the active algorithm's overlay";
+    PickAlgorithm => "pick_algorithm", "algorithms", "pick the active algorithm by name: type to filter, Enter chooses";
+    ToggleOverlay => "toggle_overlay", "algorithms", "keep the active algorithm's overlay when another is active / not";
     PinSecond => "pin_second", "algorithms", "pin the active algorithm beside the next one chosen / unpin";
     ToggleGold => "toggle_gold", "algorithms", "show / hide the gold standard overlay";
     ToggleCompare => "toggle_compare", "algorithms", "compare with the gold: true / false positives, false negatives";
@@ -720,7 +721,7 @@ mod tests {
             assert!(Action::GROUPS.contains(&a.group()), "{a:?}");
             assert!(!a.description().is_empty());
         }
-        assert_eq!(Action::ALL.len(), 63);
+        assert_eq!(Action::ALL.len(), 64);
         assert_eq!(Action::from_name("nope"), None);
         for (i, &a) in Action::ALL.iter().enumerate() {
             assert_eq!(a.index(), i);

@@ -51,7 +51,15 @@ pub fn draw(f: &mut Frame, app: &mut App) {
         app.rects = Default::default();
         return;
     }
-    let explain_h = if app.explain { 5 } else { 0 };
+    // The explain panel grows to show its whole text, up to a third of the screen (then it
+    // scrolls, with the mouse wheel).
+    let explain_h = if app.explain {
+        let most = (area.height / 3).max(5);
+        let need = explain_height(app, area.width);
+        app.explain_rows(area.width, need).clamp(3, most)
+    } else {
+        0
+    };
     let rows = Layout::default()
         .direction(Direction::Vertical)
         .constraints([
@@ -89,6 +97,9 @@ pub fn draw(f: &mut Frame, app: &mut App) {
     draw_status(f, app, rows[3]);
     if app.table {
         draw_tables(f, app, main);
+    }
+    if app.picker.is_some() {
+        draw_picker(f, app, main);
     }
     if app.help {
         draw_help(f, app, area);
@@ -232,53 +243,34 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
         1 => "raw lines",
         _ => "virtual lines",
     };
-    // Long file names (64-digit ids) are shortened in the middle so the mode stays visible.
-    let room = (src_area.width as usize).saturating_sub(mode.len() + 8);
-    // The gutter's columns keep their places ([`App::gutter`], at most GUTTER_MAX).
-    for (i, a) in app.algos.iter().enumerate() {
-        if a.overlay && !app.gutter.contains(&i) {
-            app.gutter.push(i);
-        }
-    }
-    while app.gutter.len() > GUTTER_MAX {
-        match app.gutter.iter().position(|&g| !app.algos[g].overlay) {
-            Some(k) => {
-                app.gutter.remove(k);
-            }
+    // The gutter's columns ([`App::gutter_columns`]): the overlaid algorithms, then the active
+    // one; the most recently overlaid give way beyond GUTTER_MAX (the active one never).
+    let mut columns = app.gutter_columns();
+    let overlaid = columns.len();
+    while columns.len() > GUTTER_MAX {
+        match columns.iter().rposition(|&i| i != app.active) {
+            Some(k) => columns.remove(k),
             None => break,
-        }
-    }
-    // The title names the file and the view, and is the gutter's legend: one coloured mark per
-    // column, in column order, then the gold's.
-    let mut title = vec![Span::styled(
-        format!(" {} — {mode} ", shorten_middle(&name, room)),
-        Style::default()
-            .fg(Color::Gray)
-            .add_modifier(Modifier::BOLD),
-    )];
-    for &g in &app.gutter {
-        let a = &app.algos[g];
-        let st = if a.overlay {
-            Style::default().fg(a.color)
-        } else {
-            Style::default().fg(Color::DarkGray)
         };
-        title.push(Span::styled(format!("▌{} ", a.extractor.name()), st));
     }
-    if app.gold_overlay && app.doc.as_ref().is_some_and(|d| d.gold.is_some()) {
-        title.push(Span::styled("▌gold ", Style::default().fg(GOLD_COLOR)));
-    }
+    let gold_shown = app.gold_overlay && app.doc.as_ref().is_some_and(|d| d.gold.is_some());
+    let title = source_title(
+        app,
+        &name,
+        mode,
+        (&columns, overlaid),
+        gold_shown,
+        src_area.width,
+    );
     let sblock = Block::default()
         .borders(Borders::ALL)
         .border_style(Style::default().fg(Color::DarkGray))
-        .title(Line::from(title));
+        .title(title);
     let inner = sblock.inner(src_area);
     f.render_widget(sblock, src_area);
     // The traces of the active algorithm and of every shown overlay, on the display lines.
-    for i in 0..app.algos.len() {
-        if i == app.active || app.algos[i].overlay {
-            let _ = app.line_trace(i);
-        }
+    for &i in &columns {
+        let _ = app.line_trace(i);
     }
     let k = app.view();
     let hist_title = hist_title(app, app.active_algo().line_cache[k].as_deref());
@@ -287,6 +279,7 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
     f.render_widget(hblock, hist_area);
 
     app.view_height = inner.height as usize;
+    app.settle_view();
     app.rects.source = inner;
     let n = app.line_count();
     if app.cursor >= n {
@@ -323,14 +316,13 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
             }));
     // One column per gutter entry; `None` draws a blank column (overlay off, or the active
     // algorithm's decision not revealed yet in step mode).
-    let overlays: Vec<Option<(usize, &std::sync::Arc<Extraction>)>> = app
-        .gutter
+    let overlays: Vec<Option<(usize, &std::sync::Arc<Extraction>)>> = columns
         .iter()
         .map(|&i| {
             let a = &app.algos[i];
             a.result
                 .as_ref()
-                .filter(|_| a.overlay && (i != app.active || decision_shown))
+                .filter(|_| i != app.active || decision_shown)
                 .map(|r| (i, r))
         })
         .collect();
@@ -380,7 +372,7 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
         layers.push((c[0].ranges(), TP_BG));
         layers.push((c[1].ranges(), FP_BG));
         layers.push((c[2].ranges(), FN_BG));
-    } else if active.overlay && last_phase {
+    } else if last_phase {
         if let Some(r) = &active.result {
             layers.push((r.selection.ranges(), shade_bg(active.color)));
         }
@@ -493,6 +485,87 @@ fn draw_source_and_histogram(f: &mut Frame, app: &mut App, src_area: Rect, hist_
     }
 }
 
+/// The source panel's title: the file (shortened in the middle when long) and the view, then
+/// the gutter's legend — one coloured mark per column in column order (the active algorithm's
+/// name bold), then the gold's. The legend never ends mid-name: names that do not fit in
+/// `width` give way to "+N more" (the active one last of all), which also counts the overlaid
+/// algorithms beyond the gutter's last column (`columns.1` overlays in all).
+fn source_title(
+    app: &App,
+    name: &str,
+    mode: &str,
+    columns: (&[usize], usize),
+    gold: bool,
+    width: u16,
+) -> Line<'static> {
+    let (columns, overlaid) = columns;
+    let dropped = overlaid.saturating_sub(columns.len());
+    let width = (width as usize).saturating_sub(4);
+    let entry = |i: usize| format!("▌{} ", app.algos[i].extractor.name());
+    let gold_w = if gold { "▌gold ".chars().count() } else { 0 };
+    let active_w = entry(app.active).chars().count();
+    // The file name gets what the mode and the active algorithm's mark leave (at least 12).
+    let room = width
+        .saturating_sub(mode.len() + 5 + active_w + gold_w)
+        .max(12);
+    let head = format!(" {} — {mode} ", shorten_middle(name, room));
+    let mut left = width.saturating_sub(head.chars().count() + gold_w);
+    // Which columns are named: the active one first, then the others in column order while
+    // they fit with room for "+N more".
+    let mut named = vec![false; columns.len()];
+    if let Some(k) = columns.iter().position(|&i| i == app.active) {
+        if active_w <= left {
+            named[k] = true;
+            left -= active_w;
+        }
+    }
+    let more_w = |n: usize| {
+        if n == 0 {
+            0
+        } else {
+            format!("+{n} more ").len()
+        }
+    };
+    for k in 0..columns.len() {
+        if named[k] {
+            continue;
+        }
+        let unnamed_after = named.iter().filter(|x| !**x).count() - 1 + dropped;
+        let w = entry(columns[k]).chars().count();
+        if w + more_w(unnamed_after) <= left {
+            named[k] = true;
+            left -= w;
+        }
+    }
+    let mut spans = vec![Span::styled(
+        head,
+        Style::default()
+            .fg(Color::Gray)
+            .add_modifier(Modifier::BOLD),
+    )];
+    for (k, &i) in columns.iter().enumerate() {
+        if !named[k] {
+            continue;
+        }
+        let mut st = Style::default().fg(app.algos[i].color);
+        if i == app.active {
+            st = st.add_modifier(Modifier::BOLD);
+        }
+        spans.push(Span::styled(entry(i), st));
+    }
+    let hidden = named.iter().filter(|x| !**x).count() + dropped;
+    if hidden > 0 {
+        spans.push(Span::styled(
+            format!("+{hidden} more "),
+            Style::default().fg(Color::Gray),
+        ));
+    }
+    if gold {
+        spans.push(Span::styled("▌gold ", Style::default().fg(GOLD_COLOR)));
+    }
+    Line::from(spans)
+}
+
 fn digits(n: usize) -> usize {
     n.to_string().len()
 }
@@ -577,6 +650,78 @@ fn styled_text<'a>(
 
 /// The region / block tables (`b`) over the main area: the active algorithm's, and below it
 /// the pinned second algorithm's (`P`).
+/// The algorithm picker (`p`) over the main area: the query, then the algorithms whose name
+/// contains it, each with its description; the highlighted one reversed, the active one
+/// marked ●, overlaid ones ▌ in their colour.
+fn draw_picker(f: &mut Frame, app: &App, area: Rect) {
+    let Some(p) = &app.picker else {
+        return;
+    };
+    let matches = app.picker_matches();
+    let w = area.width.saturating_sub(4).clamp(20, 100);
+    let h = (matches.len() as u16 + 4).clamp(6, area.height.saturating_sub(2).max(6));
+    let popup = Rect::new(
+        area.x + (area.width.saturating_sub(w)) / 2,
+        area.y + 1,
+        w.min(area.width),
+        h.min(area.height),
+    );
+    f.render_widget(Clear, popup);
+    let block = title_block(format!(
+        " choose the active algorithm — {} of {} · type to filter, ↑↓ move, Enter chooses, Esc cancels ",
+        matches.len(),
+        app.algos.len()
+    ));
+    let inner = block.inner(popup);
+    f.render_widget(block, popup);
+    let mut lines = vec![Line::from(vec![
+        Span::styled("name: ", Style::default().fg(Color::Gray)),
+        Span::styled(
+            format!("{}▏", p.query),
+            Style::default()
+                .fg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+        ),
+    ])];
+    if matches.is_empty() {
+        lines.push(Line::styled(
+            format!("no algorithm name contains {:?}", p.query),
+            Style::default().fg(Color::Red),
+        ));
+    }
+    let row = p.row.min(matches.len().saturating_sub(1));
+    let body = (inner.height as usize).saturating_sub(1);
+    let first = row.saturating_sub(body.saturating_sub(1));
+    let name_w = app
+        .algos
+        .iter()
+        .map(|a| a.extractor.name().chars().count())
+        .max()
+        .unwrap_or(8)
+        .min(24);
+    for (k, &i) in matches.iter().enumerate().skip(first).take(body) {
+        let a = &app.algos[i];
+        let mark = if i == app.active { "●" } else { " " };
+        let overlay = if a.overlay { "▌" } else { " " };
+        let mut st = Style::default();
+        if k == row {
+            st = st.add_modifier(Modifier::REVERSED);
+        }
+        lines.push(Line::from(vec![
+            Span::styled(overlay.to_string(), Style::default().fg(a.color)),
+            Span::styled(
+                format!(
+                    "{mark} {:<name_w$}  {}",
+                    shorten_middle(a.extractor.name(), name_w),
+                    a.extractor.describe()
+                ),
+                st,
+            ),
+        ]));
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
 fn draw_tables(f: &mut Frame, app: &App, area: Rect) {
     let area = Rect::new(
         area.x + 1,
@@ -651,13 +796,12 @@ fn draw_table(f: &mut Frame, app: &App, i: usize, area: Rect) {
     let name = app.algos[i].extractor.name();
     let Some(t) = app.table_of(i) else {
         let block = title_block(format!(" {name}: no candidate regions or blocks "));
-        f.render_widget(
-            Paragraph::new(
-                "this algorithm's trace has no candidate or selected marks on this page",
-            )
-            .block(block),
-            area,
-        );
+        let why = if i == app.active && app.step.is_some() {
+            "no candidate or selected marks computed yet at this step"
+        } else {
+            "this algorithm's trace has no candidate or selected marks on this page"
+        };
+        f.render_widget(Paragraph::new(why).block(block), area);
         return;
     };
     let active = i == app.active;
@@ -786,7 +930,8 @@ fn styled_reading<'a>(
     out
 }
 
-/// Most gutter columns; beyond it the oldest column whose overlay is off gives way.
+/// Most gutter columns; beyond it the most recently overlaid columns give way (never the active
+/// algorithm's).
 const GUTTER_MAX: usize = 8;
 
 /// Background of search matches in the source.
@@ -881,22 +1026,15 @@ fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
         return;
     };
     // An unfolding phase shows only the spans revealed so far.
-    let lt = match (app.substep, app.unfolding()) {
-        (Some(k), Some((key, _, order))) => {
+    let lt = match app.unfolded_line_spans() {
+        Some((key, spans)) => {
             let mut l = (*lt).clone();
             if let Some(m) = l.marks.iter_mut().find(|m| m.key == key) {
-                let keep: Vec<usize> = order.iter().take(k).copied().collect();
-                m.spans = m
-                    .spans
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| keep.contains(j))
-                    .map(|(_, r)| r.clone())
-                    .collect();
+                m.spans = spans;
             }
             std::sync::Arc::new(l)
         }
-        _ => lt,
+        None => lt,
     };
     let phases = app.active_algo().extractor.phases();
     let step = app.step;
@@ -1042,11 +1180,14 @@ fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
         }
     }
     // Overview of the whole page: the active algorithm's decision (Selected marks, or its
-    // selection), viewport marked.
+    // selection, once step mode has revealed them), viewport marked.
     let h = overview.height as usize;
+    let decided = step.is_none_or(|s| s + 1 >= phases.len());
     if n > 0 && h > 0 {
         let sel: Vec<Range<usize>> = match lt.marks.iter().find(|m| m.role == Role::Selected) {
-            Some(m) => m.spans.clone(),
+            Some(m) if shown(&m.key) => m.spans.clone(),
+            Some(_) => Vec::new(),
+            None if !decided => Vec::new(),
             None => app
                 .active_algo()
                 .result
@@ -1092,14 +1233,21 @@ fn draw_params(f: &mut Frame, app: &mut App, area: Rect) {
     let mut x = area.x + spans[0].width() as u16;
     let mut rects = Vec::new();
     for (k, spec) in a.extractor.params().iter().enumerate() {
+        // The focused slider (the one + / - move) is marked ▸ and drawn in reverse video.
         let focused = k == app.focus_param;
-        let name_style = if focused {
-            Style::default().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+        spans.push(Span::raw(if focused { " ▸" } else { "  " }));
+        let (label, name_style) = if focused {
+            (
+                format!(" {} ", spec.name),
+                Style::default()
+                    .fg(Color::Black)
+                    .bg(Color::Yellow)
+                    .add_modifier(Modifier::BOLD),
+            )
         } else {
-            Style::default().fg(Color::Gray)
+            (format!(" {} ", spec.name), Style::default().fg(Color::Gray))
         };
-        let label = format!("  {} ", spec.name);
-        x += label.chars().count() as u16;
+        x += 2 + label.chars().count() as u16;
         spans.push(Span::styled(label, name_style));
         let v = a.params.get(spec.name);
         match &spec.kind {
@@ -1156,42 +1304,51 @@ fn pinned(app: &App) -> Option<usize> {
         .filter(|&s| s != app.active && s < app.algos.len())
 }
 
-fn draw_explain(f: &mut Frame, app: &App, area: Rect) {
-    if let Some(s) = pinned(app) {
+fn draw_explain(f: &mut Frame, app: &mut App, area: Rect) {
+    app.rects.explain = area;
+    let halves: Vec<(usize, Rect)> = match pinned(app) {
         // Side by side: the active algorithm left, the pinned one right, on the same line.
-        let halves = Layout::default()
-            .direction(Direction::Horizontal)
-            .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
-            .split(area);
-        draw_explain_of(f, app, app.active, halves[0], true);
-        draw_explain_of(f, app, s, halves[1], true);
-    } else {
-        draw_explain_of(f, app, app.active, area, false);
+        Some(s) => {
+            let h = Layout::default()
+                .direction(Direction::Horizontal)
+                .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
+                .split(area);
+            vec![(app.active, h[0]), (s, h[1])]
+        }
+        None => vec![(app.active, area)],
+    };
+    // Text longer than the panel scrolls (mouse wheel over the panel); at most to its end.
+    let inner_h = area.height.saturating_sub(2) as usize;
+    let longest = halves
+        .iter()
+        .map(|&(i, r)| explain_paragraph(app, i).line_count(r.width.saturating_sub(2)))
+        .max()
+        .unwrap_or(0);
+    app.rects.explain_overflow = longest.saturating_sub(inner_h);
+    app.explain_scroll = app.explain_scroll.min(app.rects.explain_overflow);
+    let named = halves.len() > 1;
+    for (i, r) in halves {
+        draw_explain_of(f, app, i, r, named);
     }
 }
 
-fn draw_explain_of(f: &mut Frame, app: &App, i: usize, area: Rect, named: bool) {
+/// What the explain panel says for algorithm `i` at the cursor line: the step-mode header
+/// (phase, what it does) and the algorithm's explanation as known at the current step
+/// ([`crate::algorithms::Extractor::explain_step`]), word-wrapped.
+fn explain_paragraph(app: &App, i: usize) -> Paragraph<'static> {
     let a = &app.algos[i];
-    let title = if named {
-        format!(" explain — {} ", a.extractor.name())
-    } else {
-        " explain ".to_string()
-    };
-    let block = title_block(title);
-    let inner = block.inner(area);
-    f.render_widget(block, area);
-    let step = if i == app.active { app.step } else { None };
+    let step = if i == app.active { app.step_at() } else { None };
     let mut lines: Vec<Line> = Vec::new();
     if let Some(s) = step {
         let phases = a.extractor.phases();
-        if let Some(p) = phases.get(s) {
-            let sub = match (app.substep, i == app.active) {
-                (Some(k), true) => format!(" ({k} revealed, . for the next)"),
-                _ => String::new(),
+        if let Some(p) = phases.get(s.phase) {
+            let sub = match s.unfolded {
+                Some(k) => format!(" ({k} revealed, . for the next)"),
+                None => String::new(),
             };
             lines.push(Line::from(vec![
                 Span::styled(
-                    format!("step {}/{} — {}{sub}: ", s + 1, phases.len(), p.name),
+                    format!("step {}/{} — {}{sub}: ", s.phase + 1, phases.len(), p.name),
                     Style::default()
                         .fg(Color::Yellow)
                         .add_modifier(Modifier::BOLD),
@@ -1219,12 +1376,50 @@ fn draw_explain_of(f: &mut Frame, app: &App, i: usize, area: Rect, named: bool) 
                 );
             }
         }
-        let text = ex.join("; ");
-        lines.push(Line::from(text));
+        lines.push(Line::from(ex.join("; ")));
     } else if a.busy {
         lines.push(Line::from("running…"));
     }
-    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+    Paragraph::new(lines).wrap(Wrap { trim: true })
+}
+
+/// Rows (borders included) the explain panel needs to show its whole text on a screen `width`
+/// columns wide (each half's text when two algorithms are explained side by side).
+fn explain_height(app: &App, width: u16) -> u16 {
+    let (ids, w) = match pinned(app) {
+        Some(s) => (vec![app.active, s], width / 2),
+        None => (vec![app.active], width),
+    };
+    let text_rows = ids
+        .iter()
+        .map(|&i| explain_paragraph(app, i).line_count(w.saturating_sub(2)))
+        .max()
+        .unwrap_or(1);
+    u16::try_from(text_rows + 2).unwrap_or(u16::MAX)
+}
+
+fn draw_explain_of(f: &mut Frame, app: &App, i: usize, area: Rect, named: bool) {
+    let a = &app.algos[i];
+    let more = app.rects.explain_overflow;
+    let scroll = if more > 0 {
+        format!(
+            "— line {} of {}, wheel scrolls ",
+            app.explain_scroll + 1,
+            more + area.height.saturating_sub(2) as usize
+        )
+    } else {
+        String::new()
+    };
+    let title = if named {
+        format!(" explain — {} {scroll}", a.extractor.name())
+    } else {
+        format!(" explain {scroll}")
+    };
+    let block = title_block(title);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let p = explain_paragraph(app, i).scroll((app.explain_scroll as u16, 0));
+    f.render_widget(p, inner);
 }
 
 /// The status bar, two rows. Row 1 never loses what the user is working with: the modes
@@ -1263,6 +1458,7 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
             Style::default().fg(Color::Black).bg(Color::LightCyan),
         )),
         Mode::Filter => top.push(badge("FILTER".into(), Color::LightCyan)),
+        Mode::Picker => top.push(badge("PICK ALGORITHM".into(), Color::LightCyan)),
         Mode::Note => top.push(Span::styled(
             format!(" REVIEW note: {}▏ ", app.input),
             Style::default().fg(Color::Black).bg(Color::LightMagenta),
@@ -1303,7 +1499,16 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
         format!(" {} ", a.extractor.name()),
         Style::default().fg(a.color).add_modifier(Modifier::BOLD),
     ));
-    if let Some(prf) = &a.prf {
+    // In step mode the scores are the extraction's: they show at its (last) step only.
+    let phases = a.extractor.phases().len();
+    let extracted = app.step.is_none_or(|s| s + 1 >= phases);
+    if a.prf.is_some() && !extracted {
+        top.push(Span::styled(
+            format!("P / R / F1 at step {phases} "),
+            Style::default().fg(Color::DarkGray),
+        ));
+    }
+    if let Some(prf) = a.prf.as_ref().filter(|_| extracted) {
         top.push(Span::styled(
             format!(
                 "P {:.3} R {:.3} F1 {:.3} ",
@@ -1371,7 +1576,7 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
             }
         }
         facts.push(format!("{} virtual lines", d.vlines.len()));
-        if a.result.is_some() {
+        if a.result.is_some() && extracted {
             facts.push(format!("{} chars selected", a.selected_chars));
         }
     }

@@ -17,6 +17,13 @@ pub const MAX_MATCHES: usize = 100_000;
 /// Most positions the jump list keeps.
 const MAX_JUMPS: usize = 100;
 
+/// Rows of context a jump keeps above (and, where the page has them, below) its target in a
+/// view of `h` rows: a third of the view, so the lines before the target (a headline above
+/// a paragraph, the line a region follows) stay in sight.
+pub fn context_rows(h: usize) -> usize {
+    h / 3
+}
+
 /// The last search: its text and its matches as byte ranges over the page text.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Search {
@@ -167,8 +174,59 @@ impl App {
         let line = line.min(n - 1);
         self.record_jump();
         self.cursor = line;
-        self.top = line.saturating_sub(2);
-        self.ensure_visible();
+        self.place_view(line);
+    }
+
+    /// Places the view after a jump to display line `line` (the cursor's): a line already on
+    /// screen with [`context_rows`] above it (and as many below, where the page has them) keeps
+    /// the view; otherwise the view starts [`context_rows`] above it. Either way the view never
+    /// shows empty rows below the page's end while lines above are hidden: on a page that fits
+    /// the screen, `top` is 0. The placement is remembered, so a frame of another height
+    /// (the first frame, a resized terminal) places the view again ([`App::settle_view`]).
+    pub(crate) fn place_view(&mut self, line: usize) {
+        let n = self.line_count();
+        if n == 0 {
+            self.top = 0;
+            return;
+        }
+        let line = line.min(n - 1);
+        let h = self.view_height.max(1);
+        let ctx = context_rows(h);
+        let above = ctx.min(line);
+        let below = ctx.min(n - 1 - line);
+        let in_view = line >= self.top + above && line + below < self.top + h;
+        if !in_view {
+            self.top = line - above;
+        }
+        self.top = self.top.min(n.saturating_sub(h));
+        self.placed = Some((line, self.top, h));
+    }
+
+    /// Called by the drawing code once the frame's view height is known. A view placed by a
+    /// jump for another height (the first frame, a resized terminal, an explain panel that
+    /// grew), with cursor and view unmoved since, is fitted to this one: placed again when the
+    /// cursor lacks its context there ([`App::place_view`]), else only kept from showing empty
+    /// rows below the page's end.
+    pub fn settle_view(&mut self) {
+        let Some((line, top, h)) = self.placed else {
+            return;
+        };
+        if line != self.cursor || top != self.top {
+            self.placed = None;
+            return;
+        }
+        let now = self.view_height.max(1);
+        if h == now {
+            return;
+        }
+        let n = self.line_count();
+        let above = context_rows(now).min(line);
+        if line < self.top + above || line >= self.top + now {
+            self.place_view(line);
+        } else {
+            self.top = self.top.min(n.saturating_sub(now));
+            self.placed = Some((line, self.top, now));
+        }
     }
 
     /// Moves the cursor to the display line holding byte `b` of the page text, recording the
@@ -216,8 +274,7 @@ impl App {
         }
         let b = self.jumps[self.jump_at];
         self.cursor = self.line_at_byte(b);
-        self.top = self.cursor.saturating_sub(2);
-        self.ensure_visible();
+        self.place_view(self.cursor);
     }
 
     /// Jumps to the first display line of the active algorithm's marks with `role` (the seed

@@ -41,7 +41,11 @@ impl App {
     pub fn table_of(&self, i: usize) -> Option<CandidateTable> {
         let a = self.algos.get(i)?;
         let (x, d) = (a.result.as_ref()?, self.doc.as_ref()?);
-        let step = if i == self.active { self.step } else { None };
+        let step = if i == self.active {
+            self.step_at()
+        } else {
+            None
+        };
         candidate_table(a.extractor.as_ref(), &d.page, x, step)
     }
 
