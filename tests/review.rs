@@ -345,3 +345,50 @@ fn headline_suggestion_is_saved_only_once_confirmed() {
     let done = gold::load(&gold_dir.path().join("news-article.json")).unwrap();
     assert!(!done.draft && done.headline.is_some_and(|h| h.confirmed));
 }
+
+/// A count before a command repeats it, as in vim: `16` ↓ moves 16 lines, `2D` strikes two
+/// lines; `0` alone keeps its keymap action (the slider's published default), and a count is
+/// shown until its command comes.
+#[test]
+fn a_count_repeats_movements_and_strikes() {
+    let gold_dir = tempfile::tempdir().unwrap();
+    let mut app = App::open(
+        &sample("news-article.html"),
+        opts_with_gold(gold_dir.path()),
+    )
+    .unwrap();
+    // In the reading view every line holds text; T goes to the draft's first line.
+    keys(&mut app, "wT");
+    let start = app.cursor;
+    keys(&mut app, "16");
+    assert_eq!(app.count, Some(16));
+    assert!(screen(&mut app, 120, 32).contains(" 16… "));
+    keys(&mut app, "J");
+    assert_eq!(app.cursor, start + 16);
+    keys(&mut app, "14K");
+    assert_eq!(app.cursor, start + 2);
+    assert_eq!(app.count, None);
+    let line = |app: &App, i: usize| Selection::from_range(app.line_range(i).unwrap());
+    let sel = |app: &App| app.ann.as_ref().unwrap().gold.main_selection();
+    let c = app.cursor;
+    assert!(sel(&app).intersects(line(&app, c).ranges()[0].clone()));
+    keys(&mut app, "2D");
+    assert_eq!(
+        app.cursor,
+        c + 2,
+        "two lines struck, the cursor moved past them"
+    );
+    for i in [c, c + 1] {
+        assert!(
+            !sel(&app).intersects(line(&app, i).ranges()[0].clone()),
+            "line {i}"
+        );
+    }
+    // 0 alone is the keymap's param_reset: the gap slider back to its default after a change.
+    keys(&mut app, "[0");
+    assert_eq!(
+        app.active_algo().params.get("gap"),
+        Some(&cescope::algorithms::ParamValue::Int(20))
+    );
+    assert_eq!(app.count, None);
+}

@@ -52,6 +52,36 @@ pub const OVERLAY_COLORS: [Color; 6] = [
 /// Colour of the gold-standard overlay.
 pub const GOLD_COLOR: Color = Color::LightGreen;
 
+/// The largest count a command can be given (`9999` then ↓).
+const MAX_COUNT: usize = 9999;
+
+/// Actions a count repeats (movements, jumps to the next match / region, include / exclude,
+/// slider steps, step mode); any other action ignores a count.
+fn repeatable(a: Action) -> bool {
+    use Action as A;
+    matches!(
+        a,
+        A::CursorDown
+            | A::CursorUp
+            | A::PageDown
+            | A::PageUp
+            | A::NextRegion
+            | A::PrevRegion
+            | A::SearchNext
+            | A::SearchPrev
+            | A::NextFalsePositive
+            | A::NextFalseNegative
+            | A::Include
+            | A::Exclude
+            | A::ParamInc
+            | A::ParamDec
+            | A::StepNext
+            | A::StepPrev
+            | A::ScrollLeft
+            | A::ScrollRight
+    )
+}
+
 /// Largest page (bytes of text) on which line-based extractors run on the UI thread.
 const INLINE_LIMIT: usize = 8 << 20;
 
@@ -495,6 +525,8 @@ pub struct App {
     pub quit: bool,
     /// Input mode.
     pub mode: Mode,
+    /// A count being typed before a command ([`App::count_digit`]).
+    pub count: Option<usize>,
     /// Reviewing draft gold files (`V`): single keys accept, flag, skip, add a note; every other
     /// key works as usual, and typing (`:`, `/`) does not end the review — only Esc does.
     pub review: bool,
@@ -594,6 +626,7 @@ impl App {
             status: None,
             quit: false,
             mode: Mode::Normal,
+            count: None,
             review: false,
             review_pending_accept: false,
             rects: Rects::default(),
@@ -1008,7 +1041,11 @@ impl App {
         if self.table_enter(&ev) {
             return;
         }
+        if self.count_digit(&ev) {
+            return;
+        }
         if let Some(a) = self.opts.keymap.action(&ev) {
+            let count = self.count.take();
             // A message lasts until the next command (persistent states have their own marks).
             if self.pending_confirm.is_none() {
                 self.status = None;
@@ -1031,8 +1068,39 @@ impl App {
                 }
                 return;
             }
-            self.apply(a);
+            let times = match count {
+                Some(n) if repeatable(a) => n,
+                _ => 1,
+            };
+            for _ in 0..times {
+                self.apply(a);
+                // A repeat stops at a question (leaving with unsaved changes) or an error.
+                if self.pending_confirm.is_some() || self.status.as_ref().is_some_and(|s| s.1) {
+                    break;
+                }
+            }
+        } else {
+            self.count = None;
         }
+    }
+
+    /// A count typed before a command (`16` then ↓ moves 16 lines, `3` then `D` strikes three
+    /// lines), as in vim: digits not bound to an action start it, `0` continues it (alone it
+    /// stays the keymap's). Returns true when the key was a digit of a count.
+    fn count_digit(&mut self, ev: &KeyEvent) -> bool {
+        let KeyCode::Char(c) = ev.code else {
+            return false;
+        };
+        if !ev.modifiers.is_empty() || !c.is_ascii_digit() {
+            return false;
+        }
+        let d = c as usize - '0' as usize;
+        match self.count {
+            Some(n) => self.count = Some((n * 10 + d).min(MAX_COUNT)),
+            None if d > 0 && self.opts.keymap.action(ev).is_none() => self.count = Some(d),
+            None => return false,
+        }
+        true
     }
 
     fn filter_key(&mut self, ev: KeyEvent) {

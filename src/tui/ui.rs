@@ -1471,6 +1471,9 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
             Color::LightMagenta,
         ));
     }
+    if let Some(n) = app.count {
+        top.push(badge(format!("{n}…"), Color::LightCyan));
+    }
     if let Some(s) = app.step {
         let n = app.active_algo().extractor.phases().len();
         top.push(badge(format!("STEP {}/{n}", s + 1), Color::Yellow));
@@ -1833,6 +1836,10 @@ fn draw_help(f: &mut Frame, app: &mut App, area: Rect) {
         ]));
     }
     lines.push(Line::from(""));
+    lines.push(Line::styled(
+        "counts: digits before a move, a jump to the next region / match, include / exclude or a slider step repeat it (16 then down, 3 then D)",
+        Style::default().fg(Color::Gray),
+    ));
     lines.push(Line::styled(
         "mouse: wheel scrolls; click the histogram or overview to go there; click a slider to set it",
         Style::default().fg(Color::Gray),
