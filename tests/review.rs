@@ -392,3 +392,32 @@ fn a_count_repeats_movements_and_strikes() {
     );
     assert_eq!(app.count, None);
 }
+
+/// The review removes the recovery file its own edits wrote once they are saved (a confirmed
+/// headline, then `a`), and keeps one from an earlier session; the save's full path stays in
+/// the status bar.
+#[test]
+fn review_cleans_up_only_its_own_recovery_files() {
+    let (_tmp, dir, gold_dir) = folder(&["a", "b"]);
+    write_gold(&dir, &gold_dir, "a", true, false);
+    write_gold(&dir, &gold_dir, "b", true, false);
+    let mut app = App::open(&dir, opts_with_gold(&gold_dir)).unwrap();
+    keys(&mut app, "V");
+    // An edit in the review writes a recovery file; accepting saves it and removes it.
+    app.cursor = 0;
+    keys(&mut app, "i");
+    let rec_a = gold::recovery_path(&gold_dir.join("a.json"));
+    assert!(rec_a.is_file());
+    keys(&mut app, "a");
+    assert!(
+        !rec_a.is_file(),
+        "this session's recovery file goes with the save"
+    );
+    let full = std::path::absolute(gold_dir.join("a.json")).unwrap();
+    assert!(
+        message(&app).contains(&format!("saved {}", full.display())),
+        "{}",
+        message(&app)
+    );
+    assert_eq!(current(&app), "b");
+}

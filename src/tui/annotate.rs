@@ -59,6 +59,9 @@ pub struct Annotation {
     pub read_only: Option<String>,
     /// A recovery file newer than the gold file exists and has not been restored or dismissed.
     pub recovery_offered: bool,
+    /// A recovery file existed when the page was opened (unsaved work of an earlier session):
+    /// the review never deletes it ([`crate::tui::App::start_review`]).
+    pub recovery_at_open: bool,
     /// The headline is TitleFinder's suggestion made when the page was opened for its first
     /// annotation: shown as a suggestion, never written to the gold file until the annotator
     /// confirms it (`Y`) or marks another (`H`) — [`Annotation::to_save`].
@@ -146,6 +149,7 @@ impl Annotation {
                 false,
             ));
         }
+        let recovery_at_open = gold::recovery_path(&path).is_file();
         (
             Annotation {
                 gold: g,
@@ -155,6 +159,7 @@ impl Annotation {
                 saver: gold::SaveSession::new(),
                 read_only,
                 recovery_offered,
+                recovery_at_open,
                 suggestion_unsaved,
                 visual: None,
                 char_sel: None,

@@ -138,9 +138,10 @@ impl App {
     }
 
     /// [`App::save_gold`], leaving the gold a draft (`draft`: still to be reviewed) or not.
-    /// `keep_recovery`: the review saves and never deletes a recovery file (its content is what
-    /// the review showed, so it is saved; the file goes when a later edit is saved outside the
-    /// review). The headline suggestion made on opening is not written until confirmed
+    /// `keep_recovery`: the review never deletes a recovery file that existed when the page was
+    /// opened (an earlier session's work: its content is what the review showed, so it is
+    /// saved, and the file stays); one written during this session is removed as after any
+    /// save. The headline suggestion made on opening is not written until confirmed
     /// ([`Annotation::to_save`]). Returns true when the file was written; the status bar names
     /// the full path.
     pub(crate) fn save_gold_as(&mut self, draft: bool, keep_recovery: bool) -> bool {
@@ -162,7 +163,9 @@ impl App {
         let left_out = to_save.headline.is_none() && ann.gold.headline.is_some();
         match ann.saver.save(&ann.path, &to_save, mode) {
             Ok(out) => {
-                if !keep_recovery {
+                // The review keeps a recovery file from an earlier session; one this session
+                // wrote holds what was just saved.
+                if !(keep_recovery && ann.recovery_at_open) {
                     let _ = gold::discard_recovery(&ann.path);
                 }
                 ann.mark_saved();

@@ -119,9 +119,12 @@ impl App {
         let msg = format!(
             "a accept · f flag · s skip · E no main content · n note · Esc ends the review{headline}"
         );
-        // An earlier message about this page (a restored recovery file) stays in front.
+        // What the last key did (the file it saved, with its full path) and an earlier message
+        // about this page (a restored recovery file) stay in front.
         self.status = Some(match self.status.take() {
-            Some((m, false)) if m.starts_with("review shows") => (format!("{m} — {msg}"), false),
+            Some((m, false)) if m.starts_with("review shows") || m.starts_with("saved ") => {
+                (format!("{m} — {msg}"), false)
+            }
             _ => (msg, false),
         });
     }
@@ -308,14 +311,24 @@ impl App {
         match self.next_in_queue() {
             Some(i) => {
                 if self.confirm_leave(Action::NextPage) {
+                    let saved = self.status.take().filter(|s| s.0.starts_with("saved "));
                     self.open_entry(i);
+                    if saved.is_some() && self.status.is_none() {
+                        self.status = saved;
+                    }
                     self.show_recovered_work();
                     self.review_status();
                 }
             }
             None => {
+                let saved = match self.status.take() {
+                    Some((m, false)) if m.starts_with("saved ") => format!("{m} — "),
+                    _ => String::new(),
+                };
                 self.status = Some((
-                    "review: no further draft or flagged page — Esc ends the review".into(),
+                    format!(
+                        "{saved}review: no further draft or flagged page — Esc ends the review"
+                    ),
                     false,
                 ));
             }
