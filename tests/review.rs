@@ -384,6 +384,16 @@ fn a_count_repeats_movements_and_strikes() {
             "line {i}"
         );
     }
+    // H on the cursor line marks the headline (confirmed) and moves on, as i / D do.
+    let h = app.cursor;
+    keys(&mut app, "H");
+    assert_eq!(app.cursor, h + 1);
+    let ann = app.ann.as_ref().unwrap();
+    assert!(!ann.headline_unconfirmed());
+    assert!(app
+        .line_range(h)
+        .unwrap()
+        .contains(&ann.gold.headline_range().unwrap().start));
     // 0 alone is the keymap's param_reset: the gap slider back to its default after a change.
     keys(&mut app, "[0");
     assert_eq!(

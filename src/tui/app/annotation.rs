@@ -239,13 +239,19 @@ impl App {
                 }
             }
             Action::MarkHeadline => {
-                self.edit(|page, g, t| {
+                // On the cursor line the cursor then moves on, as after `i` / `D`: fixing a
+                // draft goes down the page.
+                let advance = self.targets_cursor_line();
+                let changed = self.edit(|page, g, t| {
                     let Some(r) = t.and_then(|t| gold::mark::tighten_to_text(page, t)) else {
                         return false;
                     };
                     g.set_headline(page, Some(r));
                     true
                 });
+                if changed && advance {
+                    self.move_cursor(1);
+                }
             }
             Action::TakeHeadline => {
                 // The default headline finder's best candidate (TitleFinder) becomes the gold
