@@ -21,13 +21,17 @@
 //! [`Reference`] makes it an [`Extractor`] and a [`TextStage`] (the crate's run and the
 //! alignment apart, for `cescope bench` and the corpus check of the alignment). A crate that
 //! fails or panics on a page gives an empty selection (the trace's `failed` scalar is 1), never
-//! a panic of cescope.
+//! a panic of cescope. A page nesting elements [`MAX_DEPTH`] deep or deeper (cescope's DOM and
+//! browsers stop nesting there) is not given to the crate at all: html5ever without that cap
+//! takes O(depth²) time (100 000 nested `<div>`s: tens of seconds), so the run fails at once
+//! with that reason. The check reads cescope's DOM, so a run builds it.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::trace::{explain_generic, Location, Marks, Phase, Positions, Role, Scalar, Series};
 use super::trace::{Trace, Unit};
 use super::{Extraction, Extractor, ParamSpec, Params};
+use crate::page::dom::MAX_DEPTH;
 use crate::page::locate::PageWords;
 use crate::page::Page;
 
@@ -85,6 +89,16 @@ impl<C: RefCrate> Reference<C> {
 
 impl<C: RefCrate> TextStage for Reference<C> {
     fn output(&self, page: &Page, params: &Params) -> Output {
+        if page.dom().elements().any(|(_, d)| d >= MAX_DEPTH) {
+            return Output {
+                text: String::new(),
+                failure: Some(format!(
+                    "not run: the page nests elements {MAX_DEPTH} deep or deeper; browsers (and \
+                     cescope's DOM) stop nesting there, the crate's HTML parser does not and \
+                     takes O(depth²) time"
+                )),
+            };
+        }
         let html = page.text();
         match catch_unwind(AssertUnwindSafe(|| self.0.extract(html, params))) {
             Ok(Ok(text)) => Output {
@@ -394,6 +408,20 @@ mod tests {
             let entry = format!("name = \"{name}\"\nversion = \"{version}\"\n");
             assert!(lock.contains(&entry), "{v} is not what Cargo.lock builds");
         }
+    }
+
+    #[test]
+    fn pages_nested_past_the_cap_are_not_given_to_the_crate() {
+        // The stand-in would align its words; on a page nested past the cap it is not run.
+        let e = Reference(Fake("deep text"));
+        let shallow = Page::from_text("s.html", "<div><div><p>deep text</p></div></div>");
+        assert!(e.output(&shallow, &Params::default()).failure.is_none());
+        let n = MAX_DEPTH + 10;
+        let html = format!("{}<p>deep text</p>{}", "<div>".repeat(n), "</div>".repeat(n));
+        let page = Page::from_text("d.html", html);
+        let out = e.output(&page, &Params::default());
+        assert!(out.text.is_empty());
+        assert!(out.failure.unwrap().contains("not run"));
     }
 
     #[test]
