@@ -128,19 +128,26 @@ impl<C: RefCrate> TextStage for Reference<C> {
     }
 }
 
-/// Trace: `page` (size, virtual lines: the page's word tokens per line, the text the output is
+/// Trace: `page_words` (size, virtual lines: the page's word tokens per line, the text the output is
 /// aligned to); `output` (info: the output's word tokens), `failed` (info: 1 when the crate
-/// failed or panicked); token unit = the aligned blocks, i.e. the runs of consecutive page words
-/// the output's words were aligned to, placed by their byte ranges: `words` (content signal,
-/// aligned words per block), `aligned` (selected: every block); `matched` (info: aligned words)
-/// and `share` (info: `matched / output`, 1 for an empty output).
+/// failed or panicked); `words` (content signal, virtual lines: the page words per line that
+/// output words were aligned to); `aligned` (selected, token unit = the aligned blocks, i.e. the
+/// runs of consecutive page words the output's words were aligned to, placed by their byte
+/// ranges: every block); `matched` (info: aligned words) and `share` (info: `matched / output`,
+/// 1 for an empty output).
 pub fn locate_output(page: &Page, output: &Output) -> Extraction {
     let pw = PageWords::new(page);
     let located = pw.locate(&output.text);
     let selection = page.normalize(&located.selection);
-    let mut per_line = vec![0.0; page.lines().len()];
+    let n_lines = page.lines().len();
+    let (mut per_line, mut aligned_per_line) = (vec![0.0; n_lines], vec![0.0; n_lines]);
     for k in 0..pw.len() {
         if let Some(l) = per_line.get_mut(pw.word_line(k)) {
+            *l += 1.0;
+        }
+    }
+    for k in located.runs.iter().flat_map(|r| r.clone()) {
+        if let Some(l) = aligned_per_line.get_mut(pw.word_line(k)) {
             *l += 1.0;
         }
     }
@@ -148,7 +155,7 @@ pub fn locate_output(page: &Page, output: &Output) -> Extraction {
     let trace = Trace {
         series: vec![
             Series::new(
-                "page",
+                "page_words",
                 "page words",
                 Unit::VirtualLine,
                 Role::Size,
@@ -156,10 +163,10 @@ pub fn locate_output(page: &Page, output: &Output) -> Extraction {
             ),
             Series::new(
                 "words",
-                "aligned words per block",
-                Unit::Token,
+                "aligned words",
+                Unit::VirtualLine,
                 Role::ContentSignal,
-                located.runs.iter().map(|r| r.len() as f64).collect(),
+                aligned_per_line,
             ),
         ],
         scalars: vec![
@@ -197,11 +204,7 @@ pub fn locate_output(page: &Page, output: &Output) -> Extraction {
             "aligned blocks",
             Unit::Token,
             Role::Selected,
-            if blocks > 0 {
-                vec![0..blocks]
-            } else {
-                Vec::new()
-            },
+            (0..blocks).map(|k| k..k + 1).collect(),
         )],
         positions: vec![Positions {
             unit: Unit::Token,
@@ -255,7 +258,7 @@ impl<C: RefCrate> Extractor for Reference<C> {
             Phase {
                 name: "page",
                 what: "the page's word tokens per line: the text the crate's output is aligned to",
-                reveals: &["page"],
+                reveals: &["page_words"],
             },
             Phase {
                 name: "crate",
@@ -307,7 +310,10 @@ fn summary(version: &str, licence: &str, x: &Extraction) -> String {
             format!("{version} ({licence}) failed on this page: no output, nothing selected")
         }
         Some((out, matched, share, false)) => {
-            let blocks = x.trace.series("words").map_or(0, |s| s.values.len());
+            let blocks = x
+                .trace
+                .marks("aligned")
+                .map_or(0, |m| m.spans.iter().map(|r| r.len()).sum());
             let low = if share < MIN_SHARE {
                 format!(
                     " — below {:.0} %: the rest is not page text or not in page order",
@@ -326,6 +332,7 @@ fn summary(version: &str, licence: &str, x: &Extraction) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::single_range_in_vec_init)]
 mod tests {
     use super::*;
 
@@ -394,7 +401,13 @@ mod tests {
         let ok = Reference(Fake("Rain fell for three days."));
         let x = ok.run(&page, &Params::default());
         assert!(ok.warnings(&page, &x).is_empty());
-        assert_eq!(x.trace.series("words").unwrap().values, [5.0]);
+        let words = &x.trace.series("words").unwrap().values;
+        assert_eq!(words.iter().sum::<f64>(), 5.0);
+        assert_eq!(x.trace.marks("aligned").unwrap().spans, [0..1]);
+        // One mark per block, so what lies between two blocks is not marked as selected.
+        let two = Reference(Fake("River rises. Residents left."));
+        let x = two.run(&page, &Params::default());
+        assert_eq!(x.trace.marks("aligned").unwrap().spans, [0..1, 1..2]);
     }
 
     /// The versions explain and the warnings name are the ones Cargo.lock builds.
@@ -417,7 +430,11 @@ mod tests {
         let shallow = Page::from_text("s.html", "<div><div><p>deep text</p></div></div>");
         assert!(e.output(&shallow, &Params::default()).failure.is_none());
         let n = MAX_DEPTH + 10;
-        let html = format!("{}<p>deep text</p>{}", "<div>".repeat(n), "</div>".repeat(n));
+        let html = format!(
+            "{}<p>deep text</p>{}",
+            "<div>".repeat(n),
+            "</div>".repeat(n)
+        );
         let page = Page::from_text("d.html", html);
         let out = e.output(&page, &Params::default());
         assert!(out.text.is_empty());
