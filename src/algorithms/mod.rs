@@ -446,6 +446,7 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
 /// The registered single algorithms (no filter sets), in display order: the papers'
 /// algorithms, then the reference extractors (feature `reference`).
 fn singles() -> Vec<Box<dyn Extractor>> {
+    #[cfg_attr(not(feature = "reference"), allow(unused_mut))]
     let mut v: Vec<Box<dyn Extractor>> = vec![
         Box::new(dana::DanaFamily::r2l()),
         Box::new(dana::DanaFamily::dana()),
