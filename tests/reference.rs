@@ -152,3 +152,35 @@ fn alignment_loses_nothing_on_the_corpora() {
         }
     }
 }
+
+/// A reference extractor is a filter-set member like any other: a vote of trafilatura,
+/// readability and BTE keeps what at least two of them select.
+#[test]
+fn reference_extractors_are_filter_set_members() {
+    let d = tempfile::tempdir().unwrap();
+    let set = d.path().join("refs.toml");
+    std::fs::write(
+        &set,
+        "name = \"refs\"\ncombine = \"vote\"\nthreshold = 2\n\
+         [[member]]\nalgo = \"trafilatura\"\n[[member]]\nalgo = \"readability\"\n\
+         [[member]]\nalgo = \"bte\"\nparams = {}\n",
+    )
+    .unwrap();
+    let e = cescope::algorithms::find(set.to_str().unwrap()).unwrap();
+    let names: Vec<&str> = e.params().iter().map(|s| s.name).collect();
+    assert!(names.contains(&"1.favour") && names.contains(&"2.char_threshold"), "{names:?}");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-pages");
+    let page = Page::load(&dir.join("news-article.html"), &DecodeOptions::default()).unwrap();
+    let x = e.run(&page, &Params::defaults(e.params()));
+    let sel = |n: &str| {
+        let m = cescope::algorithms::find(n).unwrap();
+        m.run(&page, &Params::defaults(m.params())).selection
+    };
+    let (t, r, b) = (sel("trafilatura"), sel("readability"), sel("bte"));
+    let two = t
+        .intersection(&r)
+        .union(&t.intersection(&b))
+        .union(&r.intersection(&b));
+    assert!(!x.selection.is_empty());
+    assert_eq!(x.selection, page.normalize(&two));
+}
