@@ -9,7 +9,10 @@
 //! - `dom`: decoding + the positioned DOM ([`Page::dom`]), without lexing or lines — what a
 //!   DOM-based extractor needs before it starts;
 //! - one row per extractor: **end to end** from the bytes — decoding, whatever parts of the page
-//!   model the extractor asks for (lazily), and the run itself.
+//!   model the extractor asks for (lazily), and the run itself;
+//! - for an extractor that wraps another program's text (a reference extractor, [`TextStage`]),
+//!   two more rows with its stages apart: `NAME:crate` (decoding and the program's run) and
+//!   `NAME:align` (the alignment of its text to the page alone).
 //!
 //! Only the work is timed (`timed_pass`): [`Page::from_bytes`] takes the page's bytes by
 //! value, so each pass hands it a fresh copy (and name) made before the clock starts, and the
@@ -24,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use crate::algorithms::reference::TextStage;
 use crate::algorithms::{Extractor, Params};
 use crate::corpus;
 use crate::error::Result;
@@ -142,8 +146,45 @@ fn run_rows(
             })
         });
         rows.push(row(e.name(), &pages, secs));
+        if let Some(stage) = e.text_stage() {
+            rows.extend(stage_rows(e.name(), stage, &pages, &opts, &params, repeat));
+        }
     }
     rows
+}
+
+/// The two stages of an extractor that wraps another program's text ([`TextStage`]), timed
+/// apart: `NAME:crate` — decoding and the program's run on the decoded text (what the program
+/// costs on its own); `NAME:align` — the alignment alone (the page's lexing, virtual lines and
+/// words, the word LCS, the trace), the page decoded and the output made before the clock starts.
+fn stage_rows(
+    name: &str,
+    stage: &dyn TextStage,
+    pages: &[(String, Vec<u8>)],
+    opts: &DecodeOptions,
+    params: &Params,
+    repeat: usize,
+) -> [BenchRow; 2] {
+    let secs = best_of(repeat, || {
+        timed_pass(pages, opts, |p| {
+            std::hint::black_box(stage.output(p, params).text.len());
+        })
+    });
+    let crate_row = row(&format!("{name}:crate"), pages, secs);
+    let secs = best_of(repeat, || {
+        let mut total = Duration::ZERO;
+        for (page_name, raw) in pages {
+            let Ok(p) = Page::from_bytes(page_name.as_str(), raw.clone(), opts) else {
+                continue;
+            };
+            let out = stage.output(&p, params);
+            let t = Instant::now();
+            std::hint::black_box(stage.locate(&p, params, &out).selection.len_bytes());
+            total += t.elapsed();
+        }
+        total.as_secs_f64()
+    });
+    [crate_row, row(&format!("{name}:align"), pages, secs)]
 }
 
 /// The headline benchmark (`cescope bench --headline`): a `dom` row (decoding + the positioned
@@ -220,16 +261,30 @@ fn timed_pass(
     total.as_secs_f64()
 }
 
-/// Formats rows as an aligned text table.
+/// Formats rows as an aligned text table (the name column as wide as the longest name, at least
+/// 12).
 pub fn table(rows: &[BenchRow]) -> String {
+    let w = rows.iter().map(|r| r.algo.len()).max().unwrap_or(0).max(12);
     let mut s = format!(
-        "{:<12} {:>6} {:>12} {:>9} {:>9} {:>11}\n",
-        "algo", "pages", "bytes", "seconds", "MB/s", "ms/page"
+        "{:<w$} {:>6} {:>12} {:>9} {:>9} {:>11}\n",
+        "algo",
+        "pages",
+        "bytes",
+        "seconds",
+        "MB/s",
+        "ms/page",
+        w = w
     );
     for r in rows {
         s.push_str(&format!(
-            "{:<12} {:>6} {:>12} {:>9.3} {:>9.1} {:>11.3}\n",
-            r.algo, r.pages, r.bytes, r.seconds, r.mb_per_s, r.ms_per_page
+            "{:<w$} {:>6} {:>12} {:>9.3} {:>9.1} {:>11.3}\n",
+            r.algo,
+            r.pages,
+            r.bytes,
+            r.seconds,
+            r.mb_per_s,
+            r.ms_per_page,
+            w = w
         ));
     }
     s
@@ -250,7 +305,17 @@ mod tests {
         ];
         let algos = crate::algorithms::registry();
         let rows = run(&pages, &algos, 1);
-        assert_eq!(rows.len(), algos.len() + 2);
+        let staged: Vec<&str> = algos
+            .iter()
+            .filter(|e| e.text_stage().is_some())
+            .map(|e| e.name())
+            .collect();
+        assert_eq!(rows.len(), algos.len() + 2 + 2 * staged.len());
+        for n in &staged {
+            let at = rows.iter().position(|r| r.algo == *n).unwrap();
+            assert_eq!(rows[at + 1].algo, format!("{n}:crate"));
+            assert_eq!(rows[at + 2].algo, format!("{n}:align"));
+        }
         assert_eq!(rows[0].algo, "page-model");
         assert_eq!(rows[1].algo, "dom");
         for r in &rows {

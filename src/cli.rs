@@ -517,6 +517,8 @@ fn extract(
     let x = extractor.run(&page, &params);
     let t_run = t1.elapsed();
     let text = page.render(&x.selection);
+    let mut warnings: Vec<String> = page.warnings().to_vec();
+    warnings.extend(extractor.warnings(&page, &x));
     let mut out = std::io::stdout().lock();
     match format {
         TextOrJson::Text => {
@@ -538,7 +540,7 @@ fn extract(
                 "encoding": page.encoding().name(),
                 "encoding_source": page.encoding_source(),
                 "had_errors": page.had_errors(),
-                "warnings": page.warnings(),
+                "warnings": warnings,
                 "sha256": page.sha256_hex(),
                 "bytes": page.raw().len(),
                 "text_bytes": page.text().len(),
@@ -555,7 +557,7 @@ fn extract(
             writeln!(out)?;
         }
     }
-    for w in page.warnings() {
+    for w in &warnings {
         eprintln!("cescope: warning: {w}");
     }
     Ok(())

@@ -77,3 +77,26 @@ fn eval_report_without_plots_writes_the_json() {
         assert!(err.contains("skipping the SVGs"), "{err}");
     }
 }
+
+/// The reference extractors exist exactly in builds with the `reference` feature; without it,
+/// naming one is the usual unknown-algorithm error.
+#[test]
+fn reference_extractors_follow_the_feature() {
+    let d = corpus();
+    let o = run(d.path(), &["algos", "--names"]);
+    assert!(o.status.success());
+    let names = String::from_utf8_lossy(&o.stdout).into_owned();
+    let listed = |n: &str| names.split_whitespace().any(|x| x == n);
+    let o = run(
+        d.path(),
+        &["extract", "corpus/html/p.html", "--algo", "readability"],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    if cfg!(feature = "reference") {
+        assert!(listed("trafilatura") && listed("readability"), "{names}");
+        assert!(o.status.success(), "{err}");
+    } else {
+        assert!(!listed("trafilatura") && !listed("readability"), "{names}");
+        assert!(!o.status.success() && err.contains("readability"), "{err}");
+    }
+}

@@ -167,7 +167,10 @@ proptest! {
         prop_assume!(all_words(&a) == all_words(&b));
         let key = |p: &Page| p.lines().lines.iter().map(|l| (l.length, l.content, l.rtl, l.ascii)).collect::<Vec<_>>();
         prop_assert_eq!(key(&a), key(&b));
-        for e in registry() {
+        // cescope's own algorithms only: a reference extractor (`text_stage`) is its crate's
+        // behaviour as is, and both crates' outputs change with white space between block tags
+        // (trafilatura: `<a>a link</a></p>سلام دنیا` keeps the trailing text only when compact).
+        for e in registry().into_iter().filter(|e| e.text_stage().is_none()) {
             let params = Params::defaults(e.params());
             let xa = a.render(&e.run(&a, &params).selection);
             let xb = b.render(&e.run(&b, &params).selection);

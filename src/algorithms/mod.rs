@@ -35,9 +35,14 @@ pub mod headline;
 pub mod lqf;
 pub mod plain;
 pub mod preprocess;
+#[cfg(feature = "reference")]
+pub mod readability;
+pub mod reference;
 pub mod signal;
 pub mod sw;
 pub mod trace;
+#[cfg(feature = "reference")]
+pub mod trafilatura;
 
 pub use trace::{
     explain_generic, explain_generic_known, revealed, to_lines, Agg, LineMarks, LineSeries,
@@ -364,6 +369,19 @@ pub trait Extractor: Send + Sync {
         let _ = step;
         None
     }
+    /// For an extractor that wraps another program's text output (a reference extractor,
+    /// [`reference`]): its two stages, the program's run and the alignment of its text to the
+    /// page, so `cescope bench` times them apart. Default: none.
+    fn text_stage(&self) -> Option<&dyn reference::TextStage> {
+        None
+    }
+    /// Doubts about the run `x` on `page` that did not stop it, one sentence each (a reference
+    /// extractor's output that aligned to the page below [`reference::MIN_SHARE`]); `eval` and
+    /// `extract` print them. Default: none.
+    fn warnings(&self, page: &Page, x: &Extraction) -> Vec<String> {
+        let _ = (page, x);
+        Vec::new()
+    }
     /// The phases of the algorithm for step mode, in order, each with the trace keys it
     /// reveals ([`Phase`], [`revealed`]). The default is one phase that reveals everything.
     fn phases(&self) -> &'static [Phase] {
@@ -474,9 +492,11 @@ pub fn registry() -> Vec<Box<dyn Extractor>> {
     all
 }
 
-/// The registered single algorithms (no filter sets), in display order.
+/// The registered single algorithms (no filter sets), in display order: the papers'
+/// algorithms, then the reference extractors (feature `reference`).
 fn singles() -> Vec<Box<dyn Extractor>> {
-    vec![
+    #[cfg_attr(not(feature = "reference"), allow(unused_mut))]
+    let mut v: Vec<Box<dyn Extractor>> = vec![
         Box::new(dana::DanaFamily::r2l()),
         Box::new(dana::DanaFamily::dana()),
         Box::new(dana::DanaFamily::danag()),
@@ -495,7 +515,13 @@ fn singles() -> Vec<Box<dyn Extractor>> {
         Box::new(ccb::CcbFamily::ccb()),
         Box::new(ccb::CcbFamily::accb()),
         Box::new(ccb::CcbFamily::tccb()),
-    ]
+    ];
+    #[cfg(feature = "reference")]
+    v.extend([
+        Box::new(reference::Reference(trafilatura::Trafilatura)) as Box<dyn Extractor>,
+        Box::new(reference::Reference(readability::Readability)),
+    ]);
+    v
 }
 
 /// The names of all registered extractors.

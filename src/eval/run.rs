@@ -714,8 +714,9 @@ fn eval_page(
 
 /// Scores one loaded page (or the error that replaced it) against `gold` with every algorithm:
 /// the per-page step of [`evaluate`], shared with the streaming JSONL evaluation. `info` is the
-/// page's report entry; its `bytes`, `error` and `warnings` are filled here. A page that failed
-/// to load gets an empty extract for every algorithm.
+/// page's report entry; its `bytes`, `error` and `warnings` (the page's, and each algorithm's
+/// [`Extractor::warnings`] prefixed with its name) are filled here. A page that failed to load
+/// gets an empty extract for every algorithm.
 pub fn score_page(
     mut info: PageInfo,
     loaded: Result<Page>,
@@ -744,6 +745,10 @@ pub fn score_page(
                     let x = e.run(&page, params);
                     let text = page.render(&x.selection);
                     let run_ms = t.elapsed().as_secs_f64() * 1e3;
+                    for w in e.warnings(&page, &x) {
+                        info.warnings
+                            .push(escape_controls(&format!("{}: {w}", e.name())));
+                    }
                     let prf = metric.prf(&text, gold);
                     PageResult {
                         prf,

@@ -10,6 +10,7 @@ pub mod dom;
 pub mod find;
 pub mod lex;
 pub mod lines;
+pub mod locate;
 pub mod mask;
 pub mod text;
 pub mod tokens;
