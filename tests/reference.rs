@@ -168,7 +168,10 @@ fn reference_extractors_are_filter_set_members() {
     .unwrap();
     let e = cescope::algorithms::find(set.to_str().unwrap()).unwrap();
     let names: Vec<&str> = e.params().iter().map(|s| s.name).collect();
-    assert!(names.contains(&"1.favour") && names.contains(&"2.char_threshold"), "{names:?}");
+    assert!(
+        names.contains(&"1.favour") && names.contains(&"2.char_threshold"),
+        "{names:?}"
+    );
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-pages");
     let page = Page::load(&dir.join("news-article.html"), &DecodeOptions::default()).unwrap();
     let x = e.run(&page, &Params::defaults(e.params()));
