@@ -302,8 +302,12 @@ impl App {
     /// this page (Esc ends it).
     fn next_review(&mut self) {
         if self.corpus.is_none() {
+            let saved = match self.status.take() {
+                Some((m, false)) if m.starts_with("saved ") => format!("{m} — "),
+                _ => String::new(),
+            };
             self.status = Some((
-                "review: this page is done (a single page; Esc ends the review)".into(),
+                format!("{saved}review: this page is done (a single page; Esc ends the review)"),
                 false,
             ));
             return;
