@@ -4,6 +4,8 @@
 
 #![cfg(feature = "tui")]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -15,11 +17,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Color;
 use ratatui::Terminal;
 
-fn sample(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("sample-pages")
-        .join(name)
-}
+use common::tui::{keys, sample};
 
 /// Deterministic options: no syntect, inline runs, and a gold directory that does not exist
 /// (so the project's own `gold/` files do not change the screens; annotation tests pass their
@@ -39,20 +37,6 @@ fn gap(app: &App) -> i64 {
     match app.active_algo().params.get("gap") {
         Some(cescope::algorithms::ParamValue::Int(v)) => *v,
         v => panic!("gap is {v:?}"),
-    }
-}
-
-fn keys(app: &mut App, s: &str) {
-    for c in s.chars() {
-        let code = match c {
-            '\t' => KeyCode::Tab,
-            '\n' => KeyCode::Enter,
-            '\u{1b}' => KeyCode::Esc,
-            'J' => KeyCode::Down,
-            'K' => KeyCode::Up,
-            c => KeyCode::Char(c),
-        };
-        app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
     }
 }
 
