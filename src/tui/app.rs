@@ -137,8 +137,6 @@ pub struct PageEntry {
     pub encoding: Option<String>,
     /// The gold standard from the corpus, if any.
     pub gold: Option<GoldText>,
-    /// A cescope gold file exists for the page.
-    pub gold_file: bool,
     /// Where the page's gold file stands: none, draft, flagged, final (or unreadable).
     pub status: crate::gold::GoldStatus,
     /// A recovery file holds unsaved work for the page that its gold file does not (it is newer
@@ -149,7 +147,7 @@ pub struct PageEntry {
 impl PageEntry {
     /// True when the page has a gold standard (a gold file or the corpus' own).
     pub fn annotated(&self) -> bool {
-        self.gold_file || self.gold.is_some()
+        self.status != crate::gold::GoldStatus::None || self.gold.is_some()
     }
 
     /// In the review queue: a draft or flagged gold file, or unsaved work in a recovery file.
@@ -242,12 +240,13 @@ impl CorpusState {
             .collect()
     }
 
-    /// Counts of the visible pages by status: (final, flagged, draft, none) — unreadable gold
-    /// files count as none.
-    pub fn status_counts(&self) -> (usize, usize, usize, usize) {
+    /// Counts of the pages `visible` (indices into `entries`, as [`CorpusState::visible`]
+    /// gives them) by status: (final, flagged, draft, none) — unreadable gold files count as
+    /// none.
+    pub fn status_counts(&self, visible: &[usize]) -> (usize, usize, usize, usize) {
         use crate::gold::GoldStatus as S;
         let mut c = (0, 0, 0, 0);
-        for i in self.visible() {
+        for &i in visible {
             match self.entries[i].status {
                 S::Final => c.0 += 1,
                 S::Flagged => c.1 += 1,
@@ -678,7 +677,6 @@ impl App {
                         html_bytes: None,
                         encoding: None,
                         gold: p.gold.clone(),
-                        gold_file: status != crate::gold::GoldStatus::None,
                         status,
                         recovery: crate::gold::recovery_is_newer(&gold_path),
                     }

@@ -39,3 +39,16 @@ pub fn display_chars(
         Some((start + off, shown, w))
     })
 }
+
+/// `s` in at most `max` characters, cut at its end with `…` (a URL keeps its site and the
+/// start of its path).
+pub fn shorten_end(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+    if max > 0 {
+        t.push('…');
+    }
+    t
+}

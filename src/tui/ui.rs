@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 use ratatui::Frame;
 
 use super::app::{App, LineClass, Mode, TableKind, GOLD_COLOR};
-use super::display::display_chars;
+use super::display::{display_chars, shorten_end};
 use super::keymap::Action;
 use crate::algorithms::{
     revealed, Extraction, LineMarks, LineSeries, LineTrace, Location, ParamKind, ParamValue, Role,
@@ -1661,7 +1661,7 @@ fn draw_corpus(f: &mut Frame, app: &mut App, area: Rect) {
         return;
     };
     let vis = c.visible();
-    let (fin, flagged, draft, _) = c.status_counts();
+    let (fin, flagged, draft, _) = c.status_counts(&vis);
     // The title fits the panel: the counts always, the corpus name shortened in the middle.
     let counts = format!(" ✓{fin} ⚑{flagged} ✎{draft} /{} ", vis.len());
     let room = (area.width as usize).saturating_sub(counts.chars().count() + 4);
@@ -1770,19 +1770,6 @@ fn draw_corpus(f: &mut Frame, app: &mut App, area: Rect) {
             Rect::new(list.x, list.y + row as u16, list.width, 1),
         );
     }
-}
-
-/// `s` in at most `max` characters, cut at its end with `…` (a URL keeps its site and the
-/// start of its path).
-pub fn shorten_end(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
-    if max > 0 {
-        t.push('…');
-    }
-    t
 }
 
 /// `s` in at most `max` characters, shortened in the middle with `…` (file names keep their

@@ -188,7 +188,6 @@ impl App {
                 let recovery = gold::recovery_is_newer(&ann.path);
                 if let Some(c) = self.corpus.as_mut() {
                     if let Some(e) = c.entries.get_mut(c.current) {
-                        e.gold_file = true;
                         e.status = status;
                         e.recovery = recovery;
                     }

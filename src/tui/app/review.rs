@@ -21,6 +21,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode};
 use crate::gold::{self, FLAGGED, NO_MAIN_CONTENT};
+use crate::tui::display::shorten_end;
 use crate::tui::keymap::Action;
 
 impl App {
@@ -98,7 +99,7 @@ impl App {
             .iter()
             .position(|&i| i == c.current)
             .map_or(0, |p| p + 1);
-        let (fin, flagged, draft, _) = c.status_counts();
+        let (fin, flagged, draft, _) = c.status_counts(&vis);
         format!(
             "review {pos} / {} · {fin} final · {flagged} flagged · {draft} draft",
             vis.len()
@@ -114,7 +115,7 @@ impl App {
             .as_ref()
             .filter(|a| a.headline_unconfirmed())
             .and_then(|a| a.gold.headline.as_ref())
-            .map(|h| format!(" · headline? {:?} (Y confirms)", clip(&h.text, 40)))
+            .map(|h| format!(" · headline? {:?} (Y confirms)", shorten_end(&h.text, 40)))
             .unwrap_or_default();
         let msg = format!(
             "a accept · f flag · s skip · E no main content · n note · Esc ends the review{headline}"
@@ -227,7 +228,7 @@ impl App {
                 .gold
                 .headline
                 .as_ref()
-                .map(|h| clip(&h.text, 60))
+                .map(|h| shorten_end(&h.text, 60))
                 .unwrap_or_default();
             self.review_pending_accept = true;
             self.status = Some((
@@ -337,16 +338,5 @@ impl App {
                 ));
             }
         }
-    }
-}
-
-/// `s` cut to `max` characters with `…` at the end.
-fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
-        t.push('…');
-        t
     }
 }
