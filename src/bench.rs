@@ -32,6 +32,7 @@ use crate::algorithms::{Extractor, Params};
 use crate::corpus;
 use crate::error::Result;
 use crate::page::{decode, DecodeOptions, Page};
+use std::sync::Arc;
 
 /// One row of the benchmark table.
 #[derive(Debug, Clone, Serialize)]
@@ -89,7 +90,7 @@ fn best_of(repeat: usize, mut pass: impl FnMut() -> f64) -> f64 {
 /// Pages that fail to decode (binary, …) are skipped in every row.
 pub fn run(
     pages: &[(String, Vec<u8>)],
-    algos: &[Box<dyn Extractor>],
+    algos: &[Arc<dyn Extractor>],
     repeat: usize,
 ) -> Vec<BenchRow> {
     single_threaded(|| run_rows(pages, algos, repeat))
@@ -116,7 +117,7 @@ fn decodable(pages: &[(String, Vec<u8>)], opts: &DecodeOptions) -> Vec<(String, 
 
 fn run_rows(
     pages: &[(String, Vec<u8>)],
-    algos: &[Box<dyn Extractor>],
+    algos: &[Arc<dyn Extractor>],
     repeat: usize,
 ) -> Vec<BenchRow> {
     let opts = DecodeOptions::default();
@@ -193,7 +194,7 @@ fn stage_rows(
 /// extractors. Report them with [`headline_table`] (KB/s, as Mohammadzadeh 2013, Table 5.4).
 pub fn run_headline(
     pages: &[(String, Vec<u8>)],
-    finders: &[Box<dyn crate::headline::HeadlineFinder>],
+    finders: &[Arc<dyn crate::headline::HeadlineFinder>],
     repeat: usize,
 ) -> Vec<BenchRow> {
     let opts = DecodeOptions::default();
@@ -304,7 +305,7 @@ mod tests {
             ),
         ];
         let algos = crate::algorithms::registry();
-        let rows = run(&pages, &algos, 1);
+        let rows = run(&pages, algos.all(), 1);
         let staged: Vec<&str> = algos
             .iter()
             .filter(|e| e.text_stage().is_some())
@@ -333,7 +334,7 @@ mod tests {
             b"<title>Hello world</title><h1>Hello world</h1>".to_vec(),
         )];
         let finders = crate::headline::registry();
-        let rows = run_headline(&pages, &finders, 1);
+        let rows = run_headline(&pages, finders.all(), 1);
         assert_eq!(rows.len(), finders.len() + 1);
         assert_eq!(rows[0].algo, "dom");
         assert_eq!(rows[1].algo, "tf");

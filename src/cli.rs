@@ -782,14 +782,14 @@ fn algos_cmd(names: bool, format: TextOrJson) -> Result<()> {
     let reg = algorithms::registry();
     let mut out = std::io::stdout().lock();
     if names {
-        for e in &reg {
+        for e in reg {
             writeln!(out, "{}", e.name())?;
         }
         return Ok(());
     }
     match format {
         TextOrJson::Text => {
-            for e in &reg {
+            for e in reg {
                 write_entry(&mut out, e.name(), e.describe(), e.params())?;
             }
             writeln!(
@@ -893,7 +893,7 @@ fn bench_fitness_cmd(
     use cescope::eval::run;
     use cescope::optimize::{fitness_bench, ParamSpace, SearchSpace, TrainingSet};
     let first = algo.split(',').next().unwrap_or(algo);
-    let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(first.trim())?.into();
+    let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(first.trim())?;
     let space = ParamSpace::new(e.clone(), Params::defaults(e.params()), only)?;
     let (pages, notes) = run::gather_with(inputs, &run::CorpusOrGoldFiles)?;
     for n in &notes {
@@ -960,7 +960,7 @@ fn optimize_cmd(job: &OptimizeJob, opts: &cescope::optimize::GaOptions) -> Resul
         let axes = opt::plot_axes(&space, job.plot_axes)?;
         return search(&space, job, opts, Some(axes));
     }
-    let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(job.algo)?.into();
+    let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(job.algo)?;
     let mut base = Params::defaults(e.params());
     for s in job.set {
         base.set_str(e.params(), s)?;
@@ -1148,7 +1148,7 @@ fn eval_cmd(
 /// The directory / ground-truth form of `cescope eval`: gathers the pages, evaluates them.
 fn eval_dirs(
     corpora: &[PathBuf],
-    algos: &[(Box<dyn algorithms::Extractor>, Params)],
+    algos: &[(std::sync::Arc<dyn algorithms::Extractor>, Params)],
     metric: Metric,
     threads: Option<u16>,
 ) -> Result<cescope::eval::run::Report> {

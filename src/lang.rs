@@ -8,7 +8,7 @@
 //! punctuation), so callers tokenise with that one tokeniser and look the tokens up here.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rust_stemmers::{Algorithm, Stemmer};
 
@@ -51,19 +51,22 @@ fn iso639_1(code3: &'static str) -> &'static str {
 
 /// The stop words of a language (ISO 639-1 code), lower-cased, as a set; `None` when the
 /// `stop-words` crate has no list for it. Each set is built once per process and shared.
-pub fn stop_words(code: &str) -> Option<&'static HashSet<String>> {
-    type Sets = HashMap<String, Option<&'static HashSet<String>>>;
+pub fn stop_words(code: &str) -> Option<Arc<HashSet<String>>> {
+    type Sets = HashMap<String, Option<Arc<HashSet<String>>>>;
     static CACHE: OnceLock<Mutex<Sets>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(hit) = map.get(code) {
-        return *hit;
+        return hit.clone();
     }
     let set = stop_words::lookup(code).map(|list| {
-        let set: HashSet<String> = list.iter().map(|w| w.to_lowercase()).collect();
-        &*Box::leak(Box::new(set))
+        Arc::new(
+            list.iter()
+                .map(|w| w.to_lowercase())
+                .collect::<HashSet<String>>(),
+        )
     });
-    map.insert(code.to_string(), set);
+    map.insert(code.to_string(), set.clone());
     set
 }
 
@@ -117,7 +120,7 @@ mod tests {
         assert!(stop_words("it").unwrap().contains("della"));
         assert!(stop_words("xx").is_none());
         // Cached: the same set twice.
-        assert!(std::ptr::eq(en, stop_words("en").unwrap()));
+        assert!(Arc::ptr_eq(&en, &stop_words("en").unwrap()));
     }
 
     #[test]

@@ -17,7 +17,7 @@ fn corpus_dir(name: &str) -> PathBuf {
 /// the evaluation library (the numbers `cescope eval` prints).
 fn scores(name: &str) -> Vec<(String, f64, usize)> {
     let (pages, _) = run::gather(&[corpus_dir(name)]).expect("corpus opens");
-    let algos = run::configure(registry(), &[]).unwrap();
+    let algos = run::configure(registry().to_vec(), &[]).unwrap();
     let report = run::evaluate(&pages, &algos, Metric::Word, false);
     let groups = report.summarize(GroupBy::Corpus);
     assert_eq!(groups.len(), 1);

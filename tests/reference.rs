@@ -15,22 +15,25 @@ use cescope::corpus;
 use cescope::metrics::{mean, word_prf, words};
 use cescope::page::{DecodeOptions, Page};
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// The registered extractors that wrap another program's text (the reference extractors).
-fn references() -> Vec<Box<dyn Extractor>> {
+fn references() -> Vec<Arc<dyn Extractor>> {
     registry()
-        .into_iter()
+        .iter()
         .filter(|e| e.text_stage().is_some())
+        .cloned()
         .collect()
 }
 
 #[test]
 fn both_crates_are_registered_with_their_options() {
-    let names: Vec<&str> = references().iter().map(|e| e.name()).collect();
+    let refs = references();
+    let names: Vec<&str> = refs.iter().map(|e| e.name()).collect();
     assert_eq!(names, ["trafilatura", "readability"]);
-    let specs = |n: &str| -> Vec<&str> {
+    let specs = |n: &str| -> Vec<String> {
         let e = cescope::algorithms::find(n).unwrap();
-        e.params().iter().map(|s| s.name).collect()
+        e.params().iter().map(|s| s.name.to_string()).collect()
     };
     assert_eq!(specs("trafilatura"), ["favour", "comments", "tables"]);
     assert_eq!(specs("readability"), ["char_threshold", "top_candidates"]);
@@ -75,7 +78,7 @@ fn aligned_text_is_the_outputs_words_on_the_sample_pages() {
             assert!(matched > 50, "{} on {name}: {matched} words", e.name());
             // The explain panel names the crate and its version.
             let first = x.selection.ranges()[0].start;
-            let ex = e.explain(&page, &x, Location::Byte(first)).join(" ");
+            let ex = e.explain(&page, &x, Location::Byte(first), None).join(" ");
             assert!(
                 ex.contains(" 0.") && ex.contains("aligned to the page"),
                 "{ex}"
@@ -167,7 +170,7 @@ fn reference_extractors_are_filter_set_members() {
     )
     .unwrap();
     let e = cescope::algorithms::find(set.to_str().unwrap()).unwrap();
-    let names: Vec<&str> = e.params().iter().map(|s| s.name).collect();
+    let names: Vec<&str> = e.params().iter().map(|s| s.name.as_ref()).collect();
     assert!(
         names.contains(&"1.favour") && names.contains(&"2.char_threshold"),
         "{names:?}"

@@ -369,7 +369,7 @@ fn check_app(app: &App, seen_lines: &mut Vec<(usize, usize)>) {
         for spec in a.extractor.params() {
             let v = a
                 .params
-                .get(spec.name)
+                .get(&spec.name)
                 .expect("every parameter has a value");
             assert!(
                 spec.parse(&v.to_string()).is_ok(),

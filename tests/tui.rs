@@ -604,7 +604,8 @@ fn every_action_on_awkward_pages() {
 // Generic views: test-only extractors of other units (not in the registry), drawn from roles.
 
 use cescope::algorithms::{
-    Extraction, Extractor, Marks, ParamSpec, Params, Positions, Role, Scalar, Series, Trace, Unit,
+    AlgoInfo, Algorithm, Extraction, Extractor, Marks, Params, Positions, Role, Scalar, Series,
+    Trace, Unit, NO_PARAMS, ONE_PHASE,
 };
 use cescope::page::{ByteClass, Page, Tag};
 use cescope::selection::Selection;
@@ -615,16 +616,21 @@ use std::sync::Arc;
 /// maximum-sum run of tokens (the shape of BTE's plateau).
 struct TokenTest;
 
+static TOKEN_TEST: AlgoInfo = AlgoInfo::new(
+    "token-test",
+    "test double: token-unit trace",
+    "test",
+    NO_PARAMS,
+    ONE_PHASE,
+);
+
+impl Algorithm for TokenTest {
+    fn info(&self) -> &AlgoInfo {
+        &TOKEN_TEST
+    }
+}
+
 impl Extractor for TokenTest {
-    fn name(&self) -> &'static str {
-        "token-test"
-    }
-    fn describe(&self) -> &'static str {
-        "test double: token-unit trace"
-    }
-    fn params(&self) -> &[ParamSpec] {
-        &[]
-    }
     fn run(&self, page: &Page, _: &Params) -> Extraction {
         let text = page.text();
         let mut pos: Vec<Range<usize>> = Vec::new();
@@ -709,16 +715,21 @@ impl Extractor for TokenTest {
 /// the only (combined) signal, `t` a threshold scalar; nodes under `t` are kept.
 struct NodeTest;
 
+static NODE_TEST: AlgoInfo = AlgoInfo::new(
+    "node-test",
+    "test double: node-unit trace",
+    "test",
+    NO_PARAMS,
+    ONE_PHASE,
+);
+
+impl Algorithm for NodeTest {
+    fn info(&self) -> &AlgoInfo {
+        &NODE_TEST
+    }
+}
+
 impl Extractor for NodeTest {
-    fn name(&self) -> &'static str {
-        "node-test"
-    }
-    fn describe(&self) -> &'static str {
-        "test double: node-unit trace"
-    }
-    fn params(&self) -> &[ParamSpec] {
-        &[]
-    }
     fn run(&self, page: &Page, _: &Params) -> Extraction {
         let t = 0.25;
         let text = page.text();
@@ -1010,7 +1021,7 @@ fn tui_names_no_algorithm_and_no_series() {
 #[test]
 fn bte_and_plain_from_the_registry_are_drawn() {
     let (_dir, path) = links_page();
-    let bte: Arc<dyn Extractor> = Arc::from(cescope::algorithms::find("bte").unwrap());
+    let bte: Arc<dyn Extractor> = cescope::algorithms::find("bte").unwrap();
     let mut app = open_with(&path, bte);
     let page = app.doc.as_ref().unwrap().page.clone();
     let line = (0..app.line_count())
@@ -1028,7 +1039,7 @@ fn bte_and_plain_from_the_registry_are_drawn() {
     keys(&mut app, "..");
     assert!(screen(&mut app, 100, 30).contains("optimum"));
 
-    let plain: Arc<dyn Extractor> = Arc::from(cescope::algorithms::find("plain").unwrap());
+    let plain: Arc<dyn Extractor> = cescope::algorithms::find("plain").unwrap();
     let mut app = open_with(&path, plain);
     let x = app.active_algo().result.clone().unwrap();
     assert!(page.render(&x.selection).contains("Section 0"));
@@ -1041,7 +1052,7 @@ fn bte_and_plain_from_the_registry_are_drawn() {
 #[test]
 fn lqf_from_the_registry_is_drawn() {
     let (_dir, path) = links_page();
-    let lqf: Arc<dyn Extractor> = Arc::from(cescope::algorithms::find("lqf").unwrap());
+    let lqf: Arc<dyn Extractor> = cescope::algorithms::find("lqf").unwrap();
     let mut app = open_with(&path, lqf);
     let page = app.doc.as_ref().unwrap().page.clone();
     let x = app.active_algo().result.clone().unwrap();
@@ -1068,7 +1079,7 @@ fn lqf_from_the_registry_is_drawn() {
 #[test]
 fn step_mode_survives_switching_to_an_algorithm_with_fewer_phases() {
     let (_dir, path) = links_page();
-    let bte: Arc<dyn Extractor> = Arc::from(cescope::algorithms::find("bte").unwrap());
+    let bte: Arc<dyn Extractor> = cescope::algorithms::find("bte").unwrap();
     let mut app = App::open(&path, opts()).unwrap();
     let addanag = app
         .algos
@@ -1141,6 +1152,7 @@ fn every_registered_algorithm_is_drawn_overlaid_stepped_and_explained() {
             &page,
             &x,
             cescope::algorithms::Location::Byte(app.line_range(app.cursor).unwrap().start),
+            None,
         );
         assert!(!said.is_empty(), "{name}: explain says something");
     }
@@ -1800,9 +1812,9 @@ fn headline_panel_and_prefilled_suggestion() {
 }
 
 /// The names of the active algorithm's phases, in order.
-fn phase_names(app: &App) -> Vec<&'static str> {
+fn phase_names(app: &App) -> Vec<String> {
     let phases = app.active_algo().extractor.phases();
-    phases.iter().map(|p| p.name).collect()
+    phases.iter().map(|p| p.name.to_string()).collect()
 }
 
 /// Step mode plays DANAg's gap expansion region by region from the seed: on the teaching page
@@ -2177,7 +2189,12 @@ fn explain_panel_is_not_cut() {
         let said = app
             .active_algo()
             .extractor
-            .explain(&page, &x, cescope::algorithms::Location::Line(app.cursor))
+            .explain(
+                &page,
+                &x,
+                cescope::algorithms::Location::Line(app.cursor),
+                None,
+            )
             .join("; ");
         let norm = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
         for (w, h) in [(80u16, 24u16), (110, 32), (160, 48)] {
@@ -2234,7 +2251,7 @@ fn step_mode_hides_later_phases_and_the_scores() {
             let cols: Vec<char> = l.chars().collect();
             cols.len() >= 2 && cols[cols.len() - 2] == '▐'
         });
-        match phases[step] {
+        match phases[step].as_str() {
             "gap expansion" => match app.substep {
                 Some(1) => {
                     assert!(explain.contains("r2 is not reached yet"), "{explain}");

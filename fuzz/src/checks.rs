@@ -312,7 +312,7 @@ pub fn value_in_range(spec: &ParamSpec, pick: u64) -> ParamValue {
             }
         },
         ParamKind::Bool => ParamValue::Bool(pick & 1 == 1),
-        ParamKind::Choice { choices } => ParamValue::Choice(choices[r as usize % choices.len()]),
+        ParamKind::Choice { choices } => ParamValue::choice(choices[r as usize % choices.len()]),
     }
 }
 
@@ -350,7 +350,9 @@ pub fn check_extractors(data: &[u8]) {
                 "{}: {v} rejected by its own spec: {parsed:?}",
                 ex.name()
             );
-            params.set(spec.name, v);
+            params
+                .set(spec, v)
+                .expect("a value drawn from the spec fits it");
         }
         let what = format!("{} {params:?}", ex.name());
         let x = ex.run(&page, &params);
@@ -377,7 +379,7 @@ pub fn check_extractors(data: &[u8]) {
         );
         let _ = page.render(&x.selection);
         for line in [0, n_lines / 2, n_lines.saturating_sub(1), n_lines] {
-            let _ = ex.explain(&page, &x, cescope::algorithms::Location::Line(line));
+            let _ = ex.explain(&page, &x, cescope::algorithms::Location::Line(line), None);
         }
         assert!(!ex.phases().is_empty(), "{}: no phases", ex.name());
     }

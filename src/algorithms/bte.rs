@@ -13,53 +13,55 @@
 //! parameters.
 
 use super::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{Extraction, Extractor, ParamSpec, Params};
+use super::{AlgoInfo, Algorithm, NO_PARAMS};
+use super::{Extraction, Extractor, Params};
 use crate::page::tokens::TokenKind;
 use crate::page::Page;
 use crate::selection::Selection;
+use std::borrow::Cow;
 
 /// Body Text Extraction (no parameters).
 #[derive(Debug, Clone, Default)]
 pub struct Bte;
 
+const PHASES: &[Phase] = &[
+    Phase::new(
+        "tokens",
+        "the page as tag tokens (B = 1) and word tokens (B = 0)",
+        &["tags", "words"],
+    ),
+    Phase::new(
+        "cumulative tags",
+        "d(n) = number of tag tokens up to n (Formula 3.4); the main content is a plateau",
+        &["d"],
+    ),
+    Phase::new(
+        "optimum",
+        "the range [i, j] maximising T(i, j) (Formula 3.3), found in O(N)",
+        &["plateau", "T"],
+    ),
+    Phase::new(
+        "extraction",
+        "the words of the range are the main content",
+        &[],
+    ),
+];
+
+static INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("bte"),
+    description: Cow::Borrowed("Body Text Extraction: the token range with most words inside and most tags outside (Mohammadzadeh 2013, 3.3.1.1, Formula 3.3, Algorithm 5)"),
+    source: Cow::Borrowed("Mohammadzadeh 2013, 3.3.1.1, Formula 3.3, Algorithm 5"),
+    params: Cow::Borrowed(NO_PARAMS),
+    phases: Cow::Borrowed(PHASES),
+};
+
+impl Algorithm for Bte {
+    fn info(&self) -> &AlgoInfo {
+        &INFO
+    }
+}
+
 impl Extractor for Bte {
-    fn name(&self) -> &'static str {
-        "bte"
-    }
-
-    fn describe(&self) -> &'static str {
-        "Body Text Extraction: the token range with most words inside and most tags outside (Mohammadzadeh 2013, 3.3.1.1, Formula 3.3, Algorithm 5)"
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &[]
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        &[
-            Phase {
-                name: "tokens",
-                what: "the page as tag tokens (B = 1) and word tokens (B = 0)",
-                reveals: &["tags", "words"],
-            },
-            Phase {
-                name: "cumulative tags",
-                what: "d(n) = number of tag tokens up to n (Formula 3.4); the main content is a plateau",
-                reveals: &["d"],
-            },
-            Phase {
-                name: "optimum",
-                what: "the range [i, j] maximising T(i, j) (Formula 3.3), found in O(N)",
-                reveals: &["plateau", "T"],
-            },
-            Phase {
-                name: "extraction",
-                what: "the words of the range are the main content",
-                reveals: &[],
-            },
-        ]
-    }
-
     /// Trace (token unit, positions = each token's byte range): `tags` (code signal, 1 per tag
     /// token), `words` (content signal, 1 per word token), `d` (the cumulative tag count of
     /// Formula 3.4, a size series aggregated by maximum, so a plateau shows as equal bars),

@@ -137,7 +137,7 @@ pub fn candidate_table(
                 })
                 .collect();
             let why = e
-                .explain_step(page, x, location(unit, span.start), step)
+                .explain(page, x, location(unit, span.start), step)
                 .pop()
                 .unwrap_or_default();
             CandidateRow {

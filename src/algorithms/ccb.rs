@@ -67,11 +67,13 @@
 //! Scalars `iterations` and `change` (the passes made and the
 //! largest change in the last one) and `sigma` (σ in elements) are informational.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::preprocess::{link_filter, LinkFilter};
 use super::signal::{self, Edge};
 use super::trace::{Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::{AlgoInfo, Algorithm, Choice};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::lex::{ByteClass, Tag};
 use crate::page::lines::is_removed;
@@ -81,7 +83,7 @@ use crate::selection::Selection;
 
 const fn r_spec(default: i64, help: &'static str, source: &'static str) -> ParamSpec {
     ParamSpec {
-        name: "r",
+        name: Cow::Borrowed("r"),
         kind: ParamKind::Int {
             min: 1,
             max: 200,
@@ -118,7 +120,7 @@ pub const R_TCCB: ParamSpec = r_spec(
 
 /// The threshold `t` on the content code ratio (Gottron 2009, section 5.2: t = 0.75).
 pub const T_SPEC: ParamSpec = ParamSpec {
-    name: "t",
+    name: Cow::Borrowed("t"),
     kind: ParamKind::Float {
         min: 0.0,
         max: 1.0,
@@ -132,7 +134,7 @@ pub const T_SPEC: ParamSpec = ParamSpec {
 /// σ of the Gaussian weights as a fraction of `r` (the sources give none; see the module
 /// documentation).
 pub const SIGMA_SPEC: ParamSpec = ParamSpec {
-    name: "sigma",
+    name: Cow::Borrowed("sigma"),
     kind: ParamKind::Float {
         min: 0.05,
         max: 4.0,
@@ -145,7 +147,7 @@ pub const SIGMA_SPEC: ParamSpec = ParamSpec {
 
 /// The stop criterion: stop after the first pass that changes no element by `epsilon` or more.
 pub const EPSILON_SPEC: ParamSpec = ParamSpec {
-    name: "epsilon",
+    name: Cow::Borrowed("epsilon"),
     kind: ParamKind::Float {
         min: 0.0001,
         max: 0.5,
@@ -158,7 +160,7 @@ pub const EPSILON_SPEC: ParamSpec = ParamSpec {
 
 /// The most blurring passes (a cap on the stop criterion).
 pub const MAX_ITER_SPEC: ParamSpec = ParamSpec {
-    name: "max_iter",
+    name: Cow::Borrowed("max_iter"),
     kind: ParamKind::Int {
         min: 1,
         max: 200,
@@ -169,48 +171,41 @@ pub const MAX_ITER_SPEC: ParamSpec = ParamSpec {
     source: "cescope's choice (a cap on Algorithm 7's stop criterion)",
 };
 
-const ANCHOR_CHOICES: &[&str] = &["keep", "ignore-tags", "filter1"];
+const ANCHORS_HELP: &str = "keep: anchor tags are code; ignore-tags: anchor tags get no element (ACCB); filter1: hyperlinks with their text are removed (Filter 1)";
 
 /// What happens to hyperlinks when the character vector is built: `keep` (plain CCB),
 /// `ignore-tags` (ACCB, thesis 3.3.1.3), `filter1` (the hyperlink with its text removed,
 /// thesis 4.6.1.1, Algorithm 2).
 pub const ANCHORS_CCB: ParamSpec = ParamSpec {
-    name: "anchors",
+    name: Cow::Borrowed("anchors"),
     kind: ParamKind::Choice {
-        choices: ANCHOR_CHOICES,
+        choices: <Anchors as Choice>::NAMES,
     },
-    default: ParamValue::Choice("keep"),
-    help: "keep: anchor tags are code; ignore-tags: anchor tags get no element (ACCB); filter1: hyperlinks with their text are removed (Filter 1)",
+    default: ParamValue::choice("keep"),
+    help: ANCHORS_HELP,
     source: "Mohammadzadeh 2013, 3.3.1.3 (CCB); 4.6.1.1, Algorithm 2 (Filter 1)",
 };
 
 /// [`ANCHORS_CCB`] with ACCB's default, `ignore-tags`.
 pub const ANCHORS_ACCB: ParamSpec = ParamSpec {
-    default: ParamValue::Choice("ignore-tags"),
+    name: Cow::Borrowed("anchors"),
+    kind: ParamKind::Choice {
+        choices: <Anchors as Choice>::NAMES,
+    },
+    help: ANCHORS_HELP,
+    default: ParamValue::choice("ignore-tags"),
     source: "Mohammadzadeh 2013, 3.3.1.3 (\"In ACCB, all anchor-tags are ignored during the creation of the CCV\"); 4.6.1.1, Algorithm 2 (Filter 1)",
-    ..ANCHORS_CCB
 };
 
-/// How hyperlinks enter the character vector (parameter `anchors`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Anchors {
-    /// Anchor tags are code like every tag (CCB).
-    Keep,
-    /// Anchor tags get no element; their text is content (ACCB, thesis 3.3.1.3).
-    IgnoreTags,
-    /// Whole hyperlinks, text included, get no element (Filter 1, thesis Algorithm 2).
-    Filter1,
-}
-
-impl Anchors {
-    /// The mode named as the `anchors` choices spell it (`None` for another name).
-    pub fn from_name(name: &str) -> Option<Anchors> {
-        match name {
-            "keep" => Some(Anchors::Keep),
-            "ignore-tags" => Some(Anchors::IgnoreTags),
-            "filter1" => Some(Anchors::Filter1),
-            _ => None,
-        }
+crate::choice_enum! {
+    /// How hyperlinks enter the character vector (parameter `anchors`).
+    pub enum Anchors {
+        /// Anchor tags are code like every tag (CCB).
+        Keep = "keep",
+        /// Anchor tags get no element; their text is content (ACCB, thesis 3.3.1.3).
+        IgnoreTags = "ignore-tags",
+        /// Whole hyperlinks, text included, get no element (Filter 1, thesis Algorithm 2).
+        Filter1 = "filter1",
     }
 }
 
@@ -229,7 +224,6 @@ pub enum Variant {
 #[derive(Debug, Clone)]
 pub struct CcbFamily {
     variant: Variant,
-    specs: Vec<ParamSpec>,
 }
 
 impl CcbFamily {
@@ -237,14 +231,6 @@ impl CcbFamily {
     pub fn ccb() -> Self {
         CcbFamily {
             variant: Variant::CcbFamily,
-            specs: vec![
-                R_CCB,
-                T_SPEC,
-                SIGMA_SPEC,
-                EPSILON_SPEC,
-                MAX_ITER_SPEC,
-                ANCHORS_CCB,
-            ],
         }
     }
 
@@ -252,14 +238,6 @@ impl CcbFamily {
     pub fn accb() -> Self {
         CcbFamily {
             variant: Variant::Accb,
-            specs: vec![
-                R_ACCB,
-                T_SPEC,
-                SIGMA_SPEC,
-                EPSILON_SPEC,
-                MAX_ITER_SPEC,
-                ANCHORS_ACCB,
-            ],
         }
     }
 
@@ -267,7 +245,6 @@ impl CcbFamily {
     pub fn tccb() -> Self {
         CcbFamily {
             variant: Variant::Tccb,
-            specs: vec![R_TCCB, T_SPEC, SIGMA_SPEC, EPSILON_SPEC, MAX_ITER_SPEC],
         }
     }
 
@@ -275,15 +252,61 @@ impl CcbFamily {
     pub fn variant(&self) -> Variant {
         self.variant
     }
+}
 
-    fn spec(&self, name: &str) -> &ParamSpec {
-        // Every variant has every name it asks for (constructors above).
-        self.specs
-            .iter()
-            .find(|s| s.name == name)
-            .unwrap_or(&T_SPEC)
+/// The parameters of one run of a [`CcbFamily`] member, read once ([`CcbParams::read`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CcbParams {
+    /// The neighbourhood `r` (characters; TCCB: tokens).
+    pub r: usize,
+    /// The threshold `t` on the content code ratio.
+    pub t: f64,
+    /// σ of the Gaussian as a fraction of `r`.
+    pub sigma: f64,
+    /// The stop criterion.
+    pub epsilon: f64,
+    /// The most blurring passes.
+    pub max_iter: usize,
+    /// How hyperlinks enter the character vector (TCCB: not used, [`Anchors::Keep`]).
+    pub anchors: Anchors,
+}
+
+impl CcbParams {
+    /// The values of `params` for `variant` (each absent one: its spec's default).
+    pub fn read(variant: Variant, params: &Params) -> CcbParams {
+        let (r, anchors) = match variant {
+            Variant::CcbFamily => (&R_CCB, Some(&ANCHORS_CCB)),
+            Variant::Accb => (&R_ACCB, Some(&ANCHORS_ACCB)),
+            Variant::Tccb => (&R_TCCB, None),
+        };
+        CcbParams {
+            r: params.read::<i64>(r).max(1) as usize,
+            t: params.read(&T_SPEC),
+            sigma: params.read(&SIGMA_SPEC),
+            epsilon: params.read(&EPSILON_SPEC),
+            max_iter: params.read::<i64>(&MAX_ITER_SPEC).max(1) as usize,
+            anchors: anchors.map_or(Anchors::Keep, |a| params.read(a)),
+        }
     }
 }
+
+const CCB_SPECS: &[ParamSpec] = &[
+    R_CCB,
+    T_SPEC,
+    SIGMA_SPEC,
+    EPSILON_SPEC,
+    MAX_ITER_SPEC,
+    ANCHORS_CCB,
+];
+const ACCB_SPECS: &[ParamSpec] = &[
+    R_ACCB,
+    T_SPEC,
+    SIGMA_SPEC,
+    EPSILON_SPEC,
+    MAX_ITER_SPEC,
+    ANCHORS_ACCB,
+];
+const TCCB_SPECS: &[ParamSpec] = &[R_TCCB, T_SPEC, SIGMA_SPEC, EPSILON_SPEC, MAX_ITER_SPEC];
 
 /// The content code vector of a page: one element per character (or token) in text order.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -445,63 +468,58 @@ pub fn selected_runs(ccv: &[f64], ccr: &[f64], t: f64) -> Vec<Range<usize>> {
     out
 }
 
-const PHASES: [Phase; 3] = [
-    Phase {
-        name: "vector",
-        what: "the content code vector: 1 per content element, 0 per tag element; white space, comments, scripts and styles skipped (Algorithm 7, first loop)",
-        reveals: &["ccv", "code"],
-    },
-    Phase {
-        name: "blurring",
-        what: "Gaussian blurring with 2r + 1 weights, repeated until no element changes by epsilon (Algorithm 7, iterative blurring): the content code ratio",
-        reveals: &["ccr", "iterations", "change", "sigma"],
-    },
-    Phase {
-        name: "extraction",
-        what: "content elements whose ratio exceeds t are main content (Algorithm 7, extraction)",
-        reveals: &["t", "selected"],
-    },
+const PHASES: &[Phase] = &[
+    Phase::new("vector", "the content code vector: 1 per content element, 0 per tag element; white space, comments, scripts and styles skipped (Algorithm 7, first loop)", &["ccv", "code"]),
+    Phase::new("blurring", "Gaussian blurring with 2r + 1 weights, repeated until no element changes by epsilon (Algorithm 7, iterative blurring): the content code ratio", &["ccr", "iterations", "change", "sigma"]),
+    Phase::new("extraction", "content elements whose ratio exceeds t are main content (Algorithm 7, extraction)", &["t", "selected"]),
 ];
 
+static CCB_INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("ccb"),
+    description: Cow::Borrowed("Content Code Blurring: character content code vector blurred with a Gaussian until stable, ratio > t (Gottron 2008; Mohammadzadeh 2013, 3.3.1.3, Algorithm 7)"),
+    source: Cow::Borrowed("Gottron 2008; Mohammadzadeh 2013, 3.3.1.3, Algorithm 7"),
+    params: Cow::Borrowed(CCB_SPECS),
+    phases: Cow::Borrowed(PHASES),
+};
+static ACCB_INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("accb"),
+    description: Cow::Borrowed("Adapted CCB: CCB with anchor tags ignored in the content code vector (Gottron 2008; Mohammadzadeh 2013, 3.3.1.3; Gottron 2009, 5.2)"),
+    source: Cow::Borrowed("Gottron 2008; Mohammadzadeh 2013, 3.3.1.3; Gottron 2009, 5.2"),
+    params: Cow::Borrowed(ACCB_SPECS),
+    phases: Cow::Borrowed(PHASES),
+};
+static TCCB_INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("tccb"),
+    description: Cow::Borrowed("Token-based CCB: the content code vector over tag / word tokens (Gottron 2009, 5.2; Mohammadzadeh 2013, 3.3.1.3)"),
+    source: Cow::Borrowed("Gottron 2009, 5.2; Mohammadzadeh 2013, 3.3.1.3"),
+    params: Cow::Borrowed(TCCB_SPECS),
+    phases: Cow::Borrowed(PHASES),
+};
+
+impl Algorithm for CcbFamily {
+    fn info(&self) -> &AlgoInfo {
+        match self.variant {
+            Variant::CcbFamily => &CCB_INFO,
+            Variant::Accb => &ACCB_INFO,
+            Variant::Tccb => &TCCB_INFO,
+        }
+    }
+}
+
 impl Extractor for CcbFamily {
-    fn name(&self) -> &'static str {
-        match self.variant {
-            Variant::CcbFamily => "ccb",
-            Variant::Accb => "accb",
-            Variant::Tccb => "tccb",
-        }
-    }
-
-    fn describe(&self) -> &'static str {
-        match self.variant {
-            Variant::CcbFamily => "Content Code Blurring: character content code vector blurred with a Gaussian until stable, ratio > t (Gottron 2008; Mohammadzadeh 2013, 3.3.1.3, Algorithm 7)",
-            Variant::Accb => "Adapted CCB: CCB with anchor tags ignored in the content code vector (Gottron 2008; Mohammadzadeh 2013, 3.3.1.3; Gottron 2009, 5.2)",
-            Variant::Tccb => "Token-based CCB: the content code vector over tag / word tokens (Gottron 2009, 5.2; Mohammadzadeh 2013, 3.3.1.3)",
-        }
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &self.specs
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        &PHASES
-    }
-
     /// See the module documentation for the trace.
     fn run(&self, page: &Page, params: &Params) -> Extraction {
-        let r = params.int(self.spec("r")).max(1) as usize;
-        let t = params.float(self.spec("t"));
-        let sigma = params.float(self.spec("sigma"));
-        let epsilon = params.float(self.spec("epsilon"));
-        let max_iter = params.int(self.spec("max_iter")).max(1) as usize;
+        let CcbParams {
+            r,
+            t,
+            sigma,
+            epsilon,
+            max_iter,
+            anchors,
+        } = CcbParams::read(self.variant, params);
         let ccv = match self.variant {
             Variant::Tccb => token_vector(page),
-            _ => {
-                let mode = Anchors::from_name(params.choice(self.spec("anchors")))
-                    .unwrap_or(Anchors::Keep);
-                char_vector(page, mode)
-            }
+            _ => char_vector(page, anchors),
         };
         let (ccr, blurred) = blur(&ccv.values, r, sigma, epsilon, max_iter);
         let runs = selected_runs(&ccv.values, &ccr, t);

@@ -74,19 +74,21 @@
 //! Cost: three O(nodes) passes over the DOM plus one over the text nodes' characters.
 
 use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::{AlgoInfo, Algorithm, Choice};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, DomOptions, NodeId, NodeKind};
 use crate::page::lex::Tag;
 use crate::page::Page;
 use crate::selection::Selection;
+use std::borrow::Cow;
 
 /// The density measure (Sun et al. 2011; Mohammadzadeh 2013, Formulas 3.1 and 3.2).
 pub const DENSITY_SPEC: ParamSpec = ParamSpec {
-    name: "density",
+    name: Cow::Borrowed("density"),
     kind: ParamKind::Choice {
-        choices: &["ctd", "td"],
+        choices: <Density as Choice>::NAMES,
     },
-    default: ParamValue::Choice("ctd"),
+    default: ParamValue::choice("ctd"),
     help: "ctd: composite text density, links penalised (Formula 3.2); td: text density C/T (Formula 3.1)",
     source: "Mohammadzadeh 2013, 3.2.7, Formulas 3.1 and 3.2; Sun et al. 2011",
 };
@@ -94,11 +96,11 @@ pub const DENSITY_SPEC: ParamSpec = ParamSpec {
 /// Where the threshold comes from (the thesis and the authors' implementation differ; see the
 /// module documentation).
 pub const THRESHOLD_SPEC: ParamSpec = ParamSpec {
-    name: "threshold",
+    name: Cow::Borrowed("threshold"),
     kind: ParamKind::Choice {
-        choices: &["path-min", "body"],
+        choices: <ThresholdRule as Choice>::NAMES,
     },
-    default: ParamValue::Choice("path-min"),
+    default: ParamValue::choice("path-min"),
     help: "path-min: the smallest density from the max-DensitySum element up to <body> (authors' code); body: the density of <body> (thesis 3.2.7)",
     source: "Sun et al. 2011 (authors' implementation, GetThreshold); Mohammadzadeh 2013, 3.2.7",
 };
@@ -106,29 +108,31 @@ pub const THRESHOLD_SPEC: ParamSpec = ParamSpec {
 /// The HTML scripting flag of the DOM CETD reads (the authors ran their code in a browser with
 /// JavaScript disabled, so `<noscript>` content was page text).
 pub const SCRIPTING_SPEC: ParamSpec = ParamSpec {
-    name: "scripting",
+    name: Cow::Borrowed("scripting"),
     kind: ParamKind::Bool,
     default: ParamValue::Bool(false),
     help: "false: <noscript> content is page text (the authors' browser ran without JavaScript); true: it is not (the page's shared DOM, as a browser with scripts)",
     source: "Sun et al. 2011 (authors' implementation: JavascriptEnabled false); cescope's choice",
 };
 
-/// The density measure of [`DENSITY_SPEC`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Density {
-    /// Text density, Formula 3.1.
-    Td,
-    /// Composite text density, Formula 3.2.
-    Ctd,
+crate::choice_enum! {
+    /// The density measure of [`DENSITY_SPEC`].
+    pub enum Density {
+        /// Composite text density, Formula 3.2.
+        Ctd = "ctd",
+        /// Text density, Formula 3.1.
+        Td = "td",
+    }
 }
 
-/// The threshold rule of [`THRESHOLD_SPEC`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ThresholdRule {
-    /// The smallest density on the path from the max-DensitySum element up to `<body>`.
-    PathMin,
-    /// The density of `<body>`.
-    Body,
+crate::choice_enum! {
+    /// The threshold rule of [`THRESHOLD_SPEC`].
+    pub enum ThresholdRule {
+        /// The smallest density on the path from the max-DensitySum element up to `<body>`.
+        PathMin = "path-min",
+        /// The density of `<body>`.
+        Body = "body",
+    }
 }
 
 /// Text density `TD = C / T` (Formula 3.1, Algorithm 4) of a node with `c` characters and `t`
@@ -380,59 +384,45 @@ pub fn analyse(dom: &Dom, density: Density, rule: ThresholdRule) -> Analysis {
 }
 
 /// Content Extraction via Text Density.
-#[derive(Debug, Clone)]
-pub struct Cetd {
-    specs: [ParamSpec; 3],
+#[derive(Debug, Clone, Default)]
+pub struct Cetd;
+
+crate::typed_params! {
+    /// CETD's parameters (Sun et al. 2011; Mohammadzadeh 2013, 3.2.7).
+    pub struct CetdParams {
+        /// The density measure.
+        pub density: Density = DENSITY_SPEC,
+        /// Where the threshold comes from.
+        pub threshold: ThresholdRule = THRESHOLD_SPEC,
+        /// The HTML scripting flag of the DOM CETD reads.
+        pub scripting: bool = SCRIPTING_SPEC,
+    }
 }
 
-impl Default for Cetd {
-    fn default() -> Self {
-        Cetd {
-            specs: [DENSITY_SPEC, THRESHOLD_SPEC, SCRIPTING_SPEC],
-        }
+const PHASES: &[Phase] = &[
+            Phase::new("densities", "per element: characters C, tags T, link characters LC, link tags LT; text density C/T (Formula 3.1) or composite text density (Formula 3.2)", &["chars", "tags", "link_chars", "link_tags", "ratio", "density"]),
+            Phase::new("DensitySum", "DensitySum = the sum of the children's densities; the element with the largest one", &["dsum", "max", "dsum_max"]),
+            Phase::new("threshold", "t = the smallest density on the path from that element up to <body> (threshold=path-min) or the density of <body> (threshold=body)", &["t", "path"]),
+            Phase::new("extraction", "from <body> down through densities >= t, each element's max-DensitySum descendant is content with its subtree; their text is the main content", &["targets", "content"]),
+        ];
+
+static INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("cetd"),
+    description: Cow::Borrowed("Content Extraction via Text Density: the max-DensitySum DOM nodes under a density threshold from <body> (Sun et al. 2011; Mohammadzadeh 2013, 3.2.7, Formulas 3.1-3.2, Algorithm 4)"),
+    source: Cow::Borrowed("Sun et al. 2011; Mohammadzadeh 2013, 3.2.7, Formulas 3.1-3.2, Algorithm 4"),
+    params: Cow::Borrowed(CetdParams::SPECS),
+    phases: Cow::Borrowed(PHASES),
+};
+
+impl Algorithm for Cetd {
+    fn info(&self) -> &AlgoInfo {
+        &INFO
     }
 }
 
 impl Extractor for Cetd {
-    fn name(&self) -> &'static str {
-        "cetd"
-    }
-
-    fn describe(&self) -> &'static str {
-        "Content Extraction via Text Density: the max-DensitySum DOM nodes under a density threshold from <body> (Sun et al. 2011; Mohammadzadeh 2013, 3.2.7, Formulas 3.1-3.2, Algorithm 4)"
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &self.specs
-    }
-
     fn needs_dom(&self) -> bool {
         true
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        &[
-            Phase {
-                name: "densities",
-                what: "per element: characters C, tags T, link characters LC, link tags LT; text density C/T (Formula 3.1) or composite text density (Formula 3.2)",
-                reveals: &["chars", "tags", "link_chars", "link_tags", "ratio", "density"],
-            },
-            Phase {
-                name: "DensitySum",
-                what: "DensitySum = the sum of the children's densities; the element with the largest one",
-                reveals: &["dsum", "max", "dsum_max"],
-            },
-            Phase {
-                name: "threshold",
-                what: "t = the smallest density on the path from that element up to <body> (threshold=path-min) or the density of <body> (threshold=body)",
-                reveals: &["t", "path"],
-            },
-            Phase {
-                name: "extraction",
-                what: "from <body> down through densities >= t, each element's max-DensitySum descendant is content with its subtree; their text is the main content",
-                reveals: &["targets", "content"],
-            },
-        ]
     }
 
     /// Trace (node unit = the `<body>` subtree's elements that are on the page, in document
@@ -444,17 +434,14 @@ impl Extractor for Cetd {
     /// `content` (selected: the targets and their descendants); scalars `t` (threshold),
     /// `ratio` (`LC_b / C_b`) and `dsum_max` (the largest DensitySum).
     fn run(&self, page: &Page, params: &Params) -> Extraction {
-        let density = match params.choice(&DENSITY_SPEC) {
-            "td" => Density::Td,
-            _ => Density::Ctd,
-        };
-        let rule = match params.choice(&THRESHOLD_SPEC) {
-            "body" => ThresholdRule::Body,
-            _ => ThresholdRule::PathMin,
-        };
+        let CetdParams {
+            density,
+            threshold: rule,
+            scripting,
+        } = CetdParams::read(params);
         // With scripting off, CETD parses its own DOM (the page's shared one has scripting on).
         let own;
-        let dom = if params.bool(&SCRIPTING_SPEC) {
+        let dom = if scripting {
             page.dom()
         } else {
             own = Dom::parse(
@@ -603,10 +590,14 @@ mod tests {
 
     fn run_with(html: &str, density: &'static str, threshold: &'static str) -> (Page, Extraction) {
         let p = Page::from_text("t.html", html);
-        let cetd = Cetd::default();
+        let cetd = Cetd;
         let mut params = Params::defaults(cetd.params());
-        params.set("density", ParamValue::Choice(density));
-        params.set("threshold", ParamValue::Choice(threshold));
+        params
+            .set(&DENSITY_SPEC, ParamValue::choice(density))
+            .unwrap();
+        params
+            .set(&THRESHOLD_SPEC, ParamValue::choice(threshold))
+            .unwrap();
         let x = cetd.run(&p, &params);
         x.trace.validate(&p).unwrap();
         assert!(p.is_normal(&x.selection));
@@ -782,13 +773,13 @@ mod tests {
     fn noscript_follows_the_scripting_flag() {
         let html = "<body><noscript><p>Posts served without scripts.</p></noscript></body>";
         let p = Page::from_text("t.html", html);
-        let cetd = Cetd::default();
+        let cetd = Cetd;
         let mut params = Params::defaults(cetd.params());
         assert_eq!(
             p.render(&cetd.run(&p, &params).selection),
             "Posts served without scripts."
         );
-        params.set("scripting", ParamValue::Bool(true));
+        params.set(&SCRIPTING_SPEC, ParamValue::Bool(true)).unwrap();
         assert!(cetd.run(&p, &params).selection.is_empty());
     }
 

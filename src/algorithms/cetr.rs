@@ -45,11 +45,13 @@
 //!   ([`super::cluster`]): the same page and parameters always give the same
 //!   selection. When all lines fall into one cluster nothing is content.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::cluster::kmeans;
 use super::signal::{convolve, gaussian_kernel, Edge};
 use super::trace::{raw_lines, runs, Agg, Marks, Phase, Role, Scalar, Series, Trace, Unit};
+use super::{AlgoInfo, Algorithm, Choice};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::lex::ByteClass;
 use crate::page::lines::{content_chars, is_removed};
@@ -58,29 +60,29 @@ use crate::selection::Selection;
 
 /// The line unit (see the module documentation).
 pub const LINES_SPEC: ParamSpec = ParamSpec {
-    name: "lines",
+    name: Cow::Borrowed("lines"),
     kind: ParamKind::Choice {
-        choices: &["virtual", "raw"],
+        choices: <Lines as Choice>::NAMES,
     },
-    default: ParamValue::Choice("virtual"),
+    default: ParamValue::choice("virtual"),
     help: "virtual: cescope's virtual lines (layout-independent); raw: the source's physical lines, empty ones dropped (as the original)",
     source: "Weninger et al. 2010; Mohammadzadeh 2013, Algorithm 9 (line by line); virtual lines: cescope's choice",
 };
 
 /// The clustering model.
 pub const METHOD_SPEC: ParamSpec = ParamSpec {
-    name: "method",
+    name: Cow::Borrowed("method"),
     kind: ParamKind::Choice {
-        choices: &["2d", "1d", "threshold"],
+        choices: <Method as Choice>::NAMES,
     },
-    default: ParamValue::Choice("2d"),
+    default: ParamValue::choice("2d"),
     help: "2d: k-means on (smoothed ratio, absolute derivative); 1d: k-means on the smoothed ratio (CETR-KM); threshold: ratio > lambda * std (CETR-TM)",
     source: "Weninger et al. 2010 (2-D model, CETR-KM, CETR-TM); Mohammadzadeh 2013, 3.3.3.1 (k-means)",
 };
 
 /// σ of the Gaussian smoothing, in lines.
 pub const SIGMA_SPEC: ParamSpec = ParamSpec {
-    name: "sigma",
+    name: Cow::Borrowed("sigma"),
     kind: ParamKind::Float {
         min: 0.0,
         max: 10.0,
@@ -93,7 +95,7 @@ pub const SIGMA_SPEC: ParamSpec = ParamSpec {
 
 /// α, the derivative window of the 2-D model, in lines.
 pub const ALPHA_SPEC: ParamSpec = ParamSpec {
-    name: "alpha",
+    name: Cow::Borrowed("alpha"),
     kind: ParamKind::Int {
         min: 1,
         max: 20,
@@ -106,7 +108,7 @@ pub const ALPHA_SPEC: ParamSpec = ParamSpec {
 
 /// k, the number of k-means clusters.
 pub const K_SPEC: ParamSpec = ParamSpec {
-    name: "k",
+    name: Cow::Borrowed("k"),
     kind: ParamKind::Int {
         min: 2,
         max: 10,
@@ -119,7 +121,7 @@ pub const K_SPEC: ParamSpec = ParamSpec {
 
 /// λ of the threshold method.
 pub const LAMBDA_SPEC: ParamSpec = ParamSpec {
-    name: "lambda",
+    name: Cow::Borrowed("lambda"),
     kind: ParamKind::Float {
         min: 0.0,
         max: 5.0,
@@ -132,7 +134,7 @@ pub const LAMBDA_SPEC: ParamSpec = ParamSpec {
 
 /// Seed of the k-means++ initialisation.
 pub const SEED_SPEC: ParamSpec = ParamSpec {
-    name: "seed",
+    name: Cow::Borrowed("seed"),
     kind: ParamKind::Int {
         min: 0,
         max: 1_000_000,
@@ -143,15 +145,47 @@ pub const SEED_SPEC: ParamSpec = ParamSpec {
     source: "cescope's choice (determinism)",
 };
 
-static SPECS: [ParamSpec; 7] = [
-    METHOD_SPEC,
-    LINES_SPEC,
-    SIGMA_SPEC,
-    ALPHA_SPEC,
-    K_SPEC,
-    LAMBDA_SPEC,
-    SEED_SPEC,
-];
+crate::choice_enum! {
+    /// The lines CETR measures ([`LINES_SPEC`]).
+    pub enum Lines {
+        /// cescope's virtual lines.
+        Virtual = "virtual",
+        /// The physical lines of the source.
+        Raw = "raw",
+    }
+}
+
+crate::choice_enum! {
+    /// How lines are classified ([`METHOD_SPEC`]).
+    pub enum Method {
+        /// k-means over (smoothed ratio, derivative), Algorithm 2.
+        TwoD = "2d",
+        /// k-means over the smoothed ratio alone.
+        OneD = "1d",
+        /// The smoothed ratio above lambda times its standard deviation.
+        Threshold = "threshold",
+    }
+}
+
+crate::typed_params! {
+    /// CETR's parameters (Weninger, Hsu & Han 2010).
+    pub struct CetrParams {
+        /// How lines are classified.
+        pub method: Method = METHOD_SPEC,
+        /// The lines measured.
+        pub lines: Lines = LINES_SPEC,
+        /// The Gaussian smoothing's sigma.
+        pub sigma: f64 = SIGMA_SPEC,
+        /// The derivative's window.
+        pub alpha: i64 = ALPHA_SPEC,
+        /// The number of clusters.
+        pub k: i64 = K_SPEC,
+        /// The threshold method's factor.
+        pub lambda: f64 = LAMBDA_SPEC,
+        /// The k-means seed.
+        pub seed: i64 = SEED_SPEC,
+    }
+}
 
 /// CETR, registered as `cetr`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -298,54 +332,30 @@ fn std_dev(v: &[f64]) -> f64 {
     (v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / v.len() as f64).sqrt()
 }
 
+const PHASES: &[Phase] = &[
+            Phase::new("preprocessing", "scripts, remarks (comments) and styles removed; lines with neither text nor tags dropped (Algorithm 9)", &["kept_lines"]),
+            Phase::new("tag ratios", "per line: non-tag characters x (right), tags y (left), T = x / max(y, 1) (Algorithm 9, Figure 3.11)", &["text", "tags", "ratio"]),
+            Phase::new("smoothing", "T' = T convolved with a Gaussian of standard deviation sigma lines", &["smoothed"]),
+            Phase::new("derivative", "G_i = |mean(T'_{i+1..i+alpha}) - T'_i|, the absolute smoothed derivative (2-D model)", &["derivative"]),
+            Phase::new("clustering", "k-means on (T', G) (or T' alone; or T' > lambda * std(T')): the cluster nearest the origin is non-content", &["cluster", "clusters"]),
+            Phase::new("extraction", "the content text of the lines in content clusters is the main content", &["content"]),
+        ];
+
+static INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("cetr"),
+    description: Cow::Borrowed("CETR: tag ratio per line, Gaussian smoothing, k-means into content / non-content (Weninger et al. 2010; Mohammadzadeh 2013, 3.3.3.1, Algorithm 9)"),
+    source: Cow::Borrowed("Weninger et al. 2010; Mohammadzadeh 2013, 3.3.3.1, Algorithm 9"),
+    params: Cow::Borrowed(CetrParams::SPECS),
+    phases: Cow::Borrowed(PHASES),
+};
+
+impl Algorithm for Cetr {
+    fn info(&self) -> &AlgoInfo {
+        &INFO
+    }
+}
+
 impl Extractor for Cetr {
-    fn name(&self) -> &'static str {
-        "cetr"
-    }
-
-    fn describe(&self) -> &'static str {
-        "CETR: tag ratio per line, Gaussian smoothing, k-means into content / non-content (Weninger et al. 2010; Mohammadzadeh 2013, 3.3.3.1, Algorithm 9)"
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &SPECS
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        &[
-            Phase {
-                name: "preprocessing",
-                what: "scripts, remarks (comments) and styles removed; lines with neither text nor tags dropped (Algorithm 9)",
-                reveals: &["kept_lines"],
-            },
-            Phase {
-                name: "tag ratios",
-                what: "per line: non-tag characters x (right), tags y (left), T = x / max(y, 1) (Algorithm 9, Figure 3.11)",
-                reveals: &["text", "tags", "ratio"],
-            },
-            Phase {
-                name: "smoothing",
-                what: "T' = T convolved with a Gaussian of standard deviation sigma lines",
-                reveals: &["smoothed"],
-            },
-            Phase {
-                name: "derivative",
-                what: "G_i = |mean(T'_{i+1..i+alpha}) - T'_i|, the absolute smoothed derivative (2-D model)",
-                reveals: &["derivative"],
-            },
-            Phase {
-                name: "clustering",
-                what: "k-means on (T', G) (or T' alone; or T' > lambda * std(T')): the cluster nearest the origin is non-content",
-                reveals: &["cluster", "clusters"],
-            },
-            Phase {
-                name: "extraction",
-                what: "the content text of the lines in content clusters is the main content",
-                reveals: &["content"],
-            },
-        ]
-    }
-
     /// Trace (unit: virtual or raw lines, parameter `lines`; dropped lines hold 0): `text`
     /// (content signal, non-tag chars), `tags` (code signal, tags), `ratio` (size, `T`),
     /// `smoothed` (combined signal, `T'`), `derivative` (info, `G`), `cluster` (label: cluster
@@ -354,22 +364,22 @@ impl Extractor for Cetr {
     /// `clusters` (info, clusters made) and, for the threshold method, `tau` (threshold; no phase
     /// names it, so step mode shows it at the last phase).
     fn run(&self, page: &Page, params: &Params) -> Extraction {
-        let tr = match params.choice(&LINES_SPEC) {
-            "raw" => raw_tag_ratios(page),
-            _ => virtual_tag_ratios(page),
+        let p = CetrParams::read(params);
+        let tr = match p.lines {
+            Lines::Raw => raw_tag_ratios(page),
+            Lines::Virtual => virtual_tag_ratios(page),
         };
-        let method = params.choice(&METHOD_SPEC);
-        let smoothed = smooth(&tr.ratio, params.float(&SIGMA_SPEC));
-        let alpha = params.int(&ALPHA_SPEC).max(1) as usize;
+        let smoothed = smooth(&tr.ratio, p.sigma);
+        let alpha = p.alpha.max(1) as usize;
         let g = derivative(&smoothed, alpha);
-        let k = params.int(&K_SPEC).max(1) as usize;
-        let seed = params.int(&SEED_SPEC).max(0) as u64;
+        let k = p.k.max(1) as usize;
+        let seed = p.seed.max(0) as u64;
         let n = tr.lines.len();
 
         let mut scalars = Vec::new();
-        let (labels, content): (Vec<usize>, Vec<bool>) = match method {
-            "threshold" => {
-                let tau = params.float(&LAMBDA_SPEC) * std_dev(&smoothed);
+        let (labels, content): (Vec<usize>, Vec<bool>) = match p.method {
+            Method::Threshold => {
+                let tau = p.lambda * std_dev(&smoothed);
                 scalars.push(Scalar::new(
                     "tau",
                     "threshold tau = lambda * std(T')",
@@ -388,8 +398,8 @@ impl Extractor for Cetr {
                 ));
                 (c.iter().map(|&b| b as usize).collect(), c)
             }
-            m => {
-                let (points, dim) = if m == "1d" {
+            m @ (Method::OneD | Method::TwoD) => {
+                let (points, dim) = if m == Method::OneD {
                     (smoothed.clone(), 1)
                 } else {
                     let mut p = Vec::with_capacity(2 * n);
@@ -604,9 +614,11 @@ mod tests {
             ("threshold", "raw"),
             ("2d", "virtual"),
         ] {
-            let mut params = Params::defaults(&SPECS);
-            params.set("method", ParamValue::Choice(method));
-            params.set("lines", ParamValue::Choice(lines));
+            let mut params = Params::defaults(CetrParams::SPECS);
+            params
+                .set(&METHOD_SPEC, ParamValue::choice(method))
+                .unwrap();
+            params.set(&LINES_SPEC, ParamValue::choice(lines)).unwrap();
             let x = Cetr.run(&p, &params);
             x.trace.validate(&p).unwrap();
             assert!(p.is_normal(&x.selection));
@@ -628,7 +640,7 @@ mod tests {
     fn empty_and_tagless_pages() {
         for html in ["", "   \n  ", "just text", "<p></p>"] {
             let p = Page::from_text("t.html", html);
-            let x = Cetr.run(&p, &Params::defaults(&SPECS));
+            let x = Cetr.run(&p, &Params::defaults(CetrParams::SPECS));
             x.trace.validate(&p).unwrap();
             assert!(p.is_normal(&x.selection));
         }

@@ -23,10 +23,10 @@
 //! `"2.1.gap"`), with the member's kind and range and, as default, the value the set file gives
 //! (else the published default). `run` hands each member the values under its prefix, so
 //! `--set 2.gap=30`, the inspector's sliders and the optimiser work on sets unchanged.
-//! Parameter names, phase names and set names must be `&'static str`; they are interned once
-//! per distinct text in one global table ([`intern`]), never leaked per call.
+//! A set owns its name, description, parameter names and phases ([`AlgoInfo`] with owned
+//! texts), so sets loaded from files need no global state.
 //!
-//! **Trace.** One [`Marks`] row per member (`member1` … `member16`, [`Unit::Byte`],
+//! **Trace.** One [`Marks`] row per member (`member1`, `member2`, …, [`Unit::Byte`],
 //! [`Role::Candidates`]) with that member's normal-form selection, a `votes` series (per virtual
 //! line: the summed weight of the members selecting text on it; for serial sets, the number of
 //! stages that kept text on it), the `threshold` that series is compared with, and the final
@@ -56,24 +56,26 @@
 //! [`load`] / [`parse`] read a file / text; [`FilterSet::to_toml`] writes one that reads back
 //! to the same set (nested files are written inline).
 
-use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use serde::Deserialize;
 
+use super::params::Text;
+use super::trace::Keys;
 use super::trace::{Marks, Phase, Role, Scalar, Series, Trace, Unit};
+use super::{explain_default, is_whole_run, AlgoInfo, Algorithm, Step};
 use super::{explain_generic, Extraction, Extractor, Location, ParamSpec, ParamValue, Params};
 pub use crate::error::SetError;
 use crate::error::{Error, Result};
 use crate::page::Page;
 use crate::selection::Selection;
 
-/// The most members one set (each nesting level) may have: the trace keys `member1` …
-/// `member16` are a fixed static table.
-pub const MAX_MEMBERS: usize = 16;
+/// The most members one set (each nesting level) may have: a bound on what a file can ask
+/// for, far above any published combination (Weissig & Gottron combine at most three).
+pub const MAX_MEMBERS: usize = 64;
 
 /// The deepest nesting of sets in sets (a set file that includes itself is refused before).
 pub const MAX_DEPTH: usize = 8;
@@ -81,45 +83,9 @@ pub const MAX_DEPTH: usize = 8;
 /// The largest set file read (bytes).
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
-/// The trace keys of the member rows.
-static MEMBER_KEYS: [&str; MAX_MEMBERS] = [
-    "member1", "member2", "member3", "member4", "member5", "member6", "member7", "member8",
-    "member9", "member10", "member11", "member12", "member13", "member14", "member15", "member16",
-];
-
-/// `s` as a `&'static str`, from one global table: each distinct text is leaked once, so memory
-/// is bounded by the distinct parameter names, set names and phase texts ever built.
-pub fn intern(s: &str) -> &'static str {
-    static TABLE: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let mut t = TABLE
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(x) = t.get(s) {
-        return x;
-    }
-    let x: &'static str = Box::leak(s.to_string().into_boxed_str());
-    t.insert(x);
-    x
-}
-
-/// The phases of a set, interned by their text (see [`intern`]).
-fn intern_phases(phases: Vec<Phase>) -> &'static [Phase] {
-    static TABLE: OnceLock<Mutex<HashMap<String, &'static [Phase]>>> = OnceLock::new();
-    let key: String = phases
-        .iter()
-        .map(|p| format!("{}\u{1}{}\u{1}{}\u{2}", p.name, p.what, p.reveals.join(",")))
-        .collect();
-    let mut t = TABLE
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(x) = t.get(&key) {
-        return x;
-    }
-    let x: &'static [Phase] = Box::leak(phases.into_boxed_slice());
-    t.insert(key, x);
-    x
+/// The trace key of member `i`'s row (0-based `i`): `member1`, `member2`, ….
+fn member_key(i: usize) -> String {
+    format!("member{}", i + 1)
 }
 
 /// How a set combines its members' selections (Weissig & Gottron, sections 3–4).
@@ -235,12 +201,14 @@ impl Member {
         }
     }
 
-    /// The member with `values` (its own, unprefixed names) baked in.
+    /// The member with `values` (its own, unprefixed names, checked against its specs when
+    /// they were written) baked in.
     fn with_values(mut self, values: &Params) -> Member {
         match &mut self.kind {
-            MemberKind::Algo(_) => {
+            MemberKind::Algo(e) => {
                 for (k, v) in values.iter() {
-                    self.given.set(k, v.clone());
+                    // The values come from this member's own specs: a set cannot refuse them.
+                    let _ = self.given.set_named(e.params(), k, v.clone());
                 }
             }
             MemberKind::Set(s) => **s = s.with_params(values),
@@ -251,7 +219,7 @@ impl Member {
     /// The value this member's set gives parameter `spec`, else the published default.
     fn value(&self, spec: &ParamSpec) -> ParamValue {
         self.given
-            .get(spec.name)
+            .get(&spec.name)
             .cloned()
             .unwrap_or_else(|| spec.default.clone())
     }
@@ -260,15 +228,13 @@ impl Member {
 /// A CombinE filter set (see the module documentation): an [`Extractor`] made of members.
 #[derive(Clone)]
 pub struct FilterSet {
-    name: &'static str,
-    describe: &'static str,
+    /// Name, description, the members' parameters (prefixed `"{i}."`, in member order) and
+    /// the phases.
+    info: AlgoInfo,
     combine: Combine,
     members: Vec<Member>,
-    /// The members' parameters, prefixed `"{i}."`, in member order.
-    specs: Vec<ParamSpec>,
-    /// For each spec: (member index, the member's own name).
-    map: Vec<(usize, &'static str)>,
-    phases: &'static [Phase],
+    /// For each parameter: (member index, the member's own name).
+    map: Vec<(usize, Text)>,
     /// Whether the default description was generated (not written to files).
     auto_describe: bool,
 }
@@ -276,7 +242,7 @@ pub struct FilterSet {
 impl fmt::Debug for FilterSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FilterSet")
-            .field("name", &self.name)
+            .field("name", &self.info.name)
             .field("combine", &self.combine)
             .field(
                 "members",
@@ -320,56 +286,61 @@ impl FilterSet {
         for (i, m) in members.iter().enumerate() {
             for s in m.extractor().params() {
                 specs.push(ParamSpec {
-                    name: intern(&format!("{}.{}", i + 1, s.name)),
+                    name: format!("{}.{}", i + 1, s.name).into(),
                     default: m.value(s),
                     ..s.clone()
                 });
-                map.push((i, s.name));
+                map.push((i, s.name.clone()));
             }
         }
         let names: Vec<&str> = members.iter().map(|m| m.extractor().name()).collect();
         let auto_describe = describe.is_none();
         let describe = match describe {
-            Some(d) => intern(d),
+            Some(d) => d.to_string(),
             None => {
                 let sep = if combine == Combine::Serial {
                     " → "
                 } else {
                     ", "
                 };
-                intern(&format!(
+                format!(
                     "filter set ({}): {}",
                     combine_text(combine),
                     names.join(sep)
-                ))
+                )
             }
         };
         let mut phases = Vec::new();
         for (i, m) in members.iter().enumerate() {
             phases.push(Phase {
-                name: intern(&format!("{} {}", i + 1, names[i])),
-                what: intern(&member_role(combine, i, &names, m.weight)),
-                reveals: &MEMBER_KEYS[i..i + 1],
+                name: format!("{} {}", i + 1, names[i]).into(),
+                what: member_role(combine, i, &names, m.weight).into(),
+                reveals: Keys::Owned(vec![member_key(i)]),
             });
         }
         phases.push(Phase {
-            name: "merge",
-            what: intern(&merge_text(combine, members.len())),
-            reveals: &["votes", "threshold"],
+            name: "merge".into(),
+            what: merge_text(combine, members.len()).into(),
+            reveals: Keys::Static(&["votes", "threshold"]),
         });
-        phases.push(Phase {
-            name: "result",
-            what: "the filter set's selection (Weissig & Gottron, sections 3-4)",
-            reveals: &["selected"],
-        });
+        phases.push(Phase::new(
+            "result",
+            "the filter set's selection (Weissig & Gottron, sections 3-4)",
+            &["selected"],
+        ));
         FilterSet {
-            name: intern(name),
-            describe,
+            info: AlgoInfo {
+                name: name.to_string().into(),
+                description: describe.into(),
+                source:
+                    "Weissig & Gottron, Combinations of Content Extraction Algorithms, sections 3-5"
+                        .into(),
+                params: specs.into(),
+                phases: phases.into(),
+            },
             combine,
             members,
-            specs,
             map,
-            phases: intern_phases(phases),
             auto_describe,
         }
     }
@@ -390,9 +361,10 @@ impl FilterSet {
     /// are ignored.
     pub fn with_params(&self, values: &Params) -> FilterSet {
         let mut per: Vec<Params> = vec![Params::default(); self.members.len()];
-        for (spec, (i, local)) in self.specs.iter().zip(&self.map) {
-            if let Some(v) = values.get(spec.name) {
-                per[*i].set(local, v.clone());
+        for (spec, (i, local)) in self.info.params.iter().zip(&self.map) {
+            if let Some(v) = values.get(&spec.name) {
+                // Checked against this spec when written: the member's own spec accepts it.
+                let _ = per[*i].set_named(self.members[*i].extractor().params(), local, v.clone());
             }
         }
         let members = self
@@ -403,8 +375,8 @@ impl FilterSet {
             .map(|(m, p)| m.with_values(p))
             .collect();
         FilterSet::build(
-            self.name,
-            (!self.auto_describe).then_some(self.describe),
+            self.name(),
+            (!self.auto_describe).then_some(self.describe()),
             self.combine,
             members,
         )
@@ -414,15 +386,15 @@ impl FilterSet {
     /// set's defaults.
     fn member_params(&self, i: usize, params: &Params) -> Params {
         let mut p = Params::default();
-        for (spec, (m, local)) in self.specs.iter().zip(&self.map) {
+        let own = self.members[i].extractor().params();
+        for (spec, (m, local)) in self.info.params.iter().zip(&self.map) {
             if *m == i {
-                p.set(
-                    local,
-                    params
-                        .get(spec.name)
-                        .cloned()
-                        .unwrap_or_else(|| spec.default.clone()),
-                );
+                let v = params
+                    .get(&spec.name)
+                    .cloned()
+                    .unwrap_or_else(|| spec.default.clone());
+                // The prefixed spec is the member's with another name: its values fit.
+                let _ = p.set_named(own, local, v);
             }
         }
         p
@@ -495,9 +467,9 @@ impl FilterSet {
 
     fn to_table(&self, top: bool) -> toml::Table {
         let mut t = toml::Table::new();
-        t.insert("name".into(), self.name.into());
+        t.insert("name".into(), self.name().into());
         if !self.auto_describe {
-            t.insert("describe".into(), self.describe.into());
+            t.insert("describe".into(), self.describe().into());
         }
         t.insert("combine".into(), self.combine.name().into());
         if let Combine::Vote { threshold } = self.combine {
@@ -540,7 +512,7 @@ fn value_to_toml(v: &ParamValue) -> toml::Value {
         ParamValue::Int(x) => (*x).into(),
         ParamValue::Float(x) => (*x).into(),
         ParamValue::Bool(x) => (*x).into(),
-        ParamValue::Choice(x) => (*x).into(),
+        ParamValue::Choice(x) => x.to_string().into(),
     }
 }
 
@@ -611,19 +583,13 @@ fn check_shape(c: Combine, members: usize, at: &str) -> std::result::Result<(), 
     Ok(())
 }
 
+impl Algorithm for FilterSet {
+    fn info(&self) -> &AlgoInfo {
+        &self.info
+    }
+}
+
 impl Extractor for FilterSet {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-
-    fn describe(&self) -> &'static str {
-        self.describe
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &self.specs
-    }
-
     fn needs_dom(&self) -> bool {
         self.members.iter().any(|m| m.extractor().needs_dom())
     }
@@ -635,7 +601,7 @@ impl Extractor for FilterSet {
         let mut trace = Trace::default();
         for (i, s) in sels.iter().enumerate() {
             trace.marks.push(Marks::new(
-                MEMBER_KEYS[i],
+                member_key(i),
                 member_label(self.combine, i, &names, self.members[i].weight),
                 Unit::Byte,
                 Role::Candidates,
@@ -684,13 +650,19 @@ impl Extractor for FilterSet {
         Extraction { selection, trace }
     }
 
-    fn phases(&self) -> &'static [Phase] {
-        self.phases
-    }
-
     /// Which members selected the location, the summed weights and the threshold (vote), or
-    /// where in the serial chain it was removed; read from the trace's member rows.
-    fn explain(&self, page: &Page, x: &Extraction, at: Location) -> Vec<String> {
+    /// where in the serial chain it was removed; read from the trace's member rows. Before the
+    /// last phase: [`explain_default`].
+    fn explain(
+        &self,
+        page: &Page,
+        x: &Extraction,
+        at: Location,
+        step: Option<Step>,
+    ) -> Vec<String> {
+        if !is_whole_run(self.phases(), step) {
+            return explain_default(self, page, x, at, step);
+        }
         let (place, range) = match at {
             Location::Byte(b) => (format!("byte {b}"), b..b + 1),
             Location::Line(l) => match page.lines().lines.get(l) {
@@ -707,7 +679,7 @@ fn explain_at(set: &FilterSet, x: &Extraction, place: String, range: Range<usize
     let names: Vec<&str> = set.members.iter().map(|m| m.extractor().name()).collect();
     let hit: Vec<bool> = (0..set.members.len())
         .map(|i| {
-            x.trace.marks(MEMBER_KEYS[i]).is_some_and(|m| {
+            x.trace.marks(&member_key(i)).is_some_and(|m| {
                 let k = m.spans.partition_point(|s| s.end <= range.start);
                 m.spans.get(k).is_some_and(|s| s.start < range.end)
             })
@@ -719,7 +691,7 @@ fn explain_at(set: &FilterSet, x: &Extraction, place: String, range: Range<usize
         range.start,
         range.end,
         if selected { "selected" } else { "not selected" },
-        set.name,
+        set.name(),
         combine_text(set.combine)
     )];
     match set.combine {
@@ -779,15 +751,15 @@ fn explain_at(set: &FilterSet, x: &Extraction, place: String, range: Range<usize
 /// The registered algorithm (or, with `sets`, registered set) named `name`.
 fn lookup(name: &str, sets: bool) -> Option<Arc<dyn Extractor>> {
     if let Some(e) = super::singles()
-        .into_iter()
+        .iter()
         .find(|e| e.name().eq_ignore_ascii_case(name))
     {
-        return Some(Arc::from(e));
+        return Some(Arc::clone(e));
     }
     if sets {
         return shipped()
             .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .find(|s| s.name().eq_ignore_ascii_case(name))
             .map(|s| Arc::new(s.clone()) as Arc<dyn Extractor>);
     }
     None
@@ -1023,7 +995,7 @@ fn parse_params(
                 algo: e.name().into(),
                 name: k.clone(),
                 known: {
-                    let n: Vec<&str> = e.params().iter().map(|s| s.name).collect();
+                    let n: Vec<&str> = e.params().iter().map(|s| s.name.as_ref()).collect();
                     if n.is_empty() {
                         "none".into()
                     } else {
@@ -1050,7 +1022,10 @@ fn parse_params(
                 e => e.to_string(),
             },
         })?;
-        p.set(spec.name, value);
+        p.set(spec, value).map_err(|e| SetError::BadValue {
+            at: at.into(),
+            message: e.to_string(),
+        })?;
     }
     Ok(p)
 }

@@ -40,15 +40,17 @@
 //! Cost: O(nodes + text) — one pass for per-node prefix sums, one walk.
 
 use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::{AlgoInfo, Algorithm, Choice};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, NodeKind};
 use crate::page::lex::Tag;
 use crate::page::Page;
 use crate::selection::Selection;
+use std::borrow::Cow;
 
 /// The link-text ratio above which a cell is removed (`threshold` of Algorithm 1).
 pub const T_SPEC: ParamSpec = ParamSpec {
-    name: "t",
+    name: Cow::Borrowed("t"),
     kind: ParamKind::Float {
         min: 0.0,
         max: 1.0,
@@ -61,18 +63,18 @@ pub const T_SPEC: ParamSpec = ParamSpec {
 
 /// Which elements the link-cell filter judges.
 pub const CELLS_SPEC: ParamSpec = ParamSpec {
-    name: "cells",
+    name: Cow::Borrowed("cells"),
     kind: ParamKind::Choice {
-        choices: &["td", "blocks"],
+        choices: <Cells as Choice>::NAMES,
     },
-    default: ParamValue::Choice("td"),
+    default: ParamValue::choice("td"),
     help: "td: table cells, as Algorithm 1; blocks: every block element but html/head/body",
     source: "Mohammadzadeh 2013, 3.2.1, Algorithm 1 (nodeName = TD); blocks is cescope's extension",
 };
 
 /// `ignoreLinkCells`: the link-cell filter on or off.
 pub const LINK_CELLS_SPEC: ParamSpec = ParamSpec {
-    name: "link_cells",
+    name: Cow::Borrowed("link_cells"),
     kind: ParamKind::Bool,
     default: ParamValue::Bool(true),
     help: "remove cells whose link-text ratio exceeds t",
@@ -81,7 +83,7 @@ pub const LINK_CELLS_SPEC: ParamSpec = ParamSpec {
 
 /// `ignoreTextLink`: the text-link filter on or off.
 pub const TEXT_LINKS_SPEC: ParamSpec = ParamSpec {
-    name: "text_links",
+    name: Cow::Borrowed("text_links"),
     kind: ParamKind::Bool,
     default: ParamValue::Bool(true),
     help: "remove links whose content is text (no image)",
@@ -90,7 +92,7 @@ pub const TEXT_LINKS_SPEC: ParamSpec = ParamSpec {
 
 /// `ignoreAds`: the ad-link filter on or off.
 pub const ADS_SPEC: ParamSpec = ParamSpec {
-    name: "ads",
+    name: Cow::Borrowed("ads"),
     kind: ParamKind::Bool,
     default: ParamValue::Bool(true),
     help: "remove elements whose URL points at a known ad server (built-in list)",
@@ -217,25 +219,35 @@ pub enum Removal {
     Ancestor = 4,
 }
 
-/// The Crunch filters.
-#[derive(Debug, Clone)]
-pub struct Crunch {
-    specs: [ParamSpec; 5],
-}
-
-impl Default for Crunch {
-    fn default() -> Self {
-        Crunch {
-            specs: [
-                T_SPEC,
-                CELLS_SPEC,
-                LINK_CELLS_SPEC,
-                TEXT_LINKS_SPEC,
-                ADS_SPEC,
-            ],
-        }
+crate::choice_enum! {
+    /// Which elements the link-list and text-link filters judge ([`CELLS_SPEC`]).
+    pub enum Cells {
+        /// Table cells, as published.
+        Td = "td",
+        /// All block elements.
+        Blocks = "blocks",
     }
 }
+
+crate::typed_params! {
+    /// Crunch's parameters (Mohammadzadeh 2013, 3.2.1, Algorithm 1).
+    pub struct CrunchParams {
+        /// The link-to-text threshold.
+        pub t: f64 = T_SPEC,
+        /// Which elements the filters judge.
+        pub cells: Cells = CELLS_SPEC,
+        /// The link-list filter.
+        pub link_cells: bool = LINK_CELLS_SPEC,
+        /// The text-link filter.
+        pub text_links: bool = TEXT_LINKS_SPEC,
+        /// The advertisement filter.
+        pub ads: bool = ADS_SPEC,
+    }
+}
+
+/// The Crunch filters.
+#[derive(Debug, Clone, Default)]
+pub struct Crunch;
 
 /// Per-node prefix sums in document order: `text[i]` / `link[i]` = non-white-space characters of
 /// shown text (inside `<a>` for `link`) in nodes `0..i`; `img[i]` = `<img>` elements in `0..i`.
@@ -282,46 +294,30 @@ fn prefix(dom: &Dom) -> Prefix {
     p
 }
 
+const PHASES: &[Phase] = &[
+            Phase::new("elements", "the elements the filters examine (cells, links, elements with a URL) and their text: link text (left), other text (right)", &["link", "text", "examined"]),
+            Phase::new("ad links", "filter 1: elements pointing at an ad server are removed (isAdLink)", &["ad links"]),
+            Phase::new("link cells", "filter 2: cells whose link text / text exceeds t are removed (getLinkTextRatio)", &["ratio", "t", "link cells"]),
+            Phase::new("text links", "filter 3: links whose content is text are removed (isTextLink); the remaining text is the main content", &["text links", "removal", "kept"]),
+        ];
+
+static INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("crunch"),
+    description: Cow::Borrowed("Crunch filters: remove ad links, link cells (link text / text > t) and text links (Mohammadzadeh 2013, 3.2.1, Algorithm 1)"),
+    source: Cow::Borrowed("Mohammadzadeh 2013, 3.2.1, Algorithm 1"),
+    params: Cow::Borrowed(CrunchParams::SPECS),
+    phases: Cow::Borrowed(PHASES),
+};
+
+impl Algorithm for Crunch {
+    fn info(&self) -> &AlgoInfo {
+        &INFO
+    }
+}
+
 impl Extractor for Crunch {
-    fn name(&self) -> &'static str {
-        "crunch"
-    }
-
-    fn describe(&self) -> &'static str {
-        "Crunch filters: remove ad links, link cells (link text / text > t) and text links (Mohammadzadeh 2013, 3.2.1, Algorithm 1)"
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &self.specs
-    }
-
     fn needs_dom(&self) -> bool {
         true
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        &[
-            Phase {
-                name: "elements",
-                what: "the elements the filters examine (cells, links, elements with a URL) and their text: link text (left), other text (right)",
-                reveals: &["link", "text", "examined"],
-            },
-            Phase {
-                name: "ad links",
-                what: "filter 1: elements pointing at an ad server are removed (isAdLink)",
-                reveals: &["ad links"],
-            },
-            Phase {
-                name: "link cells",
-                what: "filter 2: cells whose link text / text exceeds t are removed (getLinkTextRatio)",
-                reveals: &["ratio", "t", "link cells"],
-            },
-            Phase {
-                name: "text links",
-                what: "filter 3: links whose content is text are removed (isTextLink); the remaining text is the main content",
-                reveals: &["text links", "removal", "kept"],
-            },
-        ]
     }
 
     /// Trace (node unit = the examined elements in document order — cells, `<a>` elements and
@@ -333,11 +329,14 @@ impl Extractor for Crunch {
     /// (threshold); marks `examined` (candidates), `ad links`, `link cells`, `text links` (bound:
     /// removed by that filter) and `kept` (selected: examined elements with text that survive).
     fn run(&self, page: &Page, params: &Params) -> Extraction {
-        let t = params.float(&T_SPEC);
-        let all_blocks = params.choice(&CELLS_SPEC) == "blocks";
-        let link_cells = params.bool(&LINK_CELLS_SPEC);
-        let text_links = params.bool(&TEXT_LINKS_SPEC);
-        let ads = params.bool(&ADS_SPEC);
+        let CrunchParams {
+            t,
+            cells,
+            link_cells,
+            text_links,
+            ads,
+        } = CrunchParams::read(params);
+        let all_blocks = cells == Cells::Blocks;
         let dom = page.dom();
         let n = dom.len();
         let pre = prefix(dom);
@@ -555,7 +554,7 @@ mod tests {
 
     fn run_with(html: &str, set: &[&str]) -> (Page, Extraction) {
         let p = Page::from_text("t.html", html);
-        let c = Crunch::default();
+        let c = Crunch;
         let mut params = Params::defaults(c.params());
         for a in set {
             params.set_str(c.params(), a).unwrap();

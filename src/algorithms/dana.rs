@@ -22,9 +22,11 @@
 //!    an error-tolerant parser (section 4.4.1): cescope's lexer, whose content-text spans in the
 //!    selected lines form the selection.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::preprocess::{link_filter, LinkFilter};
+use super::{AlgoInfo, Algorithm, Choice};
 use super::{
     Extraction, Extractor, Location, Marks, ParamKind, ParamSpec, ParamValue, Params, Phase, Role,
     Scalar, Series, Step, Trace, Unit,
@@ -56,14 +58,33 @@ pub struct Region {
     pub y: usize,
 }
 
-const SMOOTHING: &[&str] = &["three-line", "none"];
-const FILTERS: &[&str] = &["filter3", "filter1", "filter2", "none"];
+crate::choice_enum! {
+    /// The smoothing of [`SMOOTHING_SPEC`].
+    pub enum Smoothing {
+        /// diff over lines i-1..i+1 (Formula 4.2).
+        ThreeLine = "three-line",
+        /// diff = T1 - T2 (Formula 4.6).
+        None = "none",
+    }
+}
+
+crate::choice_enum! {
+    /// The headline bound of [`BOUND_SPEC`] (thesis 7.2.1).
+    pub enum Bound {
+        /// As published.
+        None = "none",
+        /// Regions between the headline and the end of the smallest DOM subtree holding it and the seed region, no gap.
+        Headline = "headline",
+        /// Algorithm 1 cut to those bounds.
+        HeadlineGap = "headline+gap",
+    }
+}
 
 const GAP_HELP: &str = "largest distance d(ri, rj) = xj - yi + 1 (virtual lines) between consecutive main content regions (Algorithm 1, Formula 4.4)";
 
 const fn gap_spec(default: i64, source: &'static str) -> ParamSpec {
     ParamSpec {
-        name: "gap",
+        name: Cow::Borrowed("gap"),
         kind: ParamKind::Int {
             min: 0,
             max: 200,
@@ -90,17 +111,21 @@ pub const ADDANAG_GAP: ParamSpec =
     gap_spec(20, "Mohammadzadeh 2013, section 4.6 (as DANAg): gap = 20");
 /// Smoothing: Formula 4.2 (three lines, the default) or none (Formula 4.6).
 pub const SMOOTHING_SPEC: ParamSpec = ParamSpec {
-    name: "smoothing",
-    kind: ParamKind::Choice { choices: SMOOTHING },
-    default: ParamValue::Choice("three-line"),
+    name: Cow::Borrowed("smoothing"),
+    kind: ParamKind::Choice {
+        choices: <Smoothing as Choice>::NAMES,
+    },
+    default: ParamValue::choice("three-line"),
     help: "three-line: diff over lines i-1..i+1 (Formula 4.2); none: diff = T1 - T2 (Formula 4.6)",
     source: "Mohammadzadeh 2013, Formulas 4.2 and 4.6",
 };
 /// AdDANAg's hyperlink filter: Filter 3 by default (Mohammadzadeh 2013, section 4.6.1).
 pub const FILTER_SPEC: ParamSpec = ParamSpec {
-    name: "filter",
-    kind: ParamKind::Choice { choices: FILTERS },
-    default: ParamValue::Choice("filter3"),
+    name: Cow::Borrowed("filter"),
+    kind: ParamKind::Choice {
+        choices: <LinkFilter as Choice>::NAMES,
+    },
+    default: ParamValue::choice("filter3"),
     help: "hyperlink preprocessing: filter3 placeholder LT-7 (Alg. 4), filter1 remove links (Alg. 2), filter2 strip attributes (Alg. 3), none",
     source: "Mohammadzadeh 2013, section 4.6.1, Algorithms 2-4",
 };
@@ -112,19 +137,53 @@ pub const FILTER_SPEC: ParamSpec = ParamSpec {
 /// bound, and every region between them is main content, without the gap; `headline+gap`:
 /// Algorithm 1's selection (with the gap), cut to the same bounds. See [`headline_bounds`].
 pub const BOUND_SPEC: ParamSpec = ParamSpec {
-    name: "bound",
+    name: Cow::Borrowed("bound"),
     kind: ParamKind::Choice {
-        choices: &["none", "headline", "headline+gap"],
+        choices: <Bound as Choice>::NAMES,
     },
-    default: ParamValue::Choice("none"),
+    default: ParamValue::choice("none"),
     help: "none: as published; headline: regions between the headline (upper bound) and the end of the smallest DOM subtree holding it and the seed region (lower bound), no gap; headline+gap: Algorithm 1 cut to those bounds",
     source: "Mohammadzadeh 2013, 7.2.1 (future direction); none = the published algorithm",
 };
 
-static R2L_SPECS: [ParamSpec; 3] = [R2L_GAP, SMOOTHING_SPEC, BOUND_SPEC];
-static DANA_SPECS: [ParamSpec; 3] = [DANA_GAP, SMOOTHING_SPEC, BOUND_SPEC];
-static DANAG_SPECS: [ParamSpec; 3] = [DANAG_GAP, SMOOTHING_SPEC, BOUND_SPEC];
-static ADDANAG_SPECS: [ParamSpec; 4] = [ADDANAG_GAP, SMOOTHING_SPEC, FILTER_SPEC, BOUND_SPEC];
+const R2L_SPECS: &[ParamSpec] = &[R2L_GAP, SMOOTHING_SPEC, BOUND_SPEC];
+const DANA_SPECS: &[ParamSpec] = &[DANA_GAP, SMOOTHING_SPEC, BOUND_SPEC];
+const DANAG_SPECS: &[ParamSpec] = &[DANAG_GAP, SMOOTHING_SPEC, BOUND_SPEC];
+const ADDANAG_SPECS: &[ParamSpec] = &[ADDANAG_GAP, SMOOTHING_SPEC, FILTER_SPEC, BOUND_SPEC];
+
+/// The parameters of one run of a [`DanaFamily`] member, read once ([`DanaParams::read`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DanaParams {
+    /// The gap in virtual lines (Algorithm 1).
+    pub gap: usize,
+    /// Formula 4.2's three-line smoothing, or none (Formula 4.6).
+    pub smoothing: Smoothing,
+    /// AdDANAg's hyperlink filter ([`LinkFilter::None`] for the other variants).
+    pub filter: LinkFilter,
+    /// The headline bound of thesis 7.2.1.
+    pub bound: Bound,
+}
+
+impl DanaParams {
+    /// The values of `params` for `variant` (each absent one: its spec's default).
+    pub fn read(variant: Variant, params: &Params) -> DanaParams {
+        let gap = match variant {
+            Variant::R2l => &R2L_GAP,
+            Variant::Dana => &DANA_GAP,
+            Variant::Danag => &DANAG_GAP,
+            Variant::Addanag => &ADDANAG_GAP,
+        };
+        DanaParams {
+            gap: params.read::<i64>(gap).max(0) as usize,
+            smoothing: params.read(&SMOOTHING_SPEC),
+            filter: match variant {
+                Variant::Addanag => params.read(&FILTER_SPEC),
+                _ => LinkFilter::None,
+            },
+            bound: params.read(&BOUND_SPEC),
+        }
+    }
+}
 
 /// One member of the R2L / DANA / DANAg / AdDANAg family.
 #[derive(Debug, Clone)]
@@ -158,112 +217,97 @@ impl DanaFamily {
     pub fn variant(&self) -> Variant {
         self.variant
     }
+}
 
-    fn specs(&self) -> &'static [ParamSpec] {
+const PREPROCESSING: Phase = Phase::new("preprocessing", "scripts, styles and comments removed; block tags on lines of their own: the virtual lines (thesis 4.3.1)", &["length"]);
+const FILTER: Phase = Phase::new("filter", "hyperlink normalisation: Filter 3 gives each anchor start tag LT - 7 placeholder characters (Algorithm 4; Filters 1-2: Algorithms 2-3)", &["filtered"]);
+const T1_T2: Phase = Phase::new("T1 / T2", "content and code characters per line: T1 right of the axis, T2 left (Fig. 4.3; Formula 4.5 for DANAg)", &["T1", "T2"]);
+const SMOOTHING: Phase = Phase::new(
+    "smoothing",
+    "diff_i = sum of T1 - T2 over lines i-1..i+1 (Formula 4.2), or T1 - T2 (Formula 4.6)",
+    &["diff", "window"],
+);
+const REGIONS: Phase = Phase::new(
+    "regions",
+    "maximal runs of lines with diff > 0 are the regions r_j = [x_j, y_j] (Formula 4.3)",
+    &["regions", "region_count"],
+);
+const SEED: Phase = Phase::new(
+    "seed",
+    "the region with the most characters is the seed region r_m",
+    &["seed", "seed_index"],
+);
+const GAP_EXPANSION: Phase = Phase::new(
+    "gap expansion",
+    "neighbouring regions join while d(r_i, r_j) = x_j - y_i + 1 <= gap (Algorithm 1, Formula 4.4)",
+    &["selected", "gap", "bounds"],
+);
+const EXTRACTION: Phase = Phase::new(
+    "extraction",
+    "the content of the selected lines is extracted (4.3.5 for R2L, parser 4.4.1 otherwise)",
+    &[],
+);
+const PHASES: &[Phase] = &[
+    PREPROCESSING,
+    T1_T2,
+    SMOOTHING,
+    REGIONS,
+    SEED,
+    GAP_EXPANSION,
+    EXTRACTION,
+];
+const ADDANAG_PHASES: &[Phase] = &[
+    PREPROCESSING,
+    FILTER,
+    T1_T2,
+    SMOOTHING,
+    REGIONS,
+    SEED,
+    GAP_EXPANSION,
+    EXTRACTION,
+];
+
+static R2L_INFO: AlgoInfo = AlgoInfo::new(
+    "r2l",
+    "R2L: right-to-left vs ASCII characters per line, smoothing, regions, gap expansion; keeps R2L characters (Mohammadzadeh et al. 2011; thesis 4.3)",
+    "Mohammadzadeh et al. 2011; Mohammadzadeh 2013, 4.3, Formulas 4.2-4.4, Algorithm 1",
+    R2L_SPECS,
+    PHASES,
+);
+static DANA_INFO: AlgoInfo = AlgoInfo::new(
+    "dana",
+    "DANA: R2L's regions, content of the selected lines via a parser (Mohammadzadeh 2013, 4.4)",
+    "Mohammadzadeh 2013, 4.4",
+    DANA_SPECS,
+    PHASES,
+);
+static DANAG_INFO: AlgoInfo = AlgoInfo::new(
+    "danag",
+    "DANAg: content vs code characters per line (Formula 4.5), language independent (Mohammadzadeh 2013, 4.5)",
+    "Mohammadzadeh 2013, 4.5, Formula 4.5",
+    DANAG_SPECS,
+    PHASES,
+);
+static ADDANAG_INFO: AlgoInfo = AlgoInfo::new(
+    "addanag",
+    "AdDANAg: DANAg after hyperlink normalisation, Filter 3 (Mohammadzadeh 2013, 4.6)",
+    "Mohammadzadeh 2013, 4.6, Algorithms 2-4",
+    ADDANAG_SPECS,
+    ADDANAG_PHASES,
+);
+
+impl Algorithm for DanaFamily {
+    fn info(&self) -> &AlgoInfo {
         match self.variant {
-            Variant::R2l => &R2L_SPECS,
-            Variant::Dana => &DANA_SPECS,
-            Variant::Danag => &DANAG_SPECS,
-            Variant::Addanag => &ADDANAG_SPECS,
+            Variant::R2l => &R2L_INFO,
+            Variant::Dana => &DANA_INFO,
+            Variant::Danag => &DANAG_INFO,
+            Variant::Addanag => &ADDANAG_INFO,
         }
     }
 }
 
-const PREPROCESSING: Phase = Phase {
-    name: "preprocessing",
-    what: "scripts, styles and comments removed; block tags on lines of their own: the virtual lines (thesis 4.3.1)",
-    reveals: &["length"],
-};
-const T1_T2: Phase = Phase {
-    name: "T1 / T2",
-    what: "content and code characters per line: T1 right of the axis, T2 left (Fig. 4.3; Formula 4.5 for DANAg)",
-    reveals: &["T1", "T2"],
-};
-const LATER: [Phase; 5] = [
-    Phase {
-        name: "smoothing",
-        what: "diff_i = sum of T1 - T2 over lines i-1..i+1 (Formula 4.2), or T1 - T2 (Formula 4.6)",
-        reveals: &["diff", "window"],
-    },
-    Phase {
-        name: "regions",
-        what: "maximal runs of lines with diff > 0 are the regions r_j = [x_j, y_j] (Formula 4.3)",
-        reveals: &["regions", "region_count"],
-    },
-    Phase {
-        name: "seed",
-        what: "the region with the most characters is the seed region r_m",
-        reveals: &["seed", "seed_index"],
-    },
-    Phase {
-        name: "gap expansion",
-        what: "neighbouring regions join while d(r_i, r_j) = x_j - y_i + 1 <= gap (Algorithm 1, Formula 4.4)",
-        reveals: &["selected", "gap", "bounds"],
-    },
-    Phase {
-        name: "extraction",
-        what: "the content of the selected lines is extracted (4.3.5 for R2L, parser 4.4.1 otherwise)",
-        reveals: &[],
-    },
-];
-static PHASES: [Phase; 7] = [
-    PREPROCESSING,
-    T1_T2,
-    LATER[0],
-    LATER[1],
-    LATER[2],
-    LATER[3],
-    LATER[4],
-];
-static ADDANAG_PHASES: [Phase; 8] = [
-    PREPROCESSING,
-    Phase {
-        name: "filter",
-        what: "hyperlink normalisation: Filter 3 gives each anchor start tag LT - 7 placeholder characters (Algorithm 4; Filters 1-2: Algorithms 2-3)",
-        reveals: &["filtered"],
-    },
-    T1_T2,
-    LATER[0],
-    LATER[1],
-    LATER[2],
-    LATER[3],
-    LATER[4],
-];
-
 impl Extractor for DanaFamily {
-    fn name(&self) -> &'static str {
-        match self.variant {
-            Variant::R2l => "r2l",
-            Variant::Dana => "dana",
-            Variant::Danag => "danag",
-            Variant::Addanag => "addanag",
-        }
-    }
-
-    fn describe(&self) -> &'static str {
-        match self.variant {
-            Variant::R2l => "R2L: right-to-left vs ASCII characters per line, smoothing, regions, gap expansion; keeps R2L characters (Mohammadzadeh et al. 2011; thesis 4.3)",
-            Variant::Dana => "DANA: R2L's regions, content of the selected lines via a parser (Mohammadzadeh 2013, 4.4)",
-            Variant::Danag => "DANAg: content vs code characters per line (Formula 4.5), language independent (Mohammadzadeh 2013, 4.5)",
-            Variant::Addanag => "AdDANAg: DANAg after hyperlink normalisation, Filter 3 (Mohammadzadeh 2013, 4.6)",
-        }
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        self.specs()
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        match self.variant {
-            Variant::Addanag => &ADDANAG_PHASES,
-            _ => &PHASES,
-        }
-    }
-
-    fn explain(&self, page: &Page, x: &Extraction, at: Location) -> Vec<String> {
-        self.explain_step(page, x, at, None)
-    }
-
     /// The gap expansion plays region by region from the seed (Algorithm 1).
     fn unfolds(&self, step: usize) -> Option<&'static str> {
         (self.phases().get(step)?.name == "gap expansion").then_some("selected")
@@ -271,7 +315,7 @@ impl Extractor for DanaFamily {
 
     /// The explanation grows with the phases: T1 / T2, then diff, then the region, then the
     /// seed, then the gap expansion's verdict.
-    fn explain_step(
+    fn explain(
         &self,
         page: &Page,
         x: &Extraction,
@@ -305,18 +349,13 @@ impl Extractor for DanaFamily {
     }
 
     fn run(&self, page: &Page, params: &Params) -> Extraction {
-        let specs = self.specs();
-        let gap = params.int(&specs[0]).max(0) as usize;
-        let window = params.choice(&SMOOTHING_SPEC) == "three-line";
-        let filter = match self.variant {
-            Variant::Addanag => LinkFilter::from_name(params.choice(&FILTER_SPEC))
-                .or_else(|| match FILTER_SPEC.default {
-                    ParamValue::Choice(c) => LinkFilter::from_name(c),
-                    _ => None,
-                })
-                .unwrap_or(LinkFilter::None),
-            _ => LinkFilter::None,
-        };
+        let DanaParams {
+            gap,
+            smoothing,
+            filter,
+            bound,
+        } = DanaParams::read(self.variant, params);
+        let window = smoothing == Smoothing::ThreeLine;
         // T1 / T2 per virtual line, and the size of each line before the hyperlink filter
         // (`length`, T1 + T2 of DANAg) and after it (`filtered`, AdDANAg only).
         let mut filtered: Option<Vec<i64>> = None;
@@ -355,14 +394,13 @@ impl Extractor for DanaFamily {
             }
         }
         // Thesis 7.2.1: the headline and the DOM subtree bound the main content.
-        let bound = params.choice(&BOUND_SPEC);
         let bounds = match (bound, seed) {
-            ("headline" | "headline+gap", Some(m)) => headline_bounds(page, regions[m]),
+            (Bound::Headline | Bound::HeadlineGap, Some(m)) => headline_bounds(page, regions[m]),
             _ => None,
         };
         if let Some(b) = &bounds {
             let pool: &[Region] = match (bound, &chosen) {
-                ("headline+gap", Some(ch)) => &regions[ch.clone()],
+                (Bound::HeadlineGap, Some(ch)) => &regions[ch.clone()],
                 _ => &regions,
             };
             selected_lines = pool
@@ -899,11 +937,8 @@ mod tests {
             .position(|l| page.text()[l.range()].contains("shorter closing"))
             .unwrap();
         let at = Location::Line(closing);
-        let say = |step: Option<usize>| {
-            e.explain_step(&page, &x, at, step.map(Step::phase))
-                .join("; ")
-        };
-        let names: Vec<&str> = e.phases().iter().map(|p| p.name).collect();
+        let say = |step: Option<usize>| e.explain(&page, &x, at, step.map(Step::phase)).join("; ");
+        let names: Vec<&str> = e.phases().iter().map(|p| p.name.as_ref()).collect();
         let step = |name: &str| Some(names.iter().position(|n| *n == name).unwrap());
         let s = say(step("preprocessing"));
         assert!(
@@ -928,7 +963,7 @@ mod tests {
         // The seed's own lines name it without Algorithm 1's verdict before the gap expansion.
         let seed_line = x.trace.marks("seed").unwrap().spans[0].start;
         let on_seed = e
-            .explain_step(
+            .explain(
                 &page,
                 &x,
                 Location::Line(seed_line),
@@ -945,7 +980,7 @@ mod tests {
         // both, it joins.
         let gap = step("gap expansion").unwrap();
         let unfolded = |k: usize| {
-            e.explain_step(
+            e.explain(
                 &page,
                 &x,
                 at,
@@ -963,7 +998,7 @@ mod tests {
         );
         assert_eq!(unfolded(2), say(step("gap expansion")));
         assert_eq!(say(None), say(step("extraction")));
-        assert_eq!(e.explain(&page, &x, at).join("; "), say(None));
+        assert_eq!(e.explain(&page, &x, at, None).join("; "), say(None));
     }
 
     #[test]
@@ -1092,17 +1127,17 @@ mod tests {
         let x = e.run(&page, &Params::defaults(e.params()));
         let sel = &x.trace.marks("selected").unwrap().spans;
         let seed = x.trace.marks("seed").unwrap().spans[0].clone();
-        let inside = e.explain(&page, &x, Location::Line(seed.start));
+        let inside = e.explain(&page, &x, Location::Line(seed.start), None);
         assert!(
             inside.iter().any(|l| l.contains("seed region")),
             "{inside:?}"
         );
         let first_sel = sel[0].start;
         assert!(e
-            .explain(&page, &x, Location::Line(first_sel))
+            .explain(&page, &x, Location::Line(first_sel), None)
             .iter()
             .any(|l| l.contains("selected")));
-        let outside = e.explain(&page, &x, Location::Line(0));
+        let outside = e.explain(&page, &x, Location::Line(0), None);
         assert!(
             outside.iter().any(|l| l.contains("not selected")),
             "{outside:?}"
@@ -1112,8 +1147,8 @@ mod tests {
         // A byte location explains its virtual line.
         let b = page.lines().lines[seed.start].start as usize;
         assert_eq!(
-            e.explain(&page, &x, Location::Byte(b)),
-            e.explain(&page, &x, Location::Line(seed.start))
+            e.explain(&page, &x, Location::Byte(b), None),
+            e.explain(&page, &x, Location::Line(seed.start), None)
         );
         x.trace.validate(&page).unwrap();
     }
@@ -1132,7 +1167,7 @@ mod tests {
         let e = DanaFamily::danag();
         let run = |bound: &'static str| {
             let mut p = Params::defaults(e.params());
-            p.set("bound", ParamValue::Choice(bound));
+            p.set(&BOUND_SPEC, ParamValue::choice(bound)).unwrap();
             let x = e.run(&page, &p);
             x.trace.validate(&page).unwrap();
             (page.render(&x.selection), x)
@@ -1166,12 +1201,12 @@ mod tests {
                     .unwrap()
             };
             let inside = e
-                .explain(&page, &x, Location::Line(line_of("Paragraph 7 of")))
+                .explain(&page, &x, Location::Line(line_of("Paragraph 7 of")), None)
                 .join("; ");
             // (The paragraphs form the seed region, which says so.)
             assert!(inside.ends_with("-> selected"), "{bound}: {inside}");
             let outside = e
-                .explain(&page, &x, Location::Line(line_of("Footer notes")))
+                .explain(&page, &x, Location::Line(line_of("Footer notes")), None)
                 .join("; ");
             assert!(
                 outside.contains("outside the headline bounds")

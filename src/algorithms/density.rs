@@ -47,9 +47,11 @@
 //!   same L (the layout property test of `tests/properties.rs`).
 //! - A page without text (`maxL = 0`) selects nothing. Ties for `s_max` go to the first.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::trace::{runs, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::{AlgoInfo, Algorithm, Choice};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::lex::{flags, ByteClass, Tag};
 use crate::page::Page;
@@ -57,7 +59,7 @@ use crate::selection::Selection;
 
 /// `c1`: the cutoff length is `maxL · c1` (Arias et al. 2009, section 4).
 pub const C1_SPEC: ParamSpec = ParamSpec {
-    name: "c1",
+    name: Cow::Borrowed("c1"),
     kind: ParamKind::Float {
         min: 0.0,
         max: 1.0,
@@ -70,7 +72,7 @@ pub const C1_SPEC: ParamSpec = ParamSpec {
 
 /// `c2`: a string joins the region only within distance `< c2` (strings) of a string in it.
 pub const C2_SPEC: ParamSpec = ParamSpec {
-    name: "c2",
+    name: Cow::Borrowed("c2"),
     kind: ParamKind::Int {
         min: 1,
         max: 100,
@@ -82,38 +84,66 @@ pub const C2_SPEC: ParamSpec = ParamSpec {
     source: "Arias, Deschacht & Moens 2009, section 4 (c2 = 4)",
 };
 
-const TAG_SETS: &[&str] = &["html5", "xhtml"];
+crate::choice_enum! {
+    /// Which tags are structural ([`TAGS_SPEC`]).
+    pub enum TagSet {
+        /// The XHTML list plus HTML5 sectioning elements and form controls.
+        Html5 = "html5",
+        /// The paper's list completed from XHTML 1.0.
+        Xhtml = "xhtml",
+    }
+}
 
 /// Which tags are structural (see the module documentation).
 pub const TAGS_SPEC: ParamSpec = ParamSpec {
-    name: "tags",
-    kind: ParamKind::Choice { choices: TAG_SETS },
-    default: ParamValue::Choice("html5"),
+    name: Cow::Borrowed("tags"),
+    kind: ParamKind::Choice {
+        choices: <TagSet as Choice>::NAMES,
+    },
+    default: ParamValue::choice("html5"),
     help: "structural tags: xhtml = the paper's list completed from XHTML 1.0; html5 = xhtml + HTML5 sectioning elements and form controls",
     source: "Arias, Deschacht & Moens 2009, section 4 (p, table, br, div, h1, h2, ..., li; XHTML 1.0); cescope's choice for html5",
 };
 
-const BOUNDARIES: &[&str] = &["start", "start-end"];
+crate::choice_enum! {
+    /// Which events of a structural tag start a new string ([`BOUNDARIES_SPEC`]).
+    pub enum Boundaries {
+        /// A structural start tag.
+        Start = "start",
+        /// Its start and end tags.
+        StartEnd = "start-end",
+    }
+}
 
 /// Which events of a structural tag start a new string (see the module documentation).
 pub const BOUNDARIES_SPEC: ParamSpec = ParamSpec {
-    name: "boundaries",
+    name: Cow::Borrowed("boundaries"),
     kind: ParamKind::Choice {
-        choices: BOUNDARIES,
+        choices: <Boundaries as Choice>::NAMES,
     },
-    default: ParamValue::Choice("start"),
+    default: ParamValue::choice("start"),
     help: "start: a structural start tag starts a new string; start-end: its end tag does too",
     source: "Arias, Deschacht & Moens 2009, section 4 (\"if a markup-tag that modifies the structure ... is encountered\"); cescope's choice",
 };
 
-const EMPTY: &[&str] = &["keep", "merge"];
+crate::choice_enum! {
+    /// What a structural tag does when the last string is still empty ([`EMPTY_SPEC`]).
+    pub enum Empty {
+        /// Every structural tag adds a string, as published.
+        Keep = "keep",
+        /// Runs of structural tags with no text between them add one.
+        Merge = "merge",
+    }
+}
 
 /// What a structural tag does when the last string is still empty (see the module
 /// documentation).
 pub const EMPTY_SPEC: ParamSpec = ParamSpec {
-    name: "empty",
-    kind: ParamKind::Choice { choices: EMPTY },
-    default: ParamValue::Choice("keep"),
+    name: Cow::Borrowed("empty"),
+    kind: ParamKind::Choice {
+        choices: <Empty as Choice>::NAMES,
+    },
+    default: ParamValue::choice("keep"),
     help: "keep: every structural tag adds a string, as published; merge: runs of structural tags with no text between them add one (nested div wrappers do not stretch the c2 distance)",
     source: "Arias, Deschacht & Moens 2009, section 4 (\"L is extended with one empty string\"); cescope's choice for merge",
 };
@@ -336,71 +366,78 @@ pub fn grow(len: &[usize], c1: f64, c2: usize) -> Option<Region> {
 }
 
 /// Density / LICEA.
-#[derive(Debug, Clone)]
-pub struct Density {
-    specs: [ParamSpec; 5],
+#[derive(Debug, Clone, Default)]
+pub struct Density;
+
+crate::typed_params! {
+    /// Density's parameters (Arias, Deschacht & Moens 2009, section 4).
+    pub struct DensityParams {
+        /// The cutoff factor `c1`.
+        pub c1: f64 = C1_SPEC,
+        /// The distance `c2` in strings.
+        pub c2: i64 = C2_SPEC,
+        /// Which tags are structural.
+        pub tags: TagSet = TAGS_SPEC,
+        /// Which events of a structural tag start a string.
+        pub boundaries: Boundaries = BOUNDARIES_SPEC,
+        /// Whether empty strings merge.
+        pub empty: Empty = EMPTY_SPEC,
+    }
 }
 
-impl Default for Density {
-    fn default() -> Self {
-        Density {
-            specs: [C1_SPEC, C2_SPEC, TAGS_SPEC, BOUNDARIES_SPEC, EMPTY_SPEC],
-        }
+const PHASES: &[Phase] = &[
+    Phase::new(
+        "string array",
+        "text between structural tags as the strings of L, with their lengths (section 4)",
+        &["length"],
+    ),
+    Phase::new(
+        "cutoff",
+        "the longest string s_max and cutoffL = maxL x c1",
+        &["cutoff", "maxL", "smax"],
+    ),
+    Phase::new(
+        "region growing",
+        "add every string longer than cutoffL within |i - j| < c2 of a string of R",
+        &["R", "c2"],
+    ),
+    Phase::new(
+        "extraction",
+        "all strings from the leftmost to the rightmost string of R are the main content",
+        &["region"],
+    ),
+];
+
+static INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("density"),
+    description: Cow::Borrowed("Density (LICEA): the densest run of long text strings between structural tags (Arias, Deschacht & Moens 2009, section 4; Mohammadzadeh 2013, 3.3.3.2)"),
+    source: Cow::Borrowed("Arias, Deschacht & Moens 2009, section 4; Mohammadzadeh 2013, 3.3.3.2"),
+    params: Cow::Borrowed(DensityParams::SPECS),
+    phases: Cow::Borrowed(PHASES),
+};
+
+impl Algorithm for Density {
+    fn info(&self) -> &AlgoInfo {
+        &INFO
     }
 }
 
 impl Extractor for Density {
-    fn name(&self) -> &'static str {
-        "density"
-    }
-
-    fn describe(&self) -> &'static str {
-        "Density (LICEA): the densest run of long text strings between structural tags (Arias, Deschacht & Moens 2009, section 4; Mohammadzadeh 2013, 3.3.3.2)"
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &self.specs
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        &[
-            Phase {
-                name: "string array",
-                what: "text between structural tags as the strings of L, with their lengths (section 4)",
-                reveals: &["length"],
-            },
-            Phase {
-                name: "cutoff",
-                what: "the longest string s_max and cutoffL = maxL x c1",
-                reveals: &["cutoff", "maxL", "smax"],
-            },
-            Phase {
-                name: "region growing",
-                what: "add every string longer than cutoffL within |i - j| < c2 of a string of R",
-                reveals: &["R", "c2"],
-            },
-            Phase {
-                name: "extraction",
-                what: "all strings from the leftmost to the rightmost string of R are the main content",
-                reveals: &["region"],
-            },
-        ]
-    }
-
     /// Trace (token unit = the strings of L; positions = the source range of each string, from
     /// its structural tag to the next): `length` (content signal, characters), scalars
     /// `cutoff` (threshold), `maxL` (info) and `c2` (bound, in strings: the reach within which
     /// a long string would have joined), marks `smax` (seed), `R` (candidates: the strings of
     /// R) and `region` (selected: `s_l … s_r`).
     fn run(&self, page: &Page, params: &Params) -> Extraction {
-        let c1 = params.float(&C1_SPEC);
-        let c2 = params.int(&C2_SPEC).max(1) as usize;
-        let structural = match params.choice(&TAGS_SPEC) {
-            "xhtml" => is_structural_xhtml,
-            _ => is_structural_html5,
+        let p = DensityParams::read(params);
+        let c1 = p.c1;
+        let c2 = p.c2.max(1) as usize;
+        let structural = match p.tags {
+            TagSet::Xhtml => is_structural_xhtml,
+            TagSet::Html5 => is_structural_html5,
         };
-        let ends = params.choice(&BOUNDARIES_SPEC) == "start-end";
-        let merge = params.choice(&EMPTY_SPEC) == "merge";
+        let ends = p.boundaries == Boundaries::StartEnd;
+        let merge = p.empty == Empty::Merge;
         let l = string_array(page, structural, ends, merge);
         let region = grow(&l.len, c1, c2);
 
@@ -600,7 +637,7 @@ mod tests {
         html.push_str(&para.repeat(3));
         html.push_str("</p></div><div>Footer one</div><div>Footer two</div><div>Footer three</div><div>Footer four</div><p>Copyright notice and a long line of legal small print text that is long enough. Reproduction prohibited.</p></body></html>");
         let p = Page::from_text("t.html", html);
-        let d = Density::default();
+        let d = Density;
         let x = d.run(&p, &Params::defaults(d.params()));
         x.trace.validate(&p).unwrap();
         assert!(p.is_normal(&x.selection));

@@ -43,9 +43,11 @@
 //! - The factor 0.5 is the parameter `factor`, and the window size can be fixed by `window`
 //!   (0, the default, is the rule above).
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::{AlgoInfo, Algorithm, Choice};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::tokens::TokenKind;
 use crate::page::Page;
@@ -53,7 +55,7 @@ use crate::selection::Selection;
 
 /// The window size `w` in tokens; 0 selects the rule of Algorithm 6 ([`window_size`]).
 pub const WINDOW_SPEC: ParamSpec = ParamSpec {
-    name: "window",
+    name: Cow::Borrowed("window"),
     kind: ParamKind::Int {
         min: 0,
         max: 1000,
@@ -66,7 +68,7 @@ pub const WINDOW_SPEC: ParamSpec = ParamSpec {
 
 /// The low-slope factor: a window is low-slope when its slope is below `factor · s_total`.
 pub const FACTOR_SPEC: ParamSpec = ParamSpec {
-    name: "factor",
+    name: Cow::Borrowed("factor"),
     kind: ParamKind::Float {
         min: 0.0,
         max: 2.0,
@@ -77,13 +79,23 @@ pub const FACTOR_SPEC: ParamSpec = ParamSpec {
     source: "Mohammadzadeh 2013, 3.3.1.2, Algorithm 6 (0.5 * s_total)",
 };
 
-const HISTORY: &[&str] = &["literal", "symmetric"];
+crate::choice_enum! {
+    /// Where a low-slope region begins and ends ([`HISTORY_SPEC`]).
+    pub enum History {
+        /// `L` as Algorithm 6 writes it (a region starts at the third low window).
+        Literal = "literal",
+        /// It starts at the first of the three and ends at the last low window.
+        Symmetric = "symmetric",
+    }
+}
 
 /// Where a low-slope region begins and ends (see the module documentation).
 pub const HISTORY_SPEC: ParamSpec = ParamSpec {
-    name: "history",
-    kind: ParamKind::Choice { choices: HISTORY },
-    default: ParamValue::Choice("literal"),
+    name: Cow::Borrowed("history"),
+    kind: ParamKind::Choice {
+        choices: <History as Choice>::NAMES,
+    },
+    default: ParamValue::choice("literal"),
     help: "literal: L as Algorithm 6 writes it (a region starts at the 3rd low window); symmetric: it starts at the 1st of the three and ends at the last low window",
     source: "Mohammadzadeh 2013, 3.3.1.2, Algorithm 6 and its prose; cescope's choice",
 };
@@ -198,62 +210,44 @@ pub fn slope_curve(b: &[bool], w: usize, factor: f64, symmetric: bool) -> SlopeC
 }
 
 /// Document Slope Curves.
-#[derive(Debug, Clone)]
-pub struct Dsc {
-    specs: [ParamSpec; 3],
+#[derive(Debug, Clone, Default)]
+pub struct Dsc;
+
+crate::typed_params! {
+    /// DSC's parameters (Mohammadzadeh 2013, 3.3.1.2, Algorithm 6).
+    pub struct DscParams {
+        /// The window size `w` in tokens (0: Algorithm 6's rule).
+        pub window: i64 = WINDOW_SPEC,
+        /// The low-slope factor.
+        pub factor: f64 = FACTOR_SPEC,
+        /// Where a low-slope region begins and ends.
+        pub history: History = HISTORY_SPEC,
+    }
 }
 
-impl Default for Dsc {
-    fn default() -> Self {
-        Dsc {
-            specs: [WINDOW_SPEC, FACTOR_SPEC, HISTORY_SPEC],
-        }
+const PHASES: &[Phase] = &[
+            Phase::new("tokens", "the page as tag tokens (B = 1) and word tokens (B = 0)", &["tags", "words"]),
+            Phase::new("slope curve", "d(n) = number of tag tokens up to n (Formula 3.4); content is where it is flat", &["d"]),
+            Phase::new("window slopes", "windows of w tokens, step w/2; slope s_i = (d[i+w-1] - d[i]) / w against 0.5 x the average slope (Algorithm 6)", &["slope", "threshold", "s_total", "w", "low"]),
+            Phase::new("low-slope regions", "a region starts at the 3rd low window in a row and ends at the 3rd non-low window in a row (history h)", &["regions"]),
+            Phase::new("extraction", "the word tokens with L = 1 are the main content", &[]),
+        ];
+
+static INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("dsc"),
+    description: Cow::Borrowed("Document Slope Curves: windows of the cumulative tag curve with low slope are content (Pinto et al. 2002; Mohammadzadeh 2013, 3.3.1.2, Algorithm 6)"),
+    source: Cow::Borrowed("Pinto et al. 2002; Mohammadzadeh 2013, 3.3.1.2, Algorithm 6"),
+    params: Cow::Borrowed(DscParams::SPECS),
+    phases: Cow::Borrowed(PHASES),
+};
+
+impl Algorithm for Dsc {
+    fn info(&self) -> &AlgoInfo {
+        &INFO
     }
 }
 
 impl Extractor for Dsc {
-    fn name(&self) -> &'static str {
-        "dsc"
-    }
-
-    fn describe(&self) -> &'static str {
-        "Document Slope Curves: windows of the cumulative tag curve with low slope are content (Pinto et al. 2002; Mohammadzadeh 2013, 3.3.1.2, Algorithm 6)"
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &self.specs
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        &[
-            Phase {
-                name: "tokens",
-                what: "the page as tag tokens (B = 1) and word tokens (B = 0)",
-                reveals: &["tags", "words"],
-            },
-            Phase {
-                name: "slope curve",
-                what: "d(n) = number of tag tokens up to n (Formula 3.4); content is where it is flat",
-                reveals: &["d"],
-            },
-            Phase {
-                name: "window slopes",
-                what: "windows of w tokens, step w/2; slope s_i = (d[i+w-1] - d[i]) / w against 0.5 x the average slope (Algorithm 6)",
-                reveals: &["slope", "threshold", "s_total", "w", "low"],
-            },
-            Phase {
-                name: "low-slope regions",
-                what: "a region starts at the 3rd low window in a row and ends at the 3rd non-low window in a row (history h)",
-                reveals: &["regions"],
-            },
-            Phase {
-                name: "extraction",
-                what: "the word tokens with L = 1 are the main content",
-                reveals: &[],
-            },
-        ]
-    }
-
     /// Trace (token unit, positions = each token's byte range): `tags` (code signal, 1 per tag
     /// token), `words` (content signal, 1 per word token), `d` (Formula 3.4, size, maximum per
     /// line), `slope` (combined signal, maximum per line: each token carries the slope of the
@@ -263,12 +257,13 @@ impl Extractor for Dsc {
     fn run(&self, page: &Page, params: &Params) -> Extraction {
         let tokens = page.tokens();
         let b: Vec<bool> = tokens.iter().map(|t| t.kind == TokenKind::Tag).collect();
-        let w = match params.int(&WINDOW_SPEC) {
+        let p = DscParams::read(params);
+        let w = match p.window {
             x if x > 0 => x as usize,
             _ => window_size(b.len()),
         };
-        let factor = params.float(&FACTOR_SPEC);
-        let symmetric = params.choice(&HISTORY_SPEC) == "symmetric";
+        let factor = p.factor;
+        let symmetric = p.history == History::Symmetric;
         let c = slope_curve(&b, w, factor, symmetric);
 
         // Selection: each run of L = 1 from its first to its last word token.
@@ -465,7 +460,7 @@ mod tests {
         }
         html.push_str("</ul></body></html>");
         let p = Page::from_text("t.html", html);
-        let d = Dsc::default();
+        let d = Dsc;
         let x = d.run(&p, &Params::defaults(d.params()));
         x.trace.validate(&p).unwrap();
         assert!(p.is_normal(&x.selection));

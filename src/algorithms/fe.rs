@@ -41,27 +41,39 @@
 
 use super::cluster::kmeans;
 use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::{AlgoInfo, Algorithm, Choice};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::metrics::is_word_char;
 use crate::page::dom::{Dom, NodeId, NodeKind};
 use crate::page::lex::Tag;
 use crate::page::Page;
 use crate::selection::Selection;
+use std::borrow::Cow;
+
+crate::choice_enum! {
+    /// The desired feature set ([`DESIRED_SPEC`]).
+    pub enum Desired {
+        /// Text, text tags h1-h6, list items and style elements.
+        TextTagsListsStyles = "text-tags-lists-styles",
+        /// Text alone.
+        Text = "text",
+    }
+}
 
 /// The desired feature set.
 pub const DESIRED_SPEC: ParamSpec = ParamSpec {
-    name: "desired",
+    name: Cow::Borrowed("desired"),
     kind: ParamKind::Choice {
-        choices: &["text-tags-lists-styles", "text"],
+        choices: <Desired as Choice>::NAMES,
     },
-    default: ParamValue::Choice("text-tags-lists-styles"),
+    default: ParamValue::choice("text-tags-lists-styles"),
     help: "desired (main content) features: text, text tags h1-h6, list items and style elements; or text alone",
     source: "Mohammadzadeh 2013, 3.2.3 (features of Debnath et al. for the main content blocks)",
 };
 
 /// K-FE's number of k-means clusters.
 pub const K_SPEC: ParamSpec = ParamSpec {
-    name: "k",
+    name: Cow::Borrowed("k"),
     kind: ParamKind::Int {
         min: 2,
         max: 10,
@@ -74,7 +86,7 @@ pub const K_SPEC: ParamSpec = ParamSpec {
 
 /// Seed of K-FE's k-means++ initialisation.
 pub const SEED_SPEC: ParamSpec = ParamSpec {
-    name: "seed",
+    name: Cow::Borrowed("seed"),
     kind: ParamKind::Int {
         min: 0,
         max: 1_000_000,
@@ -85,8 +97,25 @@ pub const SEED_SPEC: ParamSpec = ParamSpec {
     source: "cescope's choice (determinism)",
 };
 
-static FE_SPECS: [ParamSpec; 1] = [DESIRED_SPEC];
-static KFE_SPECS: [ParamSpec; 3] = [DESIRED_SPEC, K_SPEC, SEED_SPEC];
+crate::typed_params! {
+    /// FE's parameters (Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3).
+    pub struct FeParams {
+        /// The desired feature set.
+        pub desired: Desired = DESIRED_SPEC,
+    }
+}
+
+crate::typed_params! {
+    /// K-FE's parameters (Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3).
+    pub struct KfeParams {
+        /// The desired feature set.
+        pub desired: Desired = DESIRED_SPEC,
+        /// The number of k-means clusters.
+        pub k: i64 = K_SPEC,
+        /// The k-means seed.
+        pub seed: i64 = SEED_SPEC,
+    }
+}
 
 /// The block-defining elements `T` of Algorithm 2, in order.
 pub const BLOCK_TAGS: [&str; 5] = ["table", "tr", "p", "hr", "ul"];
@@ -236,79 +265,67 @@ pub fn features(dom: &Dom, block: NodeId) -> Features {
     f
 }
 
+const BLOCKS: Phase = Phase::new(
+    "blocks",
+    "the page is split into blocks at <table>, <tr>, <p>, <hr>, <ul> (Algorithm 2)",
+    &["blocks"],
+);
+const FEATURES: Phase = Phase::new("features", "per block: desired features (text, h1-h6, li, style elements; right) and the rest (links, images, forms, scripts; left)", &["desired", "other"]);
+const BASKET: Phase = Phase::new(
+    "winner basket",
+    "blocks whose desired features sum to at least the rest form the winner basket",
+    &["basket", "basket_size"],
+);
+const KFE_PHASES: &[Phase] = &[
+    BLOCKS,
+    FEATURES,
+    BASKET,
+    Phase::new(
+        "values",
+        "each basket block's desired features over those of the whole basket",
+        &["value"],
+    ),
+    Phase::new(
+        "k-means",
+        "k-means on the values; the blocks of the highest cluster are the K winners (K-FE)",
+        &["cluster", "winner"],
+    ),
+];
+const FE_PHASES: &[Phase] = &[
+    BLOCKS,
+    FEATURES,
+    BASKET,
+    Phase::new("winner", "each basket block's desired features over those of the whole basket; the highest is the winner block (FE)", &["value", "winner"]),
+];
+
+static FE_INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("fe"),
+    description: Cow::Borrowed("FeatureExtractor: blocks (Algorithm 2), feature winner basket, one winner block (Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3)"),
+    source: Cow::Borrowed("Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3, Algorithm 2"),
+    params: Cow::Borrowed(FeParams::SPECS),
+    phases: Cow::Borrowed(FE_PHASES),
+};
+static KFE_INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("kfe"),
+    description: Cow::Borrowed("K-FeatureExtractor: blocks (Algorithm 2), feature winner basket, K blocks by k-means (Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3)"),
+    source: Cow::Borrowed("Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3, Algorithm 2"),
+    params: Cow::Borrowed(KfeParams::SPECS),
+    phases: Cow::Borrowed(KFE_PHASES),
+};
+
+impl Algorithm for FeatureExtractor {
+    fn info(&self) -> &AlgoInfo {
+        if self.k_means {
+            &KFE_INFO
+        } else {
+            &FE_INFO
+        }
+    }
+}
+
 impl Extractor for FeatureExtractor {
-    fn name(&self) -> &'static str {
-        if self.k_means {
-            "kfe"
-        } else {
-            "fe"
-        }
-    }
-
-    fn describe(&self) -> &'static str {
-        if self.k_means {
-            "K-FeatureExtractor: blocks (Algorithm 2), feature winner basket, K blocks by k-means (Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3)"
-        } else {
-            "FeatureExtractor: blocks (Algorithm 2), feature winner basket, one winner block (Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3)"
-        }
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        if self.k_means {
-            &KFE_SPECS
-        } else {
-            &FE_SPECS
-        }
-    }
-
     fn needs_dom(&self) -> bool {
         true
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        const BLOCKS: Phase = Phase {
-            name: "blocks",
-            what: "the page is split into blocks at <table>, <tr>, <p>, <hr>, <ul> (Algorithm 2)",
-            reveals: &["blocks"],
-        };
-        const FEATURES: Phase = Phase {
-            name: "features",
-            what: "per block: desired features (text, h1-h6, li, style elements; right) and the rest (links, images, forms, scripts; left)",
-            reveals: &["desired", "other"],
-        };
-        const BASKET: Phase = Phase {
-            name: "winner basket",
-            what: "blocks whose desired features sum to at least the rest form the winner basket",
-            reveals: &["basket", "basket_size"],
-        };
-        if self.k_means {
-            &[
-                BLOCKS,
-                FEATURES,
-                BASKET,
-                Phase {
-                    name: "values",
-                    what: "each basket block's desired features over those of the whole basket",
-                    reveals: &["value"],
-                },
-                Phase {
-                    name: "k-means",
-                    what: "k-means on the values; the blocks of the highest cluster are the K winners (K-FE)",
-                    reveals: &["cluster", "winner"],
-                },
-            ]
-        } else {
-            &[
-                BLOCKS,
-                FEATURES,
-                BASKET,
-                Phase {
-                    name: "winner",
-                    what: "each basket block's desired features over those of the whole basket; the highest is the winner block (FE)",
-                    reveals: &["value", "winner"],
-                },
-            ]
-        }
     }
 
     /// Trace (node unit = the blocks of Algorithm 2 in document order; positions = each block's
@@ -318,7 +335,7 @@ impl Extractor for FeatureExtractor {
     /// `basket_size` (info); K-FE also `cluster` (label: k-means cluster of basket blocks,
     /// highest = kept, −1 outside the basket).
     fn run(&self, page: &Page, params: &Params) -> Extraction {
-        let text_only = params.choice(&DESIRED_SPEC) == "text";
+        let text_only = FeParams::read(params).desired == Desired::Text;
         let dom = page.dom();
         let b = blocks(dom, &BLOCK_TAGS);
         let nb = b.len();
@@ -339,8 +356,9 @@ impl Extractor for FeatureExtractor {
         let mut cluster = vec![-1.0; nb];
         let winners: Vec<usize> = if self.k_means {
             let pts: Vec<f64> = basket.iter().map(|&i| value[i]).collect();
-            let k = params.int(&K_SPEC).max(1) as usize;
-            let seed = params.int(&SEED_SPEC).max(0) as u64;
+            let KfeParams { k, seed, .. } = KfeParams::read(params);
+            let k = k.max(1) as usize;
+            let seed = seed.max(0) as u64;
             let cl = kmeans(&pts, 1, k, seed);
             // Values are >= 0, so the highest cluster is the one farthest from the origin.
             let top = cl.centroids.len().saturating_sub(1);

@@ -37,15 +37,17 @@
 //! (Tables 4.4–4.6, "LQF-25/50/75").
 
 use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::{AlgoInfo, Algorithm, Choice};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, NodeKind};
 use crate::page::lex::Tag;
 use crate::page::Page;
 use crate::selection::Selection;
+use std::borrow::Cow;
 
 /// The link-quota threshold `t` (Mohammadzadeh 2013, 3.2.4 and Tables 4.4–4.6).
 pub const T_SPEC: ParamSpec = ParamSpec {
-    name: "t",
+    name: Cow::Borrowed("t"),
     kind: ParamKind::Float {
         min: 0.0,
         max: 1.0,
@@ -59,28 +61,38 @@ pub const T_SPEC: ParamSpec = ParamSpec {
 /// What a deleted block takes with it (the pseudo-code is open here; see the module
 /// documentation).
 pub const DELETE_SPEC: ParamSpec = ParamSpec {
-    name: "delete",
+    name: Cow::Borrowed("delete"),
     kind: ParamKind::Choice {
-        choices: &["own-text", "subtree"],
+        choices: <Delete as Choice>::NAMES,
     },
-    default: ParamValue::Choice("own-text"),
+    default: ParamValue::choice("own-text"),
     help: "own-text: a deleted block loses the text its quota measured (nested blocks are judged on their own); subtree: it loses its whole subtree",
     source: "Mohammadzadeh 2013, 3.2.4, Algorithm 3 (nested blocks excluded from the quota); cescope's choice",
 };
 
-/// The Link Quota Filter.
-#[derive(Debug, Clone)]
-pub struct Lqf {
-    specs: [ParamSpec; 2],
-}
-
-impl Default for Lqf {
-    fn default() -> Self {
-        Lqf {
-            specs: [T_SPEC, DELETE_SPEC],
-        }
+crate::choice_enum! {
+    /// What a deleted block takes with it ([`DELETE_SPEC`]).
+    pub enum Delete {
+        /// The text its quota measured (nested blocks are judged on their own).
+        OwnText = "own-text",
+        /// Its whole subtree.
+        Subtree = "subtree",
     }
 }
+
+crate::typed_params! {
+    /// LQF's parameters (Mohammadzadeh 2013, 3.2.4).
+    pub struct LqfParams {
+        /// The link-quota threshold `t`.
+        pub t: f64 = T_SPEC,
+        /// What a deleted block takes with it.
+        pub delete: Delete = DELETE_SPEC,
+    }
+}
+
+/// The Link Quota Filter.
+#[derive(Debug, Clone, Default)]
+pub struct Lqf;
 
 /// Per-block counts of Algorithm 3 for one DOM.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -157,41 +169,29 @@ pub fn block_quotas(dom: &Dom) -> BlockQuotas {
     q
 }
 
+const PHASES: &[Phase] = &[
+            Phase::new("blocks", "each block element's own text, nested blocks excluded: link text (left) and other text (right)", &["link", "text", "blocks"]),
+            Phase::new("link quota", "q = link text / all text per block (Algorithm 3), against the threshold t", &["quota", "t"]),
+            Phase::new("deletion", "blocks with q > t lose their text (delete=own-text) or their subtree (delete=subtree); the remaining text is the main content", &["kept", "deleted"]),
+        ];
+
+static INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("lqf"),
+    description: Cow::Borrowed("Link Quota Filter: delete DOM blocks whose link text / text exceeds t (Mohammadzadeh 2013, 3.2.4, Algorithm 3)"),
+    source: Cow::Borrowed("Mohammadzadeh 2013, 3.2.4, Algorithm 3"),
+    params: Cow::Borrowed(LqfParams::SPECS),
+    phases: Cow::Borrowed(PHASES),
+};
+
+impl Algorithm for Lqf {
+    fn info(&self) -> &AlgoInfo {
+        &INFO
+    }
+}
+
 impl Extractor for Lqf {
-    fn name(&self) -> &'static str {
-        "lqf"
-    }
-
-    fn describe(&self) -> &'static str {
-        "Link Quota Filter: delete DOM blocks whose link text / text exceeds t (Mohammadzadeh 2013, 3.2.4, Algorithm 3)"
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &self.specs
-    }
-
     fn needs_dom(&self) -> bool {
         true
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        &[
-            Phase {
-                name: "blocks",
-                what: "each block element's own text, nested blocks excluded: link text (left) and other text (right)",
-                reveals: &["link", "text", "blocks"],
-            },
-            Phase {
-                name: "link quota",
-                what: "q = link text / all text per block (Algorithm 3), against the threshold t",
-                reveals: &["quota", "t"],
-            },
-            Phase {
-                name: "deletion",
-                what: "blocks with q > t lose their text (delete=own-text) or their subtree (delete=subtree); the remaining text is the main content",
-                reveals: &["kept", "deleted"],
-            },
-        ]
     }
 
     /// Trace (node unit = the page's block elements in document order; positions = each block's
@@ -201,8 +201,8 @@ impl Extractor for Lqf {
     /// text), `deleted` (blocks with `q > t`, bound), `kept` (selected: blocks with text that
     /// survive, i.e. neither deleted nor inside a deleted block).
     fn run(&self, page: &Page, params: &Params) -> Extraction {
-        let t = params.float(&T_SPEC);
-        let whole_subtree = params.choice(&DELETE_SPEC) == "subtree";
+        let LqfParams { t, delete } = LqfParams::read(params);
+        let whole_subtree = delete == Delete::Subtree;
         let dom = page.dom();
         let q = block_quotas(dom);
         let nb = q.blocks.len();
@@ -306,9 +306,9 @@ mod tests {
 
     fn run(html: &str, t: f64) -> (Page, Extraction) {
         let p = Page::from_text("t.html", html);
-        let lqf = Lqf::default();
+        let lqf = Lqf;
         let mut params = Params::defaults(lqf.params());
-        params.set("t", ParamValue::Float(t));
+        params.set(&T_SPEC, ParamValue::Float(t)).unwrap();
         let x = lqf.run(&p, &params);
         (p, x)
     }
@@ -343,9 +343,11 @@ mod tests {
         let (p, x) = run(html, 0.25);
         assert_eq!(p.render(&x.selection), "Plain article text here.");
         // With delete=subtree, the paragraph goes with the div.
-        let lqf = Lqf::default();
+        let lqf = Lqf;
         let mut params = Params::defaults(lqf.params());
-        params.set("delete", ParamValue::Choice("subtree"));
+        params
+            .set(&DELETE_SPEC, ParamValue::choice("subtree"))
+            .unwrap();
         assert_eq!(p.render(&lqf.run(&p, &params).selection), "");
         // t = 0.5: the div survives (0.5 is not > 0.5), the link items go, the title never counts.
         let (p, x) = run(html, 0.5);

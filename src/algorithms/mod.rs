@@ -33,6 +33,7 @@ pub mod dsc;
 pub mod fe;
 pub mod headline;
 pub mod lqf;
+pub mod params;
 pub mod plain;
 pub mod preprocess;
 #[cfg(feature = "reference")]
@@ -44,265 +45,20 @@ pub mod trace;
 #[cfg(feature = "reference")]
 pub mod trafilatura;
 
+pub use params::{find_spec, Choice, ParamKind, ParamSpec, ParamType, ParamValue, Params, Text};
 pub use trace::{
     explain_generic, explain_generic_known, revealed, to_lines, Agg, LineMarks, LineSeries,
     LineTrace, Location, Marks, Phase, Positions, Role, Scalar, Series, Step, Trace, Unit,
 };
 
-use std::collections::BTreeMap;
-use std::fmt;
+use std::borrow::Cow;
+use std::sync::{Arc, LazyLock};
 
 use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::page::Page;
 use crate::selection::Selection;
-
-/// The type and range of a parameter.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum ParamKind {
-    /// An integer in `min..=max`, moved by `step`.
-    Int {
-        /// Smallest value.
-        min: i64,
-        /// Largest value.
-        max: i64,
-        /// Slider step.
-        step: i64,
-    },
-    /// A real number in `min..=max`, moved by `step`.
-    Float {
-        /// Smallest value.
-        min: f64,
-        /// Largest value.
-        max: f64,
-        /// Slider step.
-        step: f64,
-    },
-    /// A switch.
-    Bool,
-    /// One of a fixed list of names.
-    Choice {
-        /// The allowed names.
-        choices: &'static [&'static str],
-    },
-}
-
-/// A parameter value.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum ParamValue {
-    /// For [`ParamKind::Int`].
-    Int(i64),
-    /// For [`ParamKind::Float`].
-    Float(f64),
-    /// For [`ParamKind::Bool`].
-    Bool(bool),
-    /// For [`ParamKind::Choice`].
-    Choice(&'static str),
-}
-
-impl fmt::Display for ParamValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParamValue::Int(v) => write!(f, "{v}"),
-            ParamValue::Float(v) => write!(f, "{v}"),
-            ParamValue::Bool(v) => write!(f, "{v}"),
-            ParamValue::Choice(v) => write!(f, "{v}"),
-        }
-    }
-}
-
-/// The description of one parameter of an algorithm.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ParamSpec {
-    /// Name used by `--set NAME=VALUE` and the sliders.
-    pub name: &'static str,
-    /// Type and range.
-    #[serde(flatten)]
-    pub kind: ParamKind,
-    /// The default, as published.
-    pub default: ParamValue,
-    /// One line of help.
-    pub help: &'static str,
-    /// Where the parameter and its default come from.
-    pub source: &'static str,
-}
-
-impl ParamSpec {
-    /// Parses `text` as a value of this parameter, checking kind and range.
-    pub fn parse(&self, text: &str) -> Result<ParamValue> {
-        let bad = |why: String| Error::Param(format!("{}={text}: {why}", self.name));
-        match &self.kind {
-            ParamKind::Int { min, max, .. } => {
-                let v: i64 = text
-                    .trim()
-                    .parse()
-                    .map_err(|_| bad("expected an integer".into()))?;
-                if v < *min || v > *max {
-                    return Err(bad(format!("out of range {min}..={max}")));
-                }
-                Ok(ParamValue::Int(v))
-            }
-            ParamKind::Float { min, max, .. } => {
-                let v: f64 = text
-                    .trim()
-                    .parse()
-                    .map_err(|_| bad("expected a number".into()))?;
-                if !v.is_finite() || v < *min || v > *max {
-                    return Err(bad(format!("out of range {min}..={max}")));
-                }
-                Ok(ParamValue::Float(v))
-            }
-            ParamKind::Bool => match text.trim().to_ascii_lowercase().as_str() {
-                "true" | "yes" | "on" | "1" => Ok(ParamValue::Bool(true)),
-                "false" | "no" | "off" | "0" => Ok(ParamValue::Bool(false)),
-                _ => Err(bad("expected true or false".into())),
-            },
-            ParamKind::Choice { choices } => choices
-                .iter()
-                .find(|c| c.eq_ignore_ascii_case(text.trim()))
-                .map(|c| ParamValue::Choice(c))
-                .ok_or_else(|| bad(format!("expected one of {}", choices.join(", ")))),
-        }
-    }
-
-    /// The value one step up (`dir > 0`) or down from `v`, clamped to the range; choices cycle.
-    pub fn step(&self, v: &ParamValue, dir: i32) -> ParamValue {
-        match (&self.kind, v) {
-            (ParamKind::Int { min, max, step }, ParamValue::Int(x)) => {
-                ParamValue::Int((x + step * dir as i64).clamp(*min, *max))
-            }
-            (ParamKind::Float { min, max, step }, ParamValue::Float(x)) => {
-                ParamValue::Float((x + step * dir as f64).clamp(*min, *max))
-            }
-            (ParamKind::Bool, ParamValue::Bool(b)) => ParamValue::Bool(!b),
-            (ParamKind::Choice { choices }, ParamValue::Choice(c)) => {
-                let i = choices.iter().position(|x| x == c).unwrap_or(0) as i64;
-                let n = choices.len() as i64;
-                ParamValue::Choice(choices[((i + dir as i64).rem_euclid(n)) as usize])
-            }
-            _ => self.default.clone(),
-        }
-    }
-}
-
-/// The spec named `name` (surrounding white space ignored) in `specs`. Errors:
-/// [`Error::Param`] naming the parameters there are.
-pub fn find_spec<'a>(specs: &'a [ParamSpec], name: &str) -> Result<&'a ParamSpec> {
-    specs.iter().find(|s| s.name == name.trim()).ok_or_else(|| {
-        let known: Vec<_> = specs.iter().map(|s| s.name).collect();
-        Error::Param(format!(
-            "unknown parameter {:?}; this algorithm has: {}",
-            name.trim(),
-            if known.is_empty() {
-                "none".to_string()
-            } else {
-                known.join(", ")
-            }
-        ))
-    })
-}
-
-/// Parameter values of one run, by name. Always complete for the algorithm they were made for
-/// (see [`Params::defaults`]).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[serde(transparent)]
-pub struct Params {
-    values: BTreeMap<&'static str, ParamValue>,
-}
-
-impl Params {
-    /// The published defaults of `specs`.
-    pub fn defaults(specs: &[ParamSpec]) -> Params {
-        Params {
-            values: specs.iter().map(|s| (s.name, s.default.clone())).collect(),
-        }
-    }
-
-    /// Applies one `NAME=VALUE` assignment. Errors: [`Error::Param`] for an unknown name, a
-    /// missing `=`, or a value of the wrong kind or out of range.
-    pub fn set_str(&mut self, specs: &[ParamSpec], assignment: &str) -> Result<()> {
-        let (name, value) = assignment
-            .split_once('=')
-            .ok_or_else(|| Error::Param(format!("{assignment:?}: expected NAME=VALUE")))?;
-        let spec = find_spec(specs, name)?;
-        self.values.insert(spec.name, spec.parse(value)?);
-        Ok(())
-    }
-
-    /// Sets a value directly (the caller guarantees it fits the spec).
-    pub fn set(&mut self, name: &'static str, v: ParamValue) {
-        self.values.insert(name, v);
-    }
-
-    /// The value of `name`.
-    pub fn get(&self, name: &str) -> Option<&ParamValue> {
-        self.values.get(name)
-    }
-
-    /// The integer value of `spec`: the value set for `spec.name`, else `spec.default`.
-    /// Extractors read every parameter this way, so the published default lives in one place
-    /// (the spec). A spec whose default is not an integer is a programming error (the registry
-    /// test `specs_are_consistent` catches it); it reads as 0.
-    pub fn int(&self, spec: &ParamSpec) -> i64 {
-        match (self.values.get(spec.name), &spec.default) {
-            (Some(ParamValue::Int(v)), _) | (_, ParamValue::Int(v)) => *v,
-            _ => 0,
-        }
-    }
-
-    /// The real value of `spec` (an integer value converts), else `spec.default`; a
-    /// non-numeric default reads as 0.0 (see [`Params::int`]).
-    pub fn float(&self, spec: &ParamSpec) -> f64 {
-        let num = |v: &ParamValue| match v {
-            ParamValue::Float(x) => Some(*x),
-            ParamValue::Int(x) => Some(*x as f64),
-            _ => None,
-        };
-        self.values
-            .get(spec.name)
-            .and_then(num)
-            .or_else(|| num(&spec.default))
-            .unwrap_or(0.0)
-    }
-
-    /// The switch value of `spec`, else `spec.default`; a non-bool default reads as false.
-    pub fn bool(&self, spec: &ParamSpec) -> bool {
-        match (self.values.get(spec.name), &spec.default) {
-            (Some(ParamValue::Bool(v)), _) | (_, ParamValue::Bool(v)) => *v,
-            _ => false,
-        }
-    }
-
-    /// The choice value of `spec`, else `spec.default`; a non-choice default reads as "".
-    pub fn choice(&self, spec: &ParamSpec) -> &'static str {
-        match (self.values.get(spec.name), &spec.default) {
-            (Some(ParamValue::Choice(v)), _) | (_, ParamValue::Choice(v)) => v,
-            _ => "",
-        }
-    }
-
-    /// `name=value` pairs in name order.
-    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &ParamValue)> {
-        self.values.iter().map(|(k, v)| (*k, v))
-    }
-}
-
-impl fmt::Display for Params {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut first = true;
-        for (k, v) in &self.values {
-            if !first {
-                write!(f, " ")?;
-            }
-            first = false;
-            write!(f, "{k}={v}")?;
-        }
-        Ok(())
-    }
-}
 
 /// The result of one run: the selection and the trace.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -313,14 +69,80 @@ pub struct Extraction {
     pub trace: Trace,
 }
 
-/// A main content extraction algorithm.
-pub trait Extractor: Send + Sync {
+/// What every algorithm says about itself — extractors, headline finders, filter sets and
+/// learned methods alike: the registered name, a one-line description, the source it
+/// implements, its parameters and its phases for step mode. The views, commands and tests read
+/// an algorithm only through this and its trace. Built-in algorithms keep one in a `static`
+/// (all fields borrowed); a filter set loaded from a file or a trained model owns its texts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AlgoInfo {
+    /// Registered name (`--algo NAME`, `--method NAME`), lower case.
+    pub name: Text,
+    /// One-line description, with the source paper in parentheses.
+    pub description: Text,
+    /// The paper, section and formula / algorithm numbers it implements.
+    pub source: Text,
+    /// The parameters, with published defaults ([`ParamSpec`]).
+    pub params: Cow<'static, [ParamSpec]>,
+    /// The phases for step mode, in order, each with the trace keys it reveals ([`Phase`]).
+    pub phases: Cow<'static, [Phase]>,
+}
+
+impl AlgoInfo {
+    /// The info of a built-in algorithm, from literals (usable in `static`s).
+    pub const fn new(
+        name: &'static str,
+        description: &'static str,
+        source: &'static str,
+        params: &'static [ParamSpec],
+        phases: &'static [Phase],
+    ) -> AlgoInfo {
+        AlgoInfo {
+            name: Cow::Borrowed(name),
+            description: Cow::Borrowed(description),
+            source: Cow::Borrowed(source),
+            params: Cow::Borrowed(params),
+            phases: Cow::Borrowed(phases),
+        }
+    }
+}
+
+/// The parameters of an algorithm without parameters.
+pub const NO_PARAMS: &[ParamSpec] = &[];
+
+/// The one phase of an algorithm that does not describe its steps.
+pub const ONE_PHASE: &[Phase] = &[Phase::new(
+    "run",
+    "the algorithm runs and selects the main content",
+    &[],
+)];
+
+/// The descriptive part of every algorithm ([`AlgoInfo`]), shared by [`Extractor`] and
+/// [`headline::HeadlineFinder`]; the accessors read the info.
+pub trait Algorithm: Send + Sync {
+    /// Name, description, source, parameters and phases.
+    fn info(&self) -> &AlgoInfo;
     /// Registered name (`--algo NAME`).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &str {
+        &self.info().name
+    }
     /// One-line description with the source paper.
-    fn describe(&self) -> &'static str;
+    fn describe(&self) -> &str {
+        &self.info().description
+    }
     /// The parameters, with published defaults.
-    fn params(&self) -> &[ParamSpec];
+    fn params(&self) -> &[ParamSpec] {
+        &self.info().params
+    }
+    /// The phases for step mode, in order, each with the trace keys it reveals ([`Phase`],
+    /// [`revealed`]).
+    fn phases(&self) -> &[Phase] {
+        &self.info().phases
+    }
+}
+
+/// A main content extraction algorithm.
+pub trait Extractor: Algorithm {
     /// Runs the algorithm. Pure and deterministic; never panics on any page.
     fn run(&self, page: &Page, params: &Params) -> Extraction;
     /// True if the algorithm needs the DOM (and so is slower to start on a fresh page).
@@ -328,39 +150,18 @@ pub trait Extractor: Send + Sync {
         false
     }
     /// The algorithm's decision at `at`, in words, for the inspector's explain panel (one
-    /// string per sentence; the first names the location). The default,
-    /// [`explain_generic`], reads the trace alone: every series' value there with label and
-    /// unit, the threshold and bound scalars, and the marks that contain it with their roles.
-    fn explain(&self, page: &Page, x: &Extraction, at: Location) -> Vec<String> {
-        explain_generic(page, &x.trace, at)
-    }
-    /// The explanation at `at` as known at `step` of [`Extractor::phases`] (`None`: the whole
-    /// run, i.e. [`Extractor::explain`]). Step mode shows it, so the text at phase k says only
-    /// what phases up to k computed, and within a phase that unfolds only what the spans
-    /// revealed so far show. The default: [`Extractor::explain`] at the last phase, before it
-    /// [`explain_generic_known`] with the trace items revealed so far ([`revealed`]) and the
-    /// unfolding marks cut to the revealed spans ([`unfolded`]).
-    fn explain_step(
+    /// string per sentence; the first names the location), as known at `step` of
+    /// [`Algorithm::phases`] (`None`: the whole run). Step mode shows it, so the text at phase
+    /// k says only what phases up to k computed. The default, [`explain_default`], reads the
+    /// trace alone.
+    fn explain(
         &self,
         page: &Page,
         x: &Extraction,
         at: Location,
         step: Option<Step>,
     ) -> Vec<String> {
-        let phases = self.phases();
-        match step {
-            Some(s) if s.phase + 1 < phases.len() => {
-                let known = |k: &str| revealed(phases, Some(s.phase), k);
-                match s.unfolded {
-                    Some(k) => {
-                        let y = unfolded(self, x, s.phase, k);
-                        explain_generic_known(page, &y.trace, at, &known)
-                    }
-                    None => explain_generic_known(page, &x.trace, at, &known),
-                }
-            }
-            _ => self.explain(page, x, at),
-        }
+        explain_default(self, page, x, at, step)
     }
     /// The key of the marks that phase `step` reveals one span at a time, if it plays out
     /// stepwise (DANA's gap expansion: region by region from the seed). Step mode then walks
@@ -382,14 +183,111 @@ pub trait Extractor: Send + Sync {
         let _ = (page, x);
         Vec::new()
     }
-    /// The phases of the algorithm for step mode, in order, each with the trace keys it
-    /// reveals ([`Phase`], [`revealed`]). The default is one phase that reveals everything.
-    fn phases(&self) -> &'static [Phase] {
-        &[Phase {
-            name: "run",
-            what: "the algorithm runs and selects the main content",
-            reveals: &[],
-        }]
+}
+
+/// True when `step` shows the whole run of an algorithm with `phases` (no step, or its last
+/// phase): an algorithm with its own explanation gives it then and [`explain_default`] before.
+pub fn is_whole_run(phases: &[Phase], step: Option<Step>) -> bool {
+    step.is_none_or(|s| s.phase + 1 >= phases.len())
+}
+
+/// The explanation at `at` from the trace alone, as known at `step`: for the whole run
+/// ([`is_whole_run`]) [`explain_generic`] — every series' value there with label and unit,
+/// the threshold and bound scalars, the marks that contain it with their roles; before, the
+/// same with only the trace items revealed so far ([`revealed`]) and the unfolding marks cut
+/// to the revealed spans ([`unfolded`]).
+pub fn explain_default<E: Extractor + ?Sized>(
+    e: &E,
+    page: &Page,
+    x: &Extraction,
+    at: Location,
+    step: Option<Step>,
+) -> Vec<String> {
+    let phases = e.phases();
+    match step {
+        Some(s) if !is_whole_run(phases, step) => {
+            let known = |k: &str| revealed(phases, Some(s.phase), k);
+            match s.unfolded {
+                Some(k) => {
+                    let y = unfolded(e, x, s.phase, k);
+                    explain_generic_known(page, &y.trace, at, &known)
+                }
+                None => explain_generic_known(page, &x.trace, at, &known),
+            }
+        }
+        _ => explain_generic(page, &x.trace, at),
+    }
+}
+
+/// A list of registered algorithms of one kind ([`Extractor`]s, headline finders), in display
+/// order, looked up by name.
+pub struct Registry<T: ?Sized> {
+    items: Vec<Arc<T>>,
+}
+
+impl<T: Algorithm + ?Sized> Registry<T> {
+    /// A registry of `items` (names must be unique; the registry tests check it).
+    pub fn new(items: Vec<Arc<T>>) -> Registry<T> {
+        Registry { items }
+    }
+
+    /// All entries, in display order.
+    pub fn all(&self) -> &[Arc<T>] {
+        &self.items
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The entries as a list (shared, cheap to clone).
+    pub fn to_vec(&self) -> Vec<Arc<T>> {
+        self.items.clone()
+    }
+
+    /// The entries, in display order.
+    pub fn iter(&self) -> std::slice::Iter<'_, Arc<T>> {
+        self.items.iter()
+    }
+
+    /// The names, in display order.
+    pub fn names(&self) -> Vec<&str> {
+        self.items.iter().map(|e| e.name()).collect()
+    }
+
+    /// The entry named `name` (ASCII case-insensitive, surrounding white space ignored).
+    pub fn get(&self, name: &str) -> Option<Arc<T>> {
+        self.items
+            .iter()
+            .find(|e| e.name().eq_ignore_ascii_case(name.trim()))
+            .cloned()
+    }
+
+    /// The entry named `name`. Errors: [`Error::UnknownAlgorithm`] listing the names there are.
+    pub fn find(&self, name: &str) -> Result<Arc<T>> {
+        self.get(name).ok_or_else(|| Error::UnknownAlgorithm {
+            name: name.to_string(),
+            known: self.names().join(", "),
+        })
+    }
+
+    /// `all` or a comma-separated list of names, each looked up with `find` (so a caller can
+    /// accept more than registered names, e.g. filter-set files). Errors: `find`'s.
+    pub fn resolve(
+        &self,
+        spec: &str,
+        find: impl Fn(&str) -> Result<Arc<T>>,
+    ) -> Result<Vec<Arc<T>>> {
+        if spec.trim().eq_ignore_ascii_case("all") {
+            return Ok(self.items.clone());
+        }
+        spec.split(',').map(|n| find(n.trim())).collect()
     }
 }
 
@@ -480,69 +378,81 @@ pub fn unfolded<E: Extractor + ?Sized>(e: &E, x: &Extraction, step: usize, k: us
 /// The algorithm the inspector starts with when none is named.
 pub const DEFAULT_ALGORITHM: &str = "danag";
 
+impl<'a, T: ?Sized> IntoIterator for &'a Registry<T> {
+    type Item = &'a Arc<T>;
+    type IntoIter = std::slice::Iter<'a, Arc<T>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
+
 /// All registered extractors, in display order: the single algorithms, then the shipped
-/// filter sets ([`combine::shipped`]).
-pub fn registry() -> Vec<Box<dyn Extractor>> {
-    let mut all = singles();
-    all.extend(
-        combine::shipped()
-            .iter()
-            .map(|s| Box::new(s.clone()) as Box<dyn Extractor>),
-    );
-    all
+/// filter sets ([`combine::shipped`]). Built once per process.
+pub fn registry() -> &'static Registry<dyn Extractor> {
+    static ALL: LazyLock<Registry<dyn Extractor>> = LazyLock::new(|| {
+        let mut all = singles().to_vec();
+        all.extend(
+            combine::shipped()
+                .iter()
+                .map(|s| Arc::new(s.clone()) as Arc<dyn Extractor>),
+        );
+        Registry::new(all)
+    });
+    &ALL
 }
 
 /// The registered single algorithms (no filter sets), in display order: the papers'
-/// algorithms, then the reference extractors (feature `reference`).
-fn singles() -> Vec<Box<dyn Extractor>> {
-    #[cfg_attr(not(feature = "reference"), allow(unused_mut))]
-    let mut v: Vec<Box<dyn Extractor>> = vec![
-        Box::new(dana::DanaFamily::r2l()),
-        Box::new(dana::DanaFamily::dana()),
-        Box::new(dana::DanaFamily::danag()),
-        Box::new(dana::DanaFamily::addanag()),
-        Box::new(plain::Plain),
-        Box::new(bte::Bte),
-        Box::new(lqf::Lqf::default()),
-        Box::new(dsc::Dsc::default()),
-        Box::new(density::Density::default()),
-        Box::new(cetd::Cetd::default()),
-        Box::new(sw::Sw::default()),
-        Box::new(crunch::Crunch::default()),
-        Box::new(cetr::Cetr),
-        Box::new(fe::FeatureExtractor::fe()),
-        Box::new(fe::FeatureExtractor::kfe()),
-        Box::new(ccb::CcbFamily::ccb()),
-        Box::new(ccb::CcbFamily::accb()),
-        Box::new(ccb::CcbFamily::tccb()),
-    ];
-    #[cfg(feature = "reference")]
-    v.extend([
-        Box::new(reference::Reference(trafilatura::Trafilatura)) as Box<dyn Extractor>,
-        Box::new(reference::Reference(readability::Readability)),
-    ]);
-    v
+/// algorithms, then the reference extractors (feature `reference`). Filter sets are built from
+/// these ([`combine::shipped`]).
+fn singles() -> &'static [Arc<dyn Extractor>] {
+    static SINGLES: LazyLock<Vec<Arc<dyn Extractor>>> = LazyLock::new(|| {
+        #[cfg_attr(not(feature = "reference"), allow(unused_mut))]
+        let mut v: Vec<Arc<dyn Extractor>> = vec![
+            Arc::new(dana::DanaFamily::r2l()),
+            Arc::new(dana::DanaFamily::dana()),
+            Arc::new(dana::DanaFamily::danag()),
+            Arc::new(dana::DanaFamily::addanag()),
+            Arc::new(plain::Plain),
+            Arc::new(bte::Bte),
+            Arc::new(lqf::Lqf),
+            Arc::new(dsc::Dsc),
+            Arc::new(density::Density),
+            Arc::new(cetd::Cetd),
+            Arc::new(sw::Sw),
+            Arc::new(crunch::Crunch),
+            Arc::new(cetr::Cetr),
+            Arc::new(fe::FeatureExtractor::fe()),
+            Arc::new(fe::FeatureExtractor::kfe()),
+            Arc::new(ccb::CcbFamily::ccb()),
+            Arc::new(ccb::CcbFamily::accb()),
+            Arc::new(ccb::CcbFamily::tccb()),
+        ];
+        #[cfg(feature = "reference")]
+        v.extend([
+            Arc::new(reference::Reference::new(trafilatura::Trafilatura)) as Arc<dyn Extractor>,
+            Arc::new(reference::Reference::new(readability::Readability)),
+        ]);
+        v
+    });
+    &SINGLES
 }
 
-/// The names of all registered extractors.
+/// The names of all registered extractors, in display order.
 pub fn names() -> Vec<&'static str> {
-    registry().iter().map(|e| e.name()).collect()
+    registry().names()
 }
 
 /// Looks an extractor up by name (ASCII case-insensitive). A name that is not registered but
 /// ends in `.toml` or names an existing file is read as a filter-set file ([`combine::load`]),
 /// so `--algo FILE` works wherever a name does. Errors: [`Error::UnknownAlgorithm`],
 /// [`Error::FilterSet`].
-pub fn find(name: &str) -> Result<Box<dyn Extractor>> {
-    if let Some(e) = registry()
-        .into_iter()
-        .find(|e| e.name().eq_ignore_ascii_case(name))
-    {
+pub fn find(name: &str) -> Result<Arc<dyn Extractor>> {
+    if let Some(e) = registry().get(name) {
         return Ok(e);
     }
     let path = std::path::Path::new(name);
     if name.ends_with(".toml") || path.is_file() {
-        return Ok(Box::new(combine::load(path)?));
+        return Ok(Arc::new(combine::load(path)?));
     }
     Err(Error::UnknownAlgorithm {
         name: name.to_string(),
@@ -550,14 +460,9 @@ pub fn find(name: &str) -> Result<Box<dyn Extractor>> {
     })
 }
 
-/// Resolves `all` or a comma-separated list of names.
-pub fn resolve(spec: &str) -> Result<Vec<Box<dyn Extractor>>> {
-    if spec.eq_ignore_ascii_case("all") {
-        return Ok(registry());
-    }
-    spec.split(',')
-        .map(|n| find(n.trim()))
-        .collect::<Result<Vec<_>>>()
+/// Resolves `all` or a comma-separated list of names and filter-set files ([`find`]).
+pub fn resolve(spec: &str) -> Result<Vec<Arc<dyn Extractor>>> {
+    registry().resolve(spec, find)
 }
 
 #[cfg(test)]
@@ -570,21 +475,24 @@ mod tests {
         let gap = &e.params()[0];
         let smoothing = &e.params()[1];
         let mut p = Params::defaults(e.params());
-        assert_eq!(p.int(gap), 20);
+        assert_eq!(p.read::<i64>(gap), 20);
         p.set_str(e.params(), "gap=7").unwrap();
-        assert_eq!(p.int(gap), 7);
+        assert_eq!(p.read::<i64>(gap), 7);
         assert!(p.set_str(e.params(), "gap=-1").is_err());
         assert!(p.set_str(e.params(), "gap=x").is_err());
         assert!(p.set_str(e.params(), "nope=1").is_err());
         assert!(p.set_str(e.params(), "gap").is_err());
         p.set_str(e.params(), "smoothing=NONE").unwrap();
-        assert_eq!(p.choice(smoothing), "none");
+        assert_eq!(p.read::<dana::Smoothing>(smoothing), dana::Smoothing::None);
         // An absent value reads as the spec's default, never as a literal of the algorithm.
-        assert_eq!(Params::default().int(gap), 20);
-        assert_eq!(Params::default().choice(smoothing), "three-line");
+        assert_eq!(Params::default().read::<i64>(gap), 20);
+        assert_eq!(
+            Params::default().read::<dana::Smoothing>(smoothing),
+            dana::Smoothing::ThreeLine
+        );
         let r2l = find("r2l").unwrap();
         assert_eq!(
-            Params::default().int(&r2l.params()[0]),
+            Params::default().read::<i64>(&r2l.params()[0]),
             8,
             "R2L's published gap"
         );
@@ -601,8 +509,13 @@ mod tests {
             x.trace.validate(&page).unwrap();
             let keys: Vec<&str> = x.trace.keys().collect();
             for p in e.phases() {
-                for k in p.reveals {
-                    assert!(keys.contains(k), "{}: phase {} names {k}", e.name(), p.name);
+                for k in p.reveals.iter() {
+                    assert!(
+                        keys.contains(&k),
+                        "{}: phase {} names {k}",
+                        e.name(),
+                        p.name
+                    );
                 }
             }
             // Every drawn item (not Info) is revealed by some phase before the last.
@@ -610,7 +523,7 @@ mod tests {
                 assert!(
                     e.phases()
                         .iter()
-                        .any(|p| p.reveals.contains(&s.key.as_str())),
+                        .any(|p| p.reveals.contains(s.key.as_str())),
                     "{}: series {} is in no phase",
                     e.name(),
                     s.key
@@ -618,7 +531,7 @@ mod tests {
             }
         }
         let add = find("addanag").unwrap();
-        let names: Vec<&str> = add.phases().iter().map(|p| p.name).collect();
+        let names: Vec<&str> = add.phases().iter().map(|p| p.name.as_ref()).collect();
         assert_eq!(
             names,
             [
@@ -644,12 +557,98 @@ mod tests {
                         min <= v && v <= max
                     }
                     (ParamKind::Bool, ParamValue::Bool(_)) => true,
-                    (ParamKind::Choice { choices }, ParamValue::Choice(c)) => choices.contains(c),
+                    (ParamKind::Choice { choices }, ParamValue::Choice(c)) => {
+                        choices.contains(&c.as_ref())
+                    }
                     _ => false,
                 };
                 assert!(ok, "{} {}: default does not fit its kind", e.name(), s.name);
                 // The spec's own text form parses back to the default.
                 assert_eq!(s.parse(&s.default.to_string()).unwrap(), s.default);
+            }
+        }
+    }
+
+    /// Every parameter of every registered extractor and headline finder (registry-driven, so
+    /// a new algorithm is checked without a line here): a misspelt name, a value of the wrong
+    /// kind and an unknown choice are errors where they are written, and a refused write
+    /// changes nothing.
+    #[test]
+    fn bad_parameter_writes_are_errors_for_every_algorithm() {
+        let mut all: Vec<(String, Vec<ParamSpec>)> = registry()
+            .iter()
+            .map(|e| (e.name().to_string(), e.params().to_vec()))
+            .collect();
+        all.extend(
+            headline::registry()
+                .iter()
+                .map(|f| (f.name().to_string(), f.params().to_vec())),
+        );
+        let mut checked = 0;
+        for (name, specs) in &all {
+            let mut p = Params::defaults(specs);
+            let before = p.clone();
+            assert!(
+                p.set_str(specs, "no_such_parameter=1").is_err(),
+                "{name}: a misspelt name"
+            );
+            for s in specs {
+                let wrong = match &s.kind {
+                    ParamKind::Int { .. } | ParamKind::Float { .. } => ParamValue::Bool(true),
+                    ParamKind::Bool => ParamValue::Int(1),
+                    ParamKind::Choice { .. } => ParamValue::Float(0.5),
+                };
+                assert!(p.set(s, wrong).is_err(), "{name} {}: a wrong kind", s.name);
+                let text = match &s.kind {
+                    ParamKind::Int { .. } => "1.5",
+                    ParamKind::Float { .. } => "high",
+                    ParamKind::Bool => "maybe",
+                    ParamKind::Choice { .. } => "no-such-choice",
+                };
+                assert!(
+                    p.set_str(specs, &format!("{}={text}", s.name)).is_err(),
+                    "{name} {}={text}",
+                    s.name
+                );
+                if let ParamKind::Choice { .. } = s.kind {
+                    assert!(
+                        p.set(s, ParamValue::choice("no-such-choice")).is_err(),
+                        "{name} {}: an unknown choice",
+                        s.name
+                    );
+                }
+                checked += 1;
+            }
+            assert_eq!(p, before, "{name}: refused writes changed the values");
+        }
+        assert!(checked > 40, "only {checked} parameters seen");
+    }
+
+    /// Every spec of every extractor reads back through the typed reader ([`Params::read`])
+    /// what was written, and its published default when nothing was: each spec's kind and
+    /// default agree with the Rust type the algorithms read it as.
+    #[test]
+    fn typed_reads_return_what_was_written() {
+        for e in registry().iter() {
+            for s in e.params() {
+                let other = s.step(&s.default, 1);
+                let mut p = Params::default();
+                p.set(s, other.clone()).unwrap();
+                let back = match &s.kind {
+                    ParamKind::Int { .. } => ParamValue::Int(p.read::<i64>(s)),
+                    ParamKind::Float { .. } => ParamValue::Float(p.read::<f64>(s)),
+                    ParamKind::Bool => ParamValue::Bool(p.read::<bool>(s)),
+                    ParamKind::Choice { .. } => p.get(&s.name).cloned().unwrap(),
+                };
+                assert_eq!(back, other, "{} {}", e.name(), s.name);
+                let d = Params::default();
+                let default = match &s.kind {
+                    ParamKind::Int { .. } => ParamValue::Int(d.read::<i64>(s)),
+                    ParamKind::Float { .. } => ParamValue::Float(d.read::<f64>(s)),
+                    ParamKind::Bool => ParamValue::Bool(d.read::<bool>(s)),
+                    ParamKind::Choice { .. } => s.default.clone(),
+                };
+                assert_eq!(default, s.default, "{} {}", e.name(), s.name);
             }
         }
     }
@@ -663,7 +662,7 @@ mod tests {
         assert_eq!(unfold_order(&spans, None), vec![0, 1, 2, 3]);
         assert!(unfold_order(&[], None).is_empty());
         let dana = find("danag").unwrap();
-        let names: Vec<&str> = dana.phases().iter().map(|p| p.name).collect();
+        let names: Vec<&str> = dana.phases().iter().map(|p| p.name.as_ref()).collect();
         let gap = names.iter().position(|n| *n == "gap expansion").unwrap();
         assert_eq!(dana.unfolds(gap), Some("selected"));
         assert_eq!(dana.unfolds(0), None);

@@ -9,41 +9,43 @@
 //! recall is near 1 and its precision is the share of main content in the page's text.
 
 use super::trace::{runs, Marks, Phase, Role, Series, Trace, Unit};
-use super::{Extraction, Extractor, ParamSpec, Params};
+use super::{AlgoInfo, Algorithm, NO_PARAMS};
+use super::{Extraction, Extractor, Params};
 use crate::page::Page;
+use std::borrow::Cow;
 
 /// The all-text baseline (no parameters).
 #[derive(Debug, Clone, Default)]
 pub struct Plain;
 
+const PHASES: &[Phase] = &[
+    Phase::new(
+        "text",
+        "content characters per line (everything outside markup, scripts, styles and comments)",
+        &["content"],
+    ),
+    Phase::new(
+        "extraction",
+        "every line with text is selected",
+        &["selected"],
+    ),
+];
+
+static INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("plain"),
+    description: Cow::Borrowed("all text of the page, no content selection (baseline; Arias Moreno et al. 2009, section 5)"),
+    source: Cow::Borrowed("baseline; Arias Moreno et al. 2009, section 5"),
+    params: Cow::Borrowed(NO_PARAMS),
+    phases: Cow::Borrowed(PHASES),
+};
+
+impl Algorithm for Plain {
+    fn info(&self) -> &AlgoInfo {
+        &INFO
+    }
+}
+
 impl Extractor for Plain {
-    fn name(&self) -> &'static str {
-        "plain"
-    }
-
-    fn describe(&self) -> &'static str {
-        "all text of the page, no content selection (baseline; Arias Moreno et al. 2009, section 5)"
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &[]
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        &[
-            Phase {
-                name: "text",
-                what: "content characters per line (everything outside markup, scripts, styles and comments)",
-                reveals: &["content"],
-            },
-            Phase {
-                name: "extraction",
-                what: "every line with text is selected",
-                reveals: &["selected"],
-            },
-        ]
-    }
-
     /// Trace: `content` — content characters per virtual line (content signal); `selected` —
     /// the virtual lines with content text.
     fn run(&self, page: &Page, _params: &Params) -> Extraction {

@@ -20,32 +20,20 @@ use crate::page::lines::{self, content_chars, is_removed};
 use crate::page::text::normalise_ws;
 use crate::page::Page;
 
-/// A hyperlink filter of Mohammadzadeh (2013), section 4.6.1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LinkFilter {
-    /// No filter (the counts of DANAg).
-    None,
-    /// Filter 1 (Algorithm 2): remove every hyperlink with its anchor text (ACCB's
-    /// preprocessing).
-    Filter1,
-    /// Filter 2 (Algorithm 3): remove the attributes of every anchor tag, leaving `<a>`.
-    Filter2,
-    /// Filter 3 (Algorithm 4): replace the attributes of every anchor start tag with a
-    /// placeholder of `LT − 7` characters ([`placeholder_len`]).
-    Filter3,
-}
-
-impl LinkFilter {
-    /// The filter named `name` (`none`, `filter1`, `filter2`, `filter3`), as the parameter
-    /// choices spell it.
-    pub fn from_name(name: &str) -> Option<LinkFilter> {
-        match name {
-            "none" => Some(LinkFilter::None),
-            "filter1" => Some(LinkFilter::Filter1),
-            "filter2" => Some(LinkFilter::Filter2),
-            "filter3" => Some(LinkFilter::Filter3),
-            _ => None,
-        }
+crate::choice_enum! {
+    /// A hyperlink filter of Mohammadzadeh (2013), section 4.6.1, named as the parameter
+    /// choices spell it (AdDANAg's default first).
+    pub enum LinkFilter {
+        /// Filter 3 (Algorithm 4): replace the attributes of every anchor start tag with a
+        /// placeholder of `LT − 7` characters ([`placeholder_len`]).
+        Filter3 = "filter3",
+        /// Filter 1 (Algorithm 2): remove every hyperlink with its anchor text (ACCB's
+        /// preprocessing).
+        Filter1 = "filter1",
+        /// Filter 2 (Algorithm 3): remove the attributes of every anchor tag, leaving `<a>`.
+        Filter2 = "filter2",
+        /// No filter (the counts of DANAg).
+        None = "none",
     }
 }
 
@@ -253,7 +241,13 @@ mod tests {
                 .sum::<i64>(),
             8
         );
-        assert_eq!(LinkFilter::from_name("filter2"), Some(LinkFilter::Filter2));
-        assert_eq!(LinkFilter::from_name("nope"), None);
+        assert_eq!(
+            <LinkFilter as crate::algorithms::Choice>::from_name("filter2"),
+            Some(LinkFilter::Filter2)
+        );
+        assert_eq!(
+            <LinkFilter as crate::algorithms::Choice>::from_name("nope"),
+            None
+        );
     }
 }

@@ -9,12 +9,13 @@
 //! the next, laxer attempt runs) and `top_candidates` (`nbTopCandidates`: how many top-scoring
 //! candidates are compared when choosing the article's node).
 
-use super::reference::RefCrate;
+use super::reference::{RefCrate, RefInfo};
 use super::{ParamKind, ParamSpec, ParamValue, Params};
+use std::borrow::Cow;
 
 /// `charThreshold`.
 pub const CHAR_THRESHOLD: ParamSpec = ParamSpec {
-    name: "char_threshold",
+    name: Cow::Borrowed("char_threshold"),
     kind: ParamKind::Int {
         min: 0,
         max: 5000,
@@ -27,7 +28,7 @@ pub const CHAR_THRESHOLD: ParamSpec = ParamSpec {
 
 /// `nbTopCandidates`.
 pub const TOP_CANDIDATES: ParamSpec = ParamSpec {
-    name: "top_candidates",
+    name: Cow::Borrowed("top_candidates"),
     kind: ParamKind::Int {
         min: 1,
         max: 50,
@@ -38,37 +39,40 @@ pub const TOP_CANDIDATES: ParamSpec = ParamSpec {
     source: "Readability.js nbTopCandidates (default 5); dom_smoothie Config::n_top_candidates",
 };
 
-const SPECS: [ParamSpec; 2] = [CHAR_THRESHOLD, TOP_CANDIDATES];
+crate::typed_params! {
+    /// The dom_smoothie options cescope exposes.
+    pub struct ReadabilityParams {
+        /// `charThreshold`.
+        pub char_threshold: i64 = CHAR_THRESHOLD,
+        /// `nbTopCandidates`.
+        pub top_candidates: i64 = TOP_CANDIDATES,
+    }
+}
+
+static ABOUT: RefInfo = RefInfo {
+    name: "readability",
+    description:
+        "reference: Readability.js (Mozilla) via dom_smoothie, its text aligned to the page",
+    source: "Mozilla Readability.js, ported by dom_smoothie",
+    version: "dom_smoothie 0.19.0",
+    licence: "MIT",
+    params: ReadabilityParams::SPECS,
+};
 
 /// dom_smoothie as a [`RefCrate`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Readability;
 
 impl RefCrate for Readability {
-    fn name(&self) -> &'static str {
-        "readability"
-    }
-
-    fn describe(&self) -> &'static str {
-        "reference: Readability.js (Mozilla) via dom_smoothie, its text aligned to the page"
-    }
-
-    fn version(&self) -> &'static str {
-        "dom_smoothie 0.19.0"
-    }
-
-    fn licence(&self) -> &'static str {
-        "MIT"
-    }
-
-    fn params(&self) -> &'static [ParamSpec] {
-        &SPECS
+    fn about(&self) -> &'static RefInfo {
+        &ABOUT
     }
 
     fn extract(&self, html: &str, params: &Params) -> Result<String, String> {
+        let p = ReadabilityParams::read(params);
         let cfg = dom_smoothie::Config {
-            char_threshold: params.int(&CHAR_THRESHOLD).max(0) as usize,
-            n_top_candidates: params.int(&TOP_CANDIDATES).max(1) as usize,
+            char_threshold: p.char_threshold.max(0) as usize,
+            n_top_candidates: p.top_candidates.max(1) as usize,
             text_mode: dom_smoothie::TextMode::Formatted,
             ..dom_smoothie::Config::default()
         };

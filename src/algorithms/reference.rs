@@ -26,10 +26,12 @@
 //! takes O(depth²) time (100 000 nested `<div>`s: tens of seconds), so the run fails at once
 //! with that reason. The check reads cescope's DOM, so a run builds it.
 
+use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use super::trace::{explain_generic, Location, Marks, Phase, Positions, Role, Scalar, Series};
+use super::trace::{Location, Marks, Phase, Positions, Role, Scalar, Series};
 use super::trace::{Trace, Unit};
+use super::{explain_default, is_whole_run, AlgoInfo, Algorithm, Step};
 use super::{Extraction, Extractor, ParamSpec, Params};
 use crate::page::dom::MAX_DEPTH;
 use crate::page::locate::PageWords;
@@ -60,30 +62,63 @@ pub trait TextStage: Send + Sync {
     fn locate(&self, page: &Page, params: &Params, output: &Output) -> Extraction;
 }
 
+/// What a reference crate says about itself.
+#[derive(Debug, Clone, Copy)]
+pub struct RefInfo {
+    /// Registered name (`--algo NAME`).
+    pub name: &'static str,
+    /// One-line description with the source.
+    pub description: &'static str,
+    /// The program it ports, with its paper.
+    pub source: &'static str,
+    /// The crate and its version as built (`rs-trafilatura 0.2.2`).
+    pub version: &'static str,
+    /// The crate's licence (SPDX expression).
+    pub licence: &'static str,
+    /// The crate options cescope exposes, with the crate's defaults.
+    pub params: &'static [ParamSpec],
+}
+
 /// One reference crate: what [`Reference`] needs to make it an extractor.
 pub trait RefCrate: Send + Sync {
-    /// Registered name (`--algo NAME`).
-    fn name(&self) -> &'static str;
-    /// One-line description with the source.
-    fn describe(&self) -> &'static str;
-    /// The crate and its version as built (`rs-trafilatura 0.2.2`).
-    fn version(&self) -> &'static str;
-    /// The crate's licence (SPDX expression).
-    fn licence(&self) -> &'static str;
-    /// The crate options cescope exposes, with the crate's defaults.
-    fn params(&self) -> &'static [ParamSpec];
+    /// Name, description, version, licence and parameters.
+    fn about(&self) -> &'static RefInfo;
     /// Runs the crate on the page's decoded text. Errors: the crate's error, in words.
     fn extract(&self, html: &str, params: &Params) -> std::result::Result<String, String>;
 }
 
+const PHASES: &[Phase] = &[
+    Phase::new("page", "the page's word tokens per line: the text the crate's output is aligned to", &["page_words"]),
+    Phase::new("crate", "the crate extracts the main content as text (its own DOM and heuristics)", &["output", "failed"]),
+    Phase::new("alignment", "the output's words aligned to the page's by an exact word LCS, compacted into runs of consecutive page words: the aligned blocks", &["words", "aligned", "matched", "share"]),
+];
+
 /// A [`RefCrate`] as an [`Extractor`] (and a [`TextStage`]).
-#[derive(Debug, Clone, Default)]
-pub struct Reference<C>(pub C);
+#[derive(Debug, Clone)]
+pub struct Reference<C> {
+    krate: C,
+    info: AlgoInfo,
+}
 
 impl<C: RefCrate> Reference<C> {
+    /// The crate as an extractor.
+    pub fn new(krate: C) -> Reference<C> {
+        let a = krate.about();
+        Reference {
+            info: AlgoInfo {
+                name: Cow::Borrowed(a.name),
+                description: Cow::Borrowed(a.description),
+                source: Cow::Borrowed(a.source),
+                params: Cow::Borrowed(a.params),
+                phases: Cow::Borrowed(PHASES),
+            },
+            krate,
+        }
+    }
+
     /// The crate.
     pub fn inner(&self) -> &C {
-        &self.0
+        &self.krate
     }
 }
 
@@ -100,7 +135,7 @@ impl<C: RefCrate> TextStage for Reference<C> {
             };
         }
         let html = page.text();
-        match catch_unwind(AssertUnwindSafe(|| self.0.extract(html, params))) {
+        match catch_unwind(AssertUnwindSafe(|| self.krate.extract(html, params))) {
             Ok(Ok(text)) => Output {
                 text,
                 failure: None,
@@ -231,19 +266,13 @@ pub fn alignment(x: &Extraction) -> Option<(usize, usize, f64, bool)> {
     ))
 }
 
+impl<C: RefCrate> Algorithm for Reference<C> {
+    fn info(&self) -> &AlgoInfo {
+        &self.info
+    }
+}
+
 impl<C: RefCrate> Extractor for Reference<C> {
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-
-    fn describe(&self) -> &'static str {
-        self.0.describe()
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        self.0.params()
-    }
-
     fn run(&self, page: &Page, params: &Params) -> Extraction {
         self.locate(page, params, &self.output(page, params))
     }
@@ -253,36 +282,25 @@ impl<C: RefCrate> Extractor for Reference<C> {
         true
     }
 
-    fn phases(&self) -> &'static [Phase] {
-        &[
-            Phase {
-                name: "page",
-                what: "the page's word tokens per line: the text the crate's output is aligned to",
-                reveals: &["page_words"],
-            },
-            Phase {
-                name: "crate",
-                what: "the crate extracts the main content as text (its own DOM and heuristics)",
-                reveals: &["output", "failed"],
-            },
-            Phase {
-                name: "alignment",
-                what: "the output's words aligned to the page's by an exact word LCS, compacted into runs of consecutive page words: the aligned blocks",
-                reveals: &["words", "aligned", "matched", "share"],
-            },
-        ]
-    }
-
     fn text_stage(&self) -> Option<&dyn TextStage> {
         Some(self)
     }
 
     /// The generic explanation, with the crate's sentence after the location: which crate and
     /// version selected the text, and how much of its output aligned.
-    fn explain(&self, page: &Page, x: &Extraction, at: Location) -> Vec<String> {
-        let mut v = explain_generic(page, &x.trace, at);
-        let at = v.len().min(1);
-        v.insert(at, summary(self.0.version(), self.0.licence(), x));
+    fn explain(
+        &self,
+        page: &Page,
+        x: &Extraction,
+        at: Location,
+        step: Option<Step>,
+    ) -> Vec<String> {
+        let mut v = explain_default(self, page, x, at, step);
+        if is_whole_run(self.phases(), step) {
+            let a = self.krate.about();
+            let at = v.len().min(1);
+            v.insert(at, summary(a.version, a.licence, x));
+        }
         v
     }
 
@@ -290,11 +308,11 @@ impl<C: RefCrate> Extractor for Reference<C> {
         match alignment(x) {
             Some((_, _, _, true)) => vec![format!(
                 "{} failed on this page (no output, empty selection)",
-                self.0.version()
+                self.krate.about().version
             )],
             Some((out, matched, share, false)) if share < MIN_SHARE => vec![format!(
                 "only {matched} of {out} output words of {} ({:.1} %) aligned to the page (below {:.0} %): the rest is not page text (alt text, generated separators) or not in page order",
-                self.0.version(),
+                self.krate.about().version,
                 share * 100.0,
                 MIN_SHARE * 100.0
             )],
@@ -339,23 +357,18 @@ mod tests {
     /// A crate stand-in: emits its `text` parameter's words, or fails, or panics.
     struct Fake(&'static str);
 
-    const NONE: [ParamSpec; 0] = [];
+    static FAKE: RefInfo = RefInfo {
+        name: "fake",
+        description: "a test stand-in",
+        source: "none",
+        version: "fake 1.0",
+        licence: "MIT",
+        params: &[],
+    };
 
     impl RefCrate for Fake {
-        fn name(&self) -> &'static str {
-            "fake"
-        }
-        fn describe(&self) -> &'static str {
-            "a test stand-in"
-        }
-        fn version(&self) -> &'static str {
-            "fake 1.0"
-        }
-        fn licence(&self) -> &'static str {
-            "MIT"
-        }
-        fn params(&self) -> &'static [ParamSpec] {
-            &NONE
+        fn about(&self) -> &'static RefInfo {
+            &FAKE
         }
         fn extract(&self, _html: &str, _p: &Params) -> std::result::Result<String, String> {
             match self.0 {
@@ -374,7 +387,7 @@ mod tests {
     #[test]
     fn output_is_located_with_its_share_and_warnings() {
         let page = Page::from_text("t.html", PAGE);
-        let e = Reference(Fake(
+        let e = Reference::new(Fake(
             "River rises\nRain fell for three days.\nA flooded street\nResidents left.",
         ));
         let x = e.run(&page, &Params::default());
@@ -392,20 +405,20 @@ mod tests {
             w[0].contains("only 9 of 12") && w[0].contains("fake 1.0"),
             "{w:?}"
         );
-        let ex = e.explain(&page, &x, Location::Byte(PAGE.find("Rain").unwrap()));
+        let ex = e.explain(&page, &x, Location::Byte(PAGE.find("Rain").unwrap()), None);
         assert!(
             ex[1].contains("fake 1.0 (MIT) selected the text: 9 of its 12 output words (75.0 %)"),
             "{ex:?}"
         );
         // Everything aligned: no warning, one block.
-        let ok = Reference(Fake("Rain fell for three days."));
+        let ok = Reference::new(Fake("Rain fell for three days."));
         let x = ok.run(&page, &Params::default());
         assert!(ok.warnings(&page, &x).is_empty());
         let words = &x.trace.series("words").unwrap().values;
         assert_eq!(words.iter().sum::<f64>(), 5.0);
         assert_eq!(x.trace.marks("aligned").unwrap().spans, [0..1]);
         // One mark per block, so what lies between two blocks is not marked as selected.
-        let two = Reference(Fake("River rises. Residents left."));
+        let two = Reference::new(Fake("River rises. Residents left."));
         let x = two.run(&page, &Params::default());
         assert_eq!(x.trace.marks("aligned").unwrap().spans, [0..1, 1..2]);
     }
@@ -416,7 +429,7 @@ mod tests {
     fn versions_are_the_ones_built() {
         use crate::algorithms::{readability::Readability, trafilatura::Trafilatura};
         let lock = include_str!("../../Cargo.lock");
-        for v in [Trafilatura.version(), Readability.version()] {
+        for v in [Trafilatura.about().version, Readability.about().version] {
             let (name, version) = v.split_once(' ').unwrap();
             let entry = format!("name = \"{name}\"\nversion = \"{version}\"\n");
             assert!(lock.contains(&entry), "{v} is not what Cargo.lock builds");
@@ -426,7 +439,7 @@ mod tests {
     #[test]
     fn pages_nested_past_the_cap_are_not_given_to_the_crate() {
         // The stand-in would align its words; on a page nested past the cap it is not run.
-        let e = Reference(Fake("deep text"));
+        let e = Reference::new(Fake("deep text"));
         let shallow = Page::from_text("s.html", "<div><div><p>deep text</p></div></div>");
         assert!(e.output(&shallow, &Params::default()).failure.is_none());
         let n = MAX_DEPTH + 10;
@@ -445,7 +458,7 @@ mod tests {
     fn a_failing_or_panicking_crate_selects_nothing() {
         let page = Page::from_text("t.html", PAGE);
         for mode in ["fail", "panic"] {
-            let e = Reference(Fake(mode));
+            let e = Reference::new(Fake(mode));
             let out = e.output(&page, &Params::default());
             assert!(out.text.is_empty());
             assert!(out.failure.is_some(), "{mode}");

@@ -42,12 +42,14 @@
 
 use super::lqf::block_owners;
 use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
+use super::{AlgoInfo, Algorithm, Choice};
+use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamType, ParamValue, Params};
 use crate::lang;
 use crate::page::dom::{Dom, NodeKind};
 use crate::page::lex::Tag;
 use crate::page::Page;
 use crate::selection::Selection;
+use std::borrow::Cow;
 
 /// The languages `sw` can filter (ISO 639-1): detectable by whatlang and with a Stopwords ISO
 /// list, English, German and Italian (Gottron 2009) first. The `lang` parameter offers `auto`
@@ -74,7 +76,7 @@ pub const DETECT_SAMPLE: usize = 4 * 1024;
 
 /// t_EN: the stop-word ratio an English block must exceed (Gottron 2009, 5.4: 0.3).
 pub const T_EN_SPEC: ParamSpec = ParamSpec {
-    name: "t_en",
+    name: Cow::Borrowed("t_en"),
     kind: ParamKind::Float {
         min: 0.0,
         max: 1.0,
@@ -87,7 +89,7 @@ pub const T_EN_SPEC: ParamSpec = ParamSpec {
 
 /// t_DE: the threshold for German (Gottron 2009, 5.4: 0.25).
 pub const T_DE_SPEC: ParamSpec = ParamSpec {
-    name: "t_de",
+    name: Cow::Borrowed("t_de"),
     kind: ParamKind::Float {
         min: 0.0,
         max: 1.0,
@@ -100,7 +102,7 @@ pub const T_DE_SPEC: ParamSpec = ParamSpec {
 
 /// t_IT: the threshold for Italian (Gottron 2009, 5.4: 0.4).
 pub const T_IT_SPEC: ParamSpec = ParamSpec {
-    name: "t_it",
+    name: Cow::Borrowed("t_it"),
     kind: ParamKind::Float {
         min: 0.0,
         max: 1.0,
@@ -113,7 +115,7 @@ pub const T_IT_SPEC: ParamSpec = ParamSpec {
 
 /// t_other: the threshold for every other language (cescope's extension; 0.3 = t_EN).
 pub const T_OTHER_SPEC: ParamSpec = ParamSpec {
-    name: "t_other",
+    name: Cow::Borrowed("t_other"),
     kind: ParamKind::Float {
         min: 0.0,
         max: 1.0,
@@ -126,11 +128,11 @@ pub const T_OTHER_SPEC: ParamSpec = ParamSpec {
 
 /// The language of the page: `auto` (detected) or an ISO 639-1 code of [`LANGUAGES`].
 pub const LANG_SPEC: ParamSpec = ParamSpec {
-    name: "lang",
+    name: Cow::Borrowed("lang"),
     kind: ParamKind::Choice {
         choices: LANG_CHOICES,
     },
-    default: ParamValue::Choice("auto"),
+    default: ParamValue::choice("auto"),
     help: "auto: detect the page's language (whatlang); or force an ISO 639-1 code",
     source: "Gottron 2009, 5.3 (the filter recognises the document's language)",
 };
@@ -138,35 +140,46 @@ pub const LANG_SPEC: ParamSpec = ParamSpec {
 /// What happens when no stop-word list applies (language unknown, not covered, or written
 /// without spaces).
 pub const FALLBACK_SPEC: ParamSpec = ParamSpec {
-    name: "fallback",
+    name: Cow::Borrowed("fallback"),
     kind: ParamKind::Choice {
-        choices: &["keep", "drop"],
+        choices: <Fallback as Choice>::NAMES,
     },
-    default: ParamValue::Choice("keep"),
+    default: ParamValue::choice("keep"),
     help: "without a usable stop-word list: keep every block with text, or drop everything",
     source: "cescope's choice (Gottron 2009, 5.3 footnote 3: some languages cannot be filtered)",
 };
 
-/// The stop-word filter.
-#[derive(Debug, Clone)]
-pub struct Sw {
-    specs: [ParamSpec; 6],
-}
-
-impl Default for Sw {
-    fn default() -> Self {
-        Sw {
-            specs: [
-                T_EN_SPEC,
-                T_DE_SPEC,
-                T_IT_SPEC,
-                T_OTHER_SPEC,
-                LANG_SPEC,
-                FALLBACK_SPEC,
-            ],
-        }
+crate::choice_enum! {
+    /// What happens when no stop-word list applies ([`FALLBACK_SPEC`]).
+    pub enum Fallback {
+        /// Keep every block with text.
+        Keep = "keep",
+        /// Drop everything.
+        Drop = "drop",
     }
 }
+
+crate::typed_params! {
+    /// The stop-word filter's parameters (Gottron 2009, 5.3).
+    pub struct SwParams {
+        /// Threshold for English.
+        pub t_en: f64 = T_EN_SPEC,
+        /// Threshold for German.
+        pub t_de: f64 = T_DE_SPEC,
+        /// Threshold for Italian.
+        pub t_it: f64 = T_IT_SPEC,
+        /// Threshold for other languages.
+        pub t_other: f64 = T_OTHER_SPEC,
+        /// The language: `auto` or a code of [`LANG_CHOICES`].
+        pub lang: LangChoice = LANG_SPEC,
+        /// Whether to keep or drop everything without a usable stop-word list.
+        pub fallback: Fallback = FALLBACK_SPEC,
+    }
+}
+
+/// The stop-word filter.
+#[derive(Debug, Clone, Default)]
+pub struct Sw;
 
 /// The own text of every block, nested blocks excluded, text in `<head>` and non-shown text left
 /// out: `(blocks, texts, owner)` with `texts[k]` the text nodes of block `k` joined by a space and
@@ -211,7 +224,7 @@ struct Language {
     code: Option<&'static str>,
     name: &'static str,
     confidence: f64,
-    stops: Option<&'static std::collections::HashSet<String>>,
+    stops: Option<std::sync::Arc<std::collections::HashSet<String>>>,
 }
 
 fn list_code(code: &'static str) -> &'static str {
@@ -258,57 +271,78 @@ fn language(choice: &'static str, tokens: &[Vec<String>]) -> Language {
     }
 }
 
-impl Sw {
-    fn threshold(params: &Params, code: Option<&str>) -> (f64, &'static str) {
+impl SwParams {
+    /// The threshold for the language `code`, with its parameter's name.
+    fn threshold(&self, code: Option<&str>) -> (f64, &'static str) {
         match code {
-            Some("en") => (params.float(&T_EN_SPEC), "t_en"),
-            Some("de") => (params.float(&T_DE_SPEC), "t_de"),
-            Some("it") => (params.float(&T_IT_SPEC), "t_it"),
-            _ => (params.float(&T_OTHER_SPEC), "t_other"),
+            Some("en") => (self.t_en, "t_en"),
+            Some("de") => (self.t_de, "t_de"),
+            Some("it") => (self.t_it, "t_it"),
+            _ => (self.t_other, "t_other"),
         }
     }
 }
 
+/// The `lang` parameter's value ([`LANG_SPEC`]): `auto` or an ISO 639-1 code of
+/// [`LANG_CHOICES`] (a choice among many codes, so a name rather than an enum).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LangChoice(pub &'static str);
+
+impl ParamType for LangChoice {
+    fn from_value(v: &ParamValue) -> Option<Self> {
+        match v {
+            ParamValue::Choice(c) => LANG_CHOICES
+                .iter()
+                .find(|k| k.eq_ignore_ascii_case(c))
+                .map(|k| LangChoice(k)),
+            _ => None,
+        }
+    }
+    fn fallback() -> Self {
+        LangChoice("auto")
+    }
+}
+
+const PHASES: &[Phase] = &[
+    Phase::new(
+        "blocks",
+        "each block element's own words, nested blocks excluded",
+        &["words", "blocks"],
+    ),
+    Phase::new(
+        "language",
+        "the page's language (detected or set) chooses the stop-word list and the threshold t",
+        &["t", "confidence", "filtered"],
+    ),
+    Phase::new(
+        "stop words",
+        "stop words per block and the ratio stop words / words, against t (Gottron 2009, 5.3)",
+        &["stop", "ratio"],
+    ),
+    Phase::new(
+        "selection",
+        "blocks whose ratio exceeds t are main content",
+        &["kept"],
+    ),
+];
+
+static INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("sw"),
+    description: Cow::Borrowed("Stop-word filter: keep DOM blocks whose stop-word ratio exceeds the language's threshold (Gottron 2009, 5.3)"),
+    source: Cow::Borrowed("Gottron 2009, 5.3"),
+    params: Cow::Borrowed(SwParams::SPECS),
+    phases: Cow::Borrowed(PHASES),
+};
+
+impl Algorithm for Sw {
+    fn info(&self) -> &AlgoInfo {
+        &INFO
+    }
+}
+
 impl Extractor for Sw {
-    fn name(&self) -> &'static str {
-        "sw"
-    }
-
-    fn describe(&self) -> &'static str {
-        "Stop-word filter: keep DOM blocks whose stop-word ratio exceeds the language's threshold (Gottron 2009, 5.3)"
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &self.specs
-    }
-
     fn needs_dom(&self) -> bool {
         true
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        &[
-            Phase {
-                name: "blocks",
-                what: "each block element's own words, nested blocks excluded",
-                reveals: &["words", "blocks"],
-            },
-            Phase {
-                name: "language",
-                what: "the page's language (detected or set) chooses the stop-word list and the threshold t",
-                reveals: &["t", "confidence", "filtered"],
-            },
-            Phase {
-                name: "stop words",
-                what: "stop words per block and the ratio stop words / words, against t (Gottron 2009, 5.3)",
-                reveals: &["stop", "ratio"],
-            },
-            Phase {
-                name: "selection",
-                what: "blocks whose ratio exceeds t are main content",
-                reveals: &["kept"],
-            },
-        ]
     }
 
     /// Trace (node unit = the page's block elements in document order; positions = each block's
@@ -324,10 +358,11 @@ impl Extractor for Sw {
         let nb = blocks.len();
         let tokens: Vec<Vec<String>> = texts.iter().map(|t| crate::metrics::words(t)).collect();
         let counts: Vec<usize> = tokens.iter().map(Vec::len).collect();
-        let lang = language(params.choice(&LANG_SPEC), &tokens);
-        let (t, t_name) = Sw::threshold(params, lang.code);
-        let keep_all = params.choice(&FALLBACK_SPEC) == "keep";
-        let stop: Vec<usize> = match lang.stops {
+        let p = SwParams::read(params);
+        let lang = language(p.lang.0, &tokens);
+        let (t, t_name) = p.threshold(lang.code);
+        let keep_all = p.fallback == Fallback::Keep;
+        let stop: Vec<usize> = match &lang.stops {
             Some(set) => tokens
                 .iter()
                 .map(|ws| ws.iter().filter(|w| set.contains(w.as_str())).count())
@@ -346,7 +381,7 @@ impl Extractor for Sw {
         let kept: Vec<bool> = (0..nb)
             .map(|k| {
                 counts[k] > 0
-                    && match lang.stops {
+                    && match &lang.stops {
                         Some(_) => ratio[k] > t,
                         None => keep_all,
                     }
@@ -452,7 +487,7 @@ mod tests {
 
     fn run_with(html: &str, set: &[&str]) -> (Page, Extraction) {
         let p = Page::from_text("t.html", html);
-        let sw = Sw::default();
+        let sw = Sw;
         let mut params = Params::defaults(sw.params());
         for a in set {
             params.set_str(sw.params(), a).unwrap();

@@ -21,6 +21,7 @@
 //! display line that holds its **first byte** (a DOM node to the line of its start tag), so each
 //! item counts exactly once and the per-line sums of a signal add up to its total.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use serde::Serialize;
@@ -375,21 +376,68 @@ impl Trace {
 }
 
 /// One phase of an algorithm for step mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Phase {
     /// Short name, e.g. `"smoothing"`.
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// What happens, in one line (with the formula or algorithm number).
-    pub what: &'static str,
+    pub what: Cow<'static, str>,
     /// The keys of the trace items this phase reveals (they stay revealed in later phases).
-    pub reveals: &'static [&'static str],
+    pub reveals: Keys,
+}
+
+impl Phase {
+    /// A phase from literals (usable in `const` phase tables).
+    pub const fn new(
+        name: &'static str,
+        what: &'static str,
+        reveals: &'static [&'static str],
+    ) -> Phase {
+        Phase {
+            name: Cow::Borrowed(name),
+            what: Cow::Borrowed(what),
+            reveals: Keys::Static(reveals),
+        }
+    }
+}
+
+/// Trace keys: a literal table (built-in algorithms) or owned (built at run time: a filter
+/// set's member rows).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Keys {
+    /// Keys written in the source.
+    Static(&'static [&'static str]),
+    /// Keys made at run time.
+    Owned(Vec<String>),
+}
+
+impl Keys {
+    /// The keys, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        let (a, b): (&[&str], &[String]) = match self {
+            Keys::Static(k) => (k, &[]),
+            Keys::Owned(k) => (&[], k),
+        };
+        a.iter().copied().chain(b.iter().map(String::as_str))
+    }
+
+    /// Whether `key` is one of them.
+    pub fn contains(&self, key: &str) -> bool {
+        self.iter().any(|k| k == key)
+    }
+}
+
+impl Serialize for Keys {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
 }
 
 /// How far step mode has gone: the phase, and in a phase that plays out span by span
 /// ([`crate::algorithms::Extractor::unfolds`]), how many of its spans are revealed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Step {
-    /// The phase, an index into [`crate::algorithms::Extractor::phases`].
+    /// The phase, an index into [`crate::algorithms::Algorithm::phases`].
     pub phase: usize,
     /// In an unfolding phase, the number of its spans revealed so far (in
     /// [`crate::algorithms::unfold_order`]); `None`: all of them.
@@ -412,7 +460,7 @@ pub fn revealed(phases: &[Phase], step: Option<usize>, key: &str) -> bool {
     let Some(step) = step else {
         return true;
     };
-    match phases.iter().position(|p| p.reveals.contains(&key)) {
+    match phases.iter().position(|p| p.reveals.contains(key)) {
         Some(i) => i <= step,
         None => step + 1 >= phases.len(),
     }
@@ -1040,21 +1088,9 @@ mod tests {
     #[test]
     fn revealed_by_phase() {
         const P: &[Phase] = &[
-            Phase {
-                name: "a",
-                what: "",
-                reveals: &["x"],
-            },
-            Phase {
-                name: "b",
-                what: "",
-                reveals: &["y"],
-            },
-            Phase {
-                name: "c",
-                what: "",
-                reveals: &[],
-            },
+            Phase::new("a", "", &["x"]),
+            Phase::new("b", "", &["y"]),
+            Phase::new("c", "", &[]),
         ];
         assert!(revealed(P, None, "y"));
         assert!(revealed(P, Some(0), "x") && !revealed(P, Some(0), "y"));

@@ -9,23 +9,25 @@
 //! content-score threshold), `comments` (`include_comments`: the comment section, appended to
 //! the main text as trafilatura appends it) and `tables` (`include_tables`).
 
-use super::reference::RefCrate;
+use super::reference::{RefCrate, RefInfo};
+use super::Choice;
 use super::{ParamKind, ParamSpec, ParamValue, Params};
+use std::borrow::Cow;
 
 /// Precision / recall trade-off (`favor_precision`, `favor_recall`).
 pub const FAVOUR: ParamSpec = ParamSpec {
-    name: "favour",
+    name: Cow::Borrowed("favour"),
     kind: ParamKind::Choice {
-        choices: &["balanced", "precision", "recall"],
+        choices: <Favour as Choice>::NAMES,
     },
-    default: ParamValue::Choice("balanced"),
+    default: ParamValue::choice("balanced"),
     help: "precision: stricter content scores (fewer false positives); recall: more lenient ones",
     source: "trafilatura favor_precision / favor_recall (Barbaresi 2021); rs-trafilatura Options",
 };
 
 /// Extract the comment section too (`include_comments`).
 pub const COMMENTS: ParamSpec = ParamSpec {
-    name: "comments",
+    name: Cow::Borrowed("comments"),
     kind: ParamKind::Bool,
     default: ParamValue::Bool(false),
     help: "also extract the comment section (appended after the main text)",
@@ -34,47 +36,63 @@ pub const COMMENTS: ParamSpec = ParamSpec {
 
 /// Extract tables (`include_tables`).
 pub const TABLES: ParamSpec = ParamSpec {
-    name: "tables",
+    name: Cow::Borrowed("tables"),
     kind: ParamKind::Bool,
     default: ParamValue::Bool(true),
     help: "keep the text of tables in the main content",
     source: "trafilatura include_tables; rs-trafilatura Options (default true)",
 };
 
-const SPECS: [ParamSpec; 3] = [FAVOUR, COMMENTS, TABLES];
+crate::choice_enum! {
+    /// The precision / recall trade-off ([`FAVOUR`]).
+    pub enum Favour {
+        /// The crate's default thresholds.
+        Balanced = "balanced",
+        /// `favor_precision`.
+        Precision = "precision",
+        /// `favor_recall`.
+        Recall = "recall",
+    }
+}
+
+crate::typed_params! {
+    /// The rs-trafilatura options cescope exposes.
+    pub struct TrafilaturaParams {
+        /// The precision / recall trade-off.
+        pub favour: Favour = FAVOUR,
+        /// `include_comments`.
+        pub comments: bool = COMMENTS,
+        /// `include_tables`.
+        pub tables: bool = TABLES,
+    }
+}
+
+static ABOUT: RefInfo = RefInfo {
+    name: "trafilatura",
+    description:
+        "reference: trafilatura (Barbaresi 2021) via rs-trafilatura, its text aligned to the page",
+    source: "Barbaresi 2021 (trafilatura), ported by rs-trafilatura",
+    version: "rs-trafilatura 0.2.2",
+    licence: "MIT OR Apache-2.0",
+    params: TrafilaturaParams::SPECS,
+};
 
 /// rs-trafilatura as a [`RefCrate`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Trafilatura;
 
 impl RefCrate for Trafilatura {
-    fn name(&self) -> &'static str {
-        "trafilatura"
-    }
-
-    fn describe(&self) -> &'static str {
-        "reference: trafilatura (Barbaresi 2021) via rs-trafilatura, its text aligned to the page"
-    }
-
-    fn version(&self) -> &'static str {
-        "rs-trafilatura 0.2.2"
-    }
-
-    fn licence(&self) -> &'static str {
-        "MIT OR Apache-2.0"
-    }
-
-    fn params(&self) -> &'static [ParamSpec] {
-        &SPECS
+    fn about(&self) -> &'static RefInfo {
+        &ABOUT
     }
 
     fn extract(&self, html: &str, params: &Params) -> Result<String, String> {
-        let favour = params.choice(&FAVOUR);
+        let p = TrafilaturaParams::read(params);
         let opts = rs_trafilatura::Options {
-            include_comments: params.bool(&COMMENTS),
-            include_tables: params.bool(&TABLES),
-            favor_precision: favour == "precision",
-            favor_recall: favour == "recall",
+            include_comments: p.comments,
+            include_tables: p.tables,
+            favor_precision: p.favour == Favour::Precision,
+            favor_recall: p.favour == Favour::Recall,
             ..rs_trafilatura::Options::default()
         };
         let r = rs_trafilatura::extract_with_options(html, &opts).map_err(|e| e.to_string())?;

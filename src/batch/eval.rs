@@ -13,6 +13,7 @@ use crate::algorithms::{Extractor, Params};
 use crate::error::{escape_controls, Result};
 use crate::eval::run::{report_from, score_page, site_of, Metric, PageInfo, PageResult, Report};
 use crate::page::DecodeOptions;
+use std::sync::Arc;
 
 use super::{decode_record, InputFormat, PipelineOptions};
 
@@ -46,7 +47,7 @@ pub fn corpus_name(path: &Path) -> String {
 /// Errors: [`crate::Error::Io`] when a file cannot be opened.
 pub fn evaluate_jsonl(
     paths: &[PathBuf],
-    algos: &[(Box<dyn Extractor>, Params)],
+    algos: &[(Arc<dyn Extractor>, Params)],
     metric: Metric,
     opts: &PipelineOptions,
 ) -> Result<(Report, Vec<String>)> {

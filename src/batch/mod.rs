@@ -274,11 +274,11 @@ pub struct OutputRecord {
 /// What to run on each page of [`extract_stream`].
 pub struct ExtractJob {
     /// The extractor and its parameters.
-    pub extractor: Box<dyn Extractor>,
+    pub extractor: Arc<dyn Extractor>,
     /// Its parameter values.
     pub params: Params,
     /// A headline finder and its parameters, to fill [`OutputRecord::headline`].
-    pub headline: Option<(Box<dyn HeadlineFinder>, Params)>,
+    pub headline: Option<(Arc<dyn HeadlineFinder>, Params)>,
     /// Decoding options for every page; a record's own Content-Type fills
     /// [`DecodeOptions::content_type`] when this has none.
     pub decode: DecodeOptions,

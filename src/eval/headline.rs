@@ -19,6 +19,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -238,16 +239,10 @@ impl HeadlineReport {
 /// that has parameter `NAME` ([`super::run::configure_with`]). Errors: [`crate::Error::Param`]
 /// when none has it, for a missing `=`, or for a bad value.
 pub fn configure(
-    finders: Vec<Box<dyn HeadlineFinder>>,
+    finders: Vec<Arc<dyn HeadlineFinder>>,
     sets: &[String],
-) -> crate::Result<Vec<(Box<dyn HeadlineFinder>, Params)>> {
-    super::run::configure_with(
-        finders,
-        sets,
-        "headline finder",
-        |f| f.name(),
-        |f| f.params(),
-    )
+) -> crate::Result<Vec<(Arc<dyn HeadlineFinder>, Params)>> {
+    super::run::configure_with(finders, sets, "headline finder")
 }
 
 /// Keeps the pages whose gold has a non-empty headline; returns them and how many were left out.
@@ -273,7 +268,7 @@ pub fn with_headline(pages: Vec<EvalPage>) -> (Vec<EvalPage>, usize) {
 /// were empty: call [`with_headline`] first.
 pub fn evaluate(
     pages: &[EvalPage],
-    finders: &[(Box<dyn HeadlineFinder>, Params)],
+    finders: &[(Arc<dyn HeadlineFinder>, Params)],
 ) -> HeadlineReport {
     let t0 = Instant::now();
     let opts = DecodeOptions::default();
@@ -314,7 +309,7 @@ pub fn evaluate(
 
 fn eval_page(
     ep: &EvalPage,
-    finders: &[(Box<dyn HeadlineFinder>, Params)],
+    finders: &[(Arc<dyn HeadlineFinder>, Params)],
     opts: &DecodeOptions,
 ) -> (PageInfo, String, Vec<HeadlineResult>) {
     let gold = normalize_ws(ep.gold.headline.as_deref().unwrap_or(""));

@@ -21,12 +21,13 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::algorithms::{Extractor, ParamSpec, Params};
+use crate::algorithms::{Algorithm, Extractor, Params};
 use crate::corpus::{self, Corpus, CorpusPage, GoldText};
 use crate::error::escape_controls;
 use crate::error::{Error, Result};
@@ -327,25 +328,23 @@ pub fn gather_with(
 /// every extractor that has parameter `NAME`. Errors: [`Error::Param`] when no extractor has the
 /// parameter, for a missing `=`, or for a value one of them rejects (kind or range).
 pub fn configure(
-    algos: Vec<Box<dyn Extractor>>,
+    algos: Vec<Arc<dyn Extractor>>,
     sets: &[String],
-) -> Result<Vec<(Box<dyn Extractor>, Params)>> {
-    configure_with(algos, sets, "algorithm", |e| e.name(), |e| e.params())
+) -> Result<Vec<(Arc<dyn Extractor>, Params)>> {
+    configure_with(algos, sets, "algorithm")
 }
 
 /// [`configure`] for anything with a name and [`ParamSpec`]s (extractors, headline finders):
 /// `kind` names them in the error ("algorithm", "headline finder").
-pub fn configure_with<T>(
-    items: Vec<T>,
+pub fn configure_with<T: Algorithm + ?Sized>(
+    items: Vec<Arc<T>>,
     sets: &[String],
     kind: &str,
-    name_of: fn(&T) -> &'static str,
-    specs_of: fn(&T) -> &[ParamSpec],
-) -> Result<Vec<(T, Params)>> {
-    let mut out: Vec<(T, Params)> = items
+) -> Result<Vec<(Arc<T>, Params)>> {
+    let mut out: Vec<(Arc<T>, Params)> = items
         .into_iter()
         .map(|e| {
-            let p = Params::defaults(specs_of(&e));
+            let p = Params::defaults(e.params());
             (e, p)
         })
         .collect();
@@ -355,17 +354,17 @@ pub fn configure_with<T>(
             .ok_or_else(|| Error::Param(format!("{s:?}: expected NAME=VALUE")))?;
         let mut applied = 0;
         for (e, p) in &mut out {
-            if specs_of(e).iter().any(|spec| spec.name == name.trim()) {
-                p.set_str(specs_of(e), s)
-                    .map_err(|err| Error::Param(format!("{}: {err}", name_of(e))))?;
+            if e.params().iter().any(|spec| spec.name == name.trim()) {
+                p.set_str(e.params(), s)
+                    .map_err(|err| Error::Param(format!("{}: {err}", e.name())))?;
                 applied += 1;
             }
         }
         if applied == 0 {
-            let names: Vec<_> = out.iter().map(|(e, _)| name_of(e)).collect();
+            let names: Vec<_> = out.iter().map(|(e, _)| e.name()).collect();
             let mut known: Vec<&str> = out
                 .iter()
-                .flat_map(|(e, _)| specs_of(e).iter().map(|s| s.name))
+                .flat_map(|(e, _)| e.params().iter().map(|s| s.name.as_ref()))
                 .collect();
             known.sort_unstable();
             known.dedup();
@@ -606,7 +605,7 @@ fn summary<'a>(results: impl Iterator<Item = &'a PageResult> + Clone) -> Summary
 /// standard error; the caller decides whether standard error is a terminal.
 pub fn evaluate(
     pages: &[EvalPage],
-    algos: &[(Box<dyn Extractor>, Params)],
+    algos: &[(Arc<dyn Extractor>, Params)],
     metric: Metric,
     progress: bool,
 ) -> Report {
@@ -656,7 +655,7 @@ pub fn report_from(
     metric: Metric,
     corpora: impl IntoIterator<Item = String>,
     per_page: Vec<(PageInfo, Vec<PageResult>)>,
-    algos: &[(Box<dyn Extractor>, Params)],
+    algos: &[(Arc<dyn Extractor>, Params)],
     t0: Instant,
 ) -> Report {
     let mut algo_results: Vec<AlgoResult> = algos
@@ -694,7 +693,7 @@ pub fn report_from(
 
 fn eval_page(
     ep: &EvalPage,
-    algos: &[(Box<dyn Extractor>, Params)],
+    algos: &[(Arc<dyn Extractor>, Params)],
     metric: Metric,
     opts: &DecodeOptions,
 ) -> (PageInfo, Vec<PageResult>) {
@@ -722,7 +721,7 @@ pub fn score_page(
     loaded: Result<Page>,
     gold: &GoldText,
     gold_sha256: Option<&str>,
-    algos: &[(Box<dyn Extractor>, Params)],
+    algos: &[(Arc<dyn Extractor>, Params)],
     metric: Metric,
 ) -> (PageInfo, Vec<PageResult>) {
     let gold = gold.article_body.as_str();
@@ -811,7 +810,7 @@ mod tests {
         use crate::algorithms::ParamValue;
         assert_eq!(c[0].1.get("gap"), Some(&ParamValue::Int(5)));
         assert_eq!(c[1].1.get("gap"), Some(&ParamValue::Int(5)));
-        assert_eq!(c[1].1.get("filter"), Some(&ParamValue::Choice("filter1")));
+        assert_eq!(c[1].1.get("filter"), Some(&ParamValue::choice("filter1")));
         assert!(c[0].1.get("filter").is_none());
         let algos = algorithms::resolve("danag").unwrap();
         assert!(configure(algos, &["filter=filter1".into()]).is_err());

@@ -586,9 +586,10 @@ impl App {
     fn empty(opts: AppOptions) -> App {
         let (jobs_tx, jobs_rx) = channel();
         let mut algos: Vec<AlgoState> = algorithms::registry()
-            .into_iter()
+            .all()
+            .iter()
             .enumerate()
-            .map(|(i, e)| AlgoState::new(Arc::from(e), i))
+            .map(|(i, e)| AlgoState::new(Arc::clone(e), i))
             .collect();
         // An algorithm named by a filter-set file (`--algo FILE.toml`) joins the list at the end.
         let mut active = algos
@@ -597,7 +598,7 @@ impl App {
         if active.is_none() {
             if let Ok(e) = algorithms::find(&opts.algo) {
                 active = Some(algos.len());
-                algos.push(AlgoState::new(Arc::from(e), algos.len()));
+                algos.push(AlgoState::new(e, algos.len()));
             }
         }
         let active = active.unwrap_or(0);
@@ -1296,7 +1297,8 @@ impl App {
                 let i = self.active;
                 let specs = self.algos[i].extractor.params().to_vec();
                 if let Some(spec) = specs.get(self.focus_param) {
-                    self.algos[i].params.set(spec.name, spec.default.clone());
+                    // The spec's own default: always accepted.
+                    let _ = self.algos[i].params.set(spec, spec.default.clone());
                     self.run_algo(i);
                 }
             }
@@ -1454,7 +1456,7 @@ impl App {
         };
         let mut v = self.algos[i]
             .params
-            .get(spec.name)
+            .get(&spec.name)
             .cloned()
             .unwrap_or_else(|| spec.default.clone());
         let dir = steps.signum();
@@ -1469,7 +1471,8 @@ impl App {
         for _ in 0..count {
             v = spec.step(&v, dir);
         }
-        self.algos[i].params.set(spec.name, v);
+        // A step from a value of the spec stays in its range: always accepted.
+        let _ = self.algos[i].params.set(spec, v);
         self.run_algo(i);
     }
 
@@ -1492,13 +1495,14 @@ impl App {
             _ => {
                 let cur = self.algos[i]
                     .params
-                    .get(spec.name)
+                    .get(&spec.name)
                     .cloned()
                     .unwrap_or(spec.default.clone());
                 spec.step(&cur, 1)
             }
         };
-        self.algos[i].params.set(spec.name, v);
+        // A point of the spec's range (or a step of it): always accepted.
+        let _ = self.algos[i].params.set(spec, v);
         self.run_algo(i);
     }
 

@@ -1036,7 +1036,8 @@ fn draw_histogram(f: &mut Frame, app: &mut App, area: Rect) {
         }
         None => lt,
     };
-    let phases = app.active_algo().extractor.phases();
+    let active = std::sync::Arc::clone(&app.active_algo().extractor);
+    let phases = active.phases();
     let step = app.step;
     let shown = |key: &str| revealed(phases, step, key);
     let (mode, left_s, right_s, markers) = hist_series(app, &lt);
@@ -1249,7 +1250,7 @@ fn draw_params(f: &mut Frame, app: &mut App, area: Rect) {
         };
         x += 2 + label.chars().count() as u16;
         spans.push(Span::styled(label, name_style));
-        let v = a.params.get(spec.name);
+        let v = a.params.get(&spec.name);
         match &spec.kind {
             ParamKind::Int { .. } | ParamKind::Float { .. } => {
                 let (lo, hi, cur) = match (&spec.kind, v) {
@@ -1353,15 +1354,13 @@ fn explain_paragraph(app: &App, i: usize) -> Paragraph<'static> {
                         .fg(Color::Yellow)
                         .add_modifier(Modifier::BOLD),
                 ),
-                Span::raw(p.what),
+                Span::raw(p.what.clone()),
             ]));
         }
     }
     if let (Some(x), Some(d)) = (&a.result, &app.doc) {
         let v = app.virtual_of(app.cursor);
-        let mut ex = a
-            .extractor
-            .explain_step(&d.page, x, Location::Line(v), step);
+        let mut ex = a.extractor.explain(&d.page, x, Location::Line(v), step);
         if app.view() != 0 {
             let what = if app.reading {
                 "reading line"

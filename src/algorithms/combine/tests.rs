@@ -1,15 +1,17 @@
+use std::borrow::Cow;
+
 use super::*;
-use crate::algorithms::{find, registry, ParamKind};
+use crate::algorithms::{find, registry, ParamKind, NO_PARAMS, ONE_PHASE};
 
 /// A fake extractor that selects fixed byte ranges, shifted right by its parameter `shift`
 /// (bytes), on whatever page it is given.
 struct Fixed {
-    name: &'static str,
+    info: AlgoInfo,
     ranges: Vec<Range<usize>>,
 }
 
 const SHIFT: ParamSpec = ParamSpec {
-    name: "shift",
+    name: Cow::Borrowed("shift"),
     kind: ParamKind::Int {
         min: 0,
         max: 100,
@@ -20,18 +22,15 @@ const SHIFT: ParamSpec = ParamSpec {
     source: "test",
 };
 
+impl Algorithm for Fixed {
+    fn info(&self) -> &AlgoInfo {
+        &self.info
+    }
+}
+
 impl Extractor for Fixed {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn describe(&self) -> &'static str {
-        "fixed ranges (test)"
-    }
-    fn params(&self) -> &[ParamSpec] {
-        std::slice::from_ref(&SHIFT)
-    }
     fn run(&self, _page: &Page, params: &Params) -> Extraction {
-        let s = params.int(&SHIFT) as usize;
+        let s = params.read::<i64>(&SHIFT) as usize;
         Extraction {
             selection: Selection::from_ranges(self.ranges.iter().map(|r| r.start + s..r.end + s)),
             trace: Trace::default(),
@@ -43,16 +42,21 @@ impl Extractor for Fixed {
 /// text when the page has more than 20 non-blank content bytes, else nothing.
 struct Crowded;
 
+static CROWDED: AlgoInfo = AlgoInfo::new(
+    "crowded",
+    "all or nothing (test)",
+    "test",
+    NO_PARAMS,
+    ONE_PHASE,
+);
+
+impl Algorithm for Crowded {
+    fn info(&self) -> &AlgoInfo {
+        &CROWDED
+    }
+}
+
 impl Extractor for Crowded {
-    fn name(&self) -> &'static str {
-        "crowded"
-    }
-    fn describe(&self) -> &'static str {
-        "all or nothing (test)"
-    }
-    fn params(&self) -> &[ParamSpec] {
-        &[]
-    }
     fn run(&self, page: &Page, _: &Params) -> Extraction {
         let text = page.text().as_bytes();
         let all = page.content_text();
@@ -75,7 +79,10 @@ fn page40() -> Page {
 
 fn fixed(name: &'static str, ranges: &[Range<usize>]) -> Member {
     Member::algo(Arc::new(Fixed {
-        name,
+        info: AlgoInfo {
+            params: Cow::Borrowed(std::slice::from_ref(&SHIFT)),
+            ..AlgoInfo::new(name, "fixed ranges (test)", "test", NO_PARAMS, ONE_PHASE)
+        },
         ranges: ranges.to_vec(),
     }))
 }
@@ -145,7 +152,7 @@ fn serial_runs_each_member_on_the_page_left_by_the_previous() {
     let x = run_default(&s, &page);
     assert_eq!(x.selection.ranges(), &[3..33]);
     x.trace.validate(&page).unwrap();
-    let e = s.explain(&page, &x, Location::Byte(40));
+    let e = s.explain(&page, &x, Location::Byte(40), None);
     assert!(
         e.iter().any(|l| l.contains("stage 1 a did not select it")),
         "{e:?}"
@@ -193,7 +200,7 @@ fn serial_lqf_bte_differs_from_bte_alone_where_lqf_removes_a_link_list() {
     assert!(serial.contains("temporary ferry"), "{serial}");
     // The explain panel says where in the chain the list was removed.
     let at = ARTICLE_WITH_LINK_LIST.find("river levels").unwrap();
-    let e = set.explain(&page, &x, Location::Byte(at));
+    let e = set.explain(&page, &x, Location::Byte(at), None);
     assert!(e.iter().any(|l| l.contains("stage 1 lqf")), "{e:?}");
 }
 
@@ -214,7 +221,7 @@ fn nested_sets_and_prefixed_params() {
         vec![fixed("c", &[3..20]), Member::set(inner)],
     )
     .unwrap();
-    let names: Vec<&str> = outer.params().iter().map(|s| s.name).collect();
+    let names: Vec<&str> = outer.params().iter().map(|s| s.name.as_ref()).collect();
     assert_eq!(names, ["1.shift", "2.1.shift", "2.2.shift"]);
     assert_eq!(
         run_default(&outer, &page).selection.ranges(),
@@ -479,11 +486,11 @@ fn shipped_sets_match_section_5() {
             "mix4"
         ]
     );
-    let members = |n: &str| -> Vec<&'static str> {
+    let members = |n: &str| -> Vec<String> {
         find_set(n)
             .members()
             .iter()
-            .map(|m| m.extractor().name())
+            .map(|m| m.extractor().name().to_string())
             .collect()
     };
     for (n, m) in [
@@ -534,7 +541,7 @@ fn shipped_sets_match_section_5() {
 fn trace_rows_phases_and_vote_explain() {
     let page = Page::from_text("article.html", ARTICLE_WITH_LINK_LIST);
     let mix = find("mix4").unwrap();
-    let phases: Vec<&str> = mix.phases().iter().map(|p| p.name).collect();
+    let phases: Vec<&str> = mix.phases().iter().map(|p| p.name.as_ref()).collect();
     assert_eq!(phases, ["1 dsc", "2 bte", "3 accb", "merge", "result"]);
     let x = mix.run(&page, &Params::defaults(mix.params()));
     x.trace.validate(&page).unwrap();
@@ -548,14 +555,13 @@ fn trace_rows_phases_and_vote_explain() {
         x.selection.ranges()
     );
     let at = ARTICLE_WITH_LINK_LIST.find("temporary ferry").unwrap();
-    let e = mix.explain(&page, &x, Location::Byte(at));
+    let e = mix.explain(&page, &x, Location::Byte(at), None);
     assert!(
         e.iter()
             .any(|l| l.starts_with("3 accb: ") && l.contains("weight 2")),
         "{e:?}"
     );
     assert!(e.iter().any(|l| l.contains("threshold 2")), "{e:?}");
-    // Phases and names are interned: the same text gives the same pointer.
-    assert!(std::ptr::eq(mix.phases(), find("mix4").unwrap().phases()));
-    assert!(std::ptr::eq(intern("2.gap"), intern(&format!("{}.gap", 2))));
+    // The set owns its phases: the same set gives the same phases.
+    assert_eq!(mix.phases(), find("mix4").unwrap().phases());
 }

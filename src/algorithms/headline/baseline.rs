@@ -10,8 +10,10 @@
 
 use super::{normalize_ws, text_range, title_element, Candidate, HeadlineFinder, Headlines};
 use crate::algorithms::trace::{Marks, Phase, Positions, Role, Series, Unit};
-use crate::algorithms::{ParamSpec, Params, Trace};
+use crate::algorithms::{AlgoInfo, Algorithm, NO_PARAMS};
+use crate::algorithms::{Params, Trace};
 use crate::page::Page;
+use std::borrow::Cow;
 
 /// Baseline: the `title` element as the headline (Mohammadzadeh 2013, 5.4.3).
 #[derive(Debug, Clone, Copy, Default)]
@@ -21,27 +23,29 @@ pub struct TitleElement;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Largest;
 
+const TITLE_PHASES: &[Phase] = &[Phase::new(
+    "title",
+    "the text of the first title element is the headline (5.4.3)",
+    &["headline"],
+)];
+
+static TITLE_INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("title"),
+    description: Cow::Borrowed(
+        "baseline: the title element's text as the headline (Mohammadzadeh 2013, 5.4.3)",
+    ),
+    source: Cow::Borrowed("Mohammadzadeh 2013, 5.4.3"),
+    params: Cow::Borrowed(NO_PARAMS),
+    phases: Cow::Borrowed(TITLE_PHASES),
+};
+
+impl Algorithm for TitleElement {
+    fn info(&self) -> &AlgoInfo {
+        &TITLE_INFO
+    }
+}
+
 impl HeadlineFinder for TitleElement {
-    fn name(&self) -> &'static str {
-        "title"
-    }
-
-    fn describe(&self) -> &'static str {
-        "baseline: the title element's text as the headline (Mohammadzadeh 2013, 5.4.3)"
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &[]
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        &[Phase {
-            name: "title",
-            what: "the text of the first title element is the headline (5.4.3)",
-            reveals: &["headline"],
-        }]
-    }
-
     /// One candidate with score 1 (none when there is no `title` element or it holds no text);
     /// trace: marks `headline` (selected, bytes).
     fn run(&self, page: &Page, _params: &Params) -> Headlines {
@@ -72,34 +76,36 @@ impl HeadlineFinder for TitleElement {
     }
 }
 
+const LARGEST_PHASES: &[Phase] = &[
+    Phase::new(
+        "headings",
+        "the h1-h6 elements with text, with their level",
+        &["level"],
+    ),
+    Phase::new(
+        "largest",
+        "the first element of the highest order is the headline (5.4.3)",
+        &["headline"],
+    ),
+];
+
+static LARGEST_INFO: AlgoInfo = AlgoInfo {
+    name: Cow::Borrowed("largest"),
+    description: Cow::Borrowed(
+        "baseline: the first highest-order heading h1-h6 with text (Mohammadzadeh 2013, 5.4.3)",
+    ),
+    source: Cow::Borrowed("Mohammadzadeh 2013, 5.4.3"),
+    params: Cow::Borrowed(NO_PARAMS),
+    phases: Cow::Borrowed(LARGEST_PHASES),
+};
+
+impl Algorithm for Largest {
+    fn info(&self) -> &AlgoInfo {
+        &LARGEST_INFO
+    }
+}
+
 impl HeadlineFinder for Largest {
-    fn name(&self) -> &'static str {
-        "largest"
-    }
-
-    fn describe(&self) -> &'static str {
-        "baseline: the first highest-order heading h1-h6 with text (Mohammadzadeh 2013, 5.4.3)"
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &[]
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        &[
-            Phase {
-                name: "headings",
-                what: "the h1-h6 elements with text, with their level",
-                reveals: &["level"],
-            },
-            Phase {
-                name: "largest",
-                what: "the first element of the highest order is the headline (5.4.3)",
-                reveals: &["headline"],
-            },
-        ]
-    }
-
     /// Candidates: every heading with text, level first then document order; trace (node unit =
     /// those headings in document order, positioned by their text): series `level` (info),
     /// marks `headline` (selected).

@@ -26,8 +26,12 @@ use std::ops::Range;
 
 use serde::Serialize;
 
-use super::{ParamSpec, Params, Phase, Trace};
-use crate::error::{Error, Result};
+use std::sync::{Arc, LazyLock};
+
+use super::{Algorithm, Params, Registry, Trace};
+#[cfg(any(doc, test))]
+use crate::error::Error;
+use crate::error::Result;
 use crate::page::dom::NodeId;
 use crate::page::Page;
 
@@ -69,24 +73,9 @@ impl Headlines {
 
 /// A headline finder (TitleFinder or a baseline). Pure and deterministic: no I/O, no global
 /// state, safe to call from many threads; never panics on any page.
-pub trait HeadlineFinder: Send + Sync {
-    /// Registered name (`cescope title --method NAME`).
-    fn name(&self) -> &'static str;
-    /// One-line description with the source.
-    fn describe(&self) -> &'static str;
-    /// The parameters, with published defaults (or documented choices).
-    fn params(&self) -> &[ParamSpec];
+pub trait HeadlineFinder: Algorithm {
     /// Ranks the page's headline candidates.
     fn run(&self, page: &Page, params: &Params) -> Headlines;
-    /// The phases for step mode, each with the trace keys it reveals (as
-    /// [`super::Extractor::phases`]).
-    fn phases(&self) -> &'static [Phase] {
-        &[Phase {
-            name: "run",
-            what: "the finder ranks the headline candidates",
-            reveals: &[],
-        }]
-    }
 }
 
 /// The finder `cescope title` uses when none is named: `tf`, the best TitleFinder variant by
@@ -107,42 +96,36 @@ pub fn default_headlines(page: &Page) -> std::sync::Arc<Headlines> {
 }
 
 /// All registered headline finders, in display order: `tf`, `tfidf`, `osm`, `aggregate`,
-/// `title`, `largest`.
-pub fn registry() -> Vec<Box<dyn HeadlineFinder>> {
+/// `title`, `largest`. Built once per process.
+pub fn registry() -> &'static Registry<dyn HeadlineFinder> {
     use titlefinder::{Method, TitleFinder};
-    vec![
-        Box::new(TitleFinder::new(Method::Tf)),
-        Box::new(TitleFinder::new(Method::TfIdf)),
-        Box::new(TitleFinder::new(Method::Osm)),
-        Box::new(TitleFinder::new(Method::Aggregate)),
-        Box::new(baseline::TitleElement),
-        Box::new(baseline::Largest),
-    ]
+    static ALL: LazyLock<Registry<dyn HeadlineFinder>> = LazyLock::new(|| {
+        Registry::new(vec![
+            Arc::new(TitleFinder::new(Method::Tf)),
+            Arc::new(TitleFinder::new(Method::TfIdf)),
+            Arc::new(TitleFinder::new(Method::Osm)),
+            Arc::new(TitleFinder::new(Method::Aggregate)),
+            Arc::new(baseline::TitleElement),
+            Arc::new(baseline::Largest),
+        ])
+    });
+    &ALL
 }
 
 /// The names of all registered headline finders.
 pub fn names() -> Vec<&'static str> {
-    registry().iter().map(|f| f.name()).collect()
+    registry().names()
 }
 
 /// Looks a headline finder up by name (ASCII case-insensitive). Errors:
 /// [`Error::UnknownAlgorithm`] listing the known names.
-pub fn find(name: &str) -> Result<Box<dyn HeadlineFinder>> {
-    registry()
-        .into_iter()
-        .find(|f| f.name().eq_ignore_ascii_case(name.trim()))
-        .ok_or_else(|| Error::UnknownAlgorithm {
-            name: name.to_string(),
-            known: names().join(", "),
-        })
+pub fn find(name: &str) -> Result<Arc<dyn HeadlineFinder>> {
+    registry().find(name)
 }
 
 /// Resolves `all` or a comma-separated list of finder names. Errors: as [`find`].
-pub fn resolve(spec: &str) -> Result<Vec<Box<dyn HeadlineFinder>>> {
-    if spec.trim().eq_ignore_ascii_case("all") {
-        return Ok(registry());
-    }
-    spec.split(',').map(find).collect()
+pub fn resolve(spec: &str) -> Result<Vec<Arc<dyn HeadlineFinder>>> {
+    registry().resolve(spec, find)
 }
 
 /// White space normalisation for headlines (and for the exact match of Table 5.3): runs of
@@ -217,7 +200,7 @@ mod tests {
                 let ok = match (&s.kind, &s.default) {
                     (ParamKind::Bool, crate::algorithms::ParamValue::Bool(_)) => true,
                     (ParamKind::Choice { choices }, crate::algorithms::ParamValue::Choice(c)) => {
-                        choices.contains(c)
+                        choices.contains(&c.as_ref())
                     }
                     _ => false,
                 };
@@ -227,8 +210,13 @@ mod tests {
             h.trace.validate(&page).unwrap();
             let keys: Vec<&str> = h.trace.keys().collect();
             for p in f.phases() {
-                for k in p.reveals {
-                    assert!(keys.contains(k), "{}: phase {} names {k}", f.name(), p.name);
+                for k in p.reveals.iter() {
+                    assert!(
+                        keys.contains(&k),
+                        "{}: phase {} names {k}",
+                        f.name(),
+                        p.name
+                    );
                 }
             }
             let best = h

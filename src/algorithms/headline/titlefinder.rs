@@ -36,11 +36,13 @@
 //!
 //! Complexity: O(text) for sentences and terms, O(Σ_s |q|·log|s|) for the scores.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 
 use super::{normalize_ws, text_range, title_element, Candidate, HeadlineFinder, Headlines};
 use crate::algorithms::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Unit};
+use crate::algorithms::{AlgoInfo, Algorithm, Choice};
 use crate::algorithms::{ParamKind, ParamSpec, ParamValue, Params, Trace};
 use crate::page::dom::{NodeId, NodeKind};
 use crate::page::Page;
@@ -60,18 +62,18 @@ pub enum Method {
 
 /// What a sentence is: a text node (the thesis) or a run of inline text (cescope's option).
 pub const FRAGMENT_SPEC: ParamSpec = ParamSpec {
-    name: "fragment",
+    name: Cow::Borrowed("fragment"),
     kind: ParamKind::Choice {
-        choices: &["text-node", "inline"],
+        choices: <Fragment as Choice>::NAMES,
     },
-    default: ParamValue::Choice("text-node"),
+    default: ParamValue::choice("text-node"),
     help: "sentence = one DOM text node (5.3.2), or inline: consecutive text nodes without a block boundary between them",
     source: "Mohammadzadeh 2013, 5.3.2 (text nodes); inline is cescope's option",
 };
 
 /// Remove the stop words of the page's language (Stopwords ISO lists).
 pub const STOP_WORDS_SPEC: ParamSpec = ParamSpec {
-    name: "stop_words",
+    name: Cow::Borrowed("stop_words"),
     kind: ParamKind::Bool,
     default: ParamValue::Bool(false),
     help: "remove the stop words of the page's language (Stopwords ISO, detected language)",
@@ -80,36 +82,40 @@ pub const STOP_WORDS_SPEC: ParamSpec = ParamSpec {
 
 /// Stem terms with the Snowball stemmer of the page's language.
 pub const STEMMING_SPEC: ParamSpec = ParamSpec {
-    name: "stemming",
+    name: Cow::Borrowed("stemming"),
     kind: ParamKind::Bool,
     default: ParamValue::Bool(false),
     help: "stem terms with the Snowball stemmer of the page's language (where Snowball has one)",
     source: "cescope's option (issue 12); off as in Mohammadzadeh 2013, 5.3.1, which stems nothing",
 };
 
-static SPECS: [ParamSpec; 3] = [FRAGMENT_SPEC, STOP_WORDS_SPEC, STEMMING_SPEC];
+crate::choice_enum! {
+    /// What a text fragment is ([`FRAGMENT_SPEC`]).
+    pub enum Fragment {
+        /// A text node.
+        TextNode = "text-node",
+        /// The text of a block with its inline elements merged.
+        Inline = "inline",
+    }
+}
 
-static PHASES: [Phase; 4] = [
-    Phase {
-        name: "preprocessing",
-        what: "scripts, styles, comments, meta left out; quotes, commas, colons deleted; stop words removed, words stemmed (5.3.1)",
-        reveals: &["terms", "query"],
-    },
-    Phase {
-        name: "vector space",
-        what: "each text fragment (sentence) is a vector over the page's vocabulary V; the title text is the query q (5.3.2, Formula 5.1)",
-        reveals: &["sentence_count", "vocabulary", "query_terms"],
-    },
-    Phase {
-        name: "similarity",
-        what: "cosine over tf and tf-idf weights, OSM (Formula 5.2), aggregate (Formula 5.3) between q and every sentence",
-        reveals: &["cos_tf", "cos_tfidf", "osm", "score", "sentences"],
-    },
-    Phase {
-        name: "ranking",
-        what: "the sentence with the highest similarity is the headline (5.3.3)",
-        reveals: &["headline"],
-    },
+crate::typed_params! {
+    /// TitleFinder's parameters (Mohammadzadeh 2013, 5.3).
+    pub struct TitleFinderParams {
+        /// What a text fragment is.
+        pub fragment: Fragment = FRAGMENT_SPEC,
+        /// Stop-word removal.
+        pub stop_words: bool = STOP_WORDS_SPEC,
+        /// Stemming.
+        pub stemming: bool = STEMMING_SPEC,
+    }
+}
+
+const PHASES: &[Phase] = &[
+    Phase::new("preprocessing", "scripts, styles, comments, meta left out; quotes, commas, colons deleted; stop words removed, words stemmed (5.3.1)", &["terms", "query"]),
+    Phase::new("vector space", "each text fragment (sentence) is a vector over the page's vocabulary V; the title text is the query q (5.3.2, Formula 5.1)", &["sentence_count", "vocabulary", "query_terms"]),
+    Phase::new("similarity", "cosine over tf and tf-idf weights, OSM (Formula 5.2), aggregate (Formula 5.3) between q and every sentence", &["cos_tf", "cos_tfidf", "osm", "score", "sentences"]),
+    Phase::new("ranking", "the sentence with the highest similarity is the headline (5.3.3)", &["headline"]),
 ];
 
 /// TitleFinder with one similarity measure.
@@ -210,7 +216,7 @@ fn hull(spans: &[Range<usize>]) -> Option<Range<usize>> {
 /// Turns text into terms (5.3.1): quotes, commas and colons deleted, [`crate::metrics::words`],
 /// stop words removed, stems.
 pub struct Analyzer {
-    stop: Option<&'static std::collections::HashSet<String>>,
+    stop: Option<std::sync::Arc<std::collections::HashSet<String>>>,
     stemmer: Option<rust_stemmers::Stemmer>,
 }
 
@@ -234,7 +240,7 @@ impl Analyzer {
             .filter(|c| !matches!(c, '\'' | '"' | ',' | ':' | '‘' | '’' | '“' | '”'))
             .collect();
         let mut out = crate::metrics::words(&cleaned);
-        if let Some(stop) = self.stop {
+        if let Some(stop) = &self.stop {
             out.retain(|w| !stop.contains(w));
         }
         if let Some(st) = &self.stemmer {
@@ -389,45 +395,62 @@ fn prefix(s: &str, max: usize) -> &str {
 /// any page's language).
 const DETECT_BYTES: usize = 20_000;
 
+static TF_INFO: AlgoInfo = AlgoInfo::new(
+    "tf",
+    "TitleFinder, cosine over tf weights: the title element's text as a query against the page's text fragments (Mohammadzadeh 2013, 5.3)",
+    "Mohammadzadeh 2013, 5.3",
+    TitleFinderParams::SPECS,
+    PHASES,
+);
+static TFIDF_INFO: AlgoInfo = AlgoInfo::new(
+    "tfidf",
+    "TitleFinder, cosine over tf-idf weights, a document = a text fragment (Mohammadzadeh 2013, 5.3)",
+    "Mohammadzadeh 2013, 5.3",
+    TitleFinderParams::SPECS,
+    PHASES,
+);
+static OSM_INFO: AlgoInfo = AlgoInfo::new(
+    "osm",
+    "TitleFinder, overlap scoring measure: tf-idf query weights x normalised tf (Mohammadzadeh 2013, Formula 5.2)",
+    "Mohammadzadeh 2013, 5.3, Formula 5.2",
+    TitleFinderParams::SPECS,
+    PHASES,
+);
+static AGGREGATE_INFO: AlgoInfo = AlgoInfo::new(
+    "aggregate",
+    "TitleFinder, cos_tf + cos_tfidf + OSM (Mohammadzadeh 2013, Formula 5.3)",
+    "Mohammadzadeh 2013, 5.3, Formula 5.3",
+    TitleFinderParams::SPECS,
+    PHASES,
+);
+
+impl Algorithm for TitleFinder {
+    fn info(&self) -> &AlgoInfo {
+        match self.method {
+            Method::Tf => &TF_INFO,
+            Method::TfIdf => &TFIDF_INFO,
+            Method::Osm => &OSM_INFO,
+            Method::Aggregate => &AGGREGATE_INFO,
+        }
+    }
+}
+
 impl HeadlineFinder for TitleFinder {
-    fn name(&self) -> &'static str {
-        match self.method {
-            Method::Tf => "tf",
-            Method::TfIdf => "tfidf",
-            Method::Osm => "osm",
-            Method::Aggregate => "aggregate",
-        }
-    }
-
-    fn describe(&self) -> &'static str {
-        match self.method {
-            Method::Tf => "TitleFinder, cosine over tf weights: the title element's text as a query against the page's text fragments (Mohammadzadeh 2013, 5.3)",
-            Method::TfIdf => "TitleFinder, cosine over tf-idf weights, a document = a text fragment (Mohammadzadeh 2013, 5.3)",
-            Method::Osm => "TitleFinder, overlap scoring measure: tf-idf query weights x normalised tf (Mohammadzadeh 2013, Formula 5.2)",
-            Method::Aggregate => "TitleFinder, cos_tf + cos_tfidf + OSM (Mohammadzadeh 2013, Formula 5.3)",
-        }
-    }
-
-    fn params(&self) -> &[ParamSpec] {
-        &SPECS
-    }
-
-    fn phases(&self) -> &'static [Phase] {
-        &PHASES
-    }
-
     /// Trace (node unit = the sentences in document order, positioned by their ranges):
     /// series `terms` (size: terms per sentence), `cos_tf`, `cos_tfidf`, `osm` (info) and
     /// `score` (content signal: this method's score; maximum per line); marks `query` (seed,
     /// bytes: the `title` text), `sentences` (candidates: score > 0), `headline` (selected);
     /// scalars `sentence_count`, `vocabulary`, `query_terms`.
     fn run(&self, page: &Page, params: &Params) -> Headlines {
-        let inline = params.choice(&FRAGMENT_SPEC) == "inline";
+        let TitleFinderParams {
+            fragment,
+            stop_words,
+            stemming,
+        } = TitleFinderParams::read(params);
+        let inline = fragment == Fragment::Inline;
         let sents = sentences(page, inline);
         let title = title_element(page);
         let query_text = title.map(|t| page.dom().text(t)).unwrap_or_default();
-        let stop_words = params.bool(&STOP_WORDS_SPEC);
-        let stemming = params.bool(&STEMMING_SPEC);
         let lang = if stop_words || stemming {
             let mut sample = String::new();
             for s in &sents {
@@ -562,9 +585,9 @@ mod tests {
         <p>The flood rose in the town overnight</p></body></html>";
 
     fn plain_params() -> Params {
-        let mut p = Params::defaults(&SPECS);
-        p.set("stop_words", ParamValue::Bool(false));
-        p.set("stemming", ParamValue::Bool(false));
+        let mut p = Params::defaults(TitleFinderParams::SPECS);
+        p.set(&STOP_WORDS_SPEC, ParamValue::Bool(false)).unwrap();
+        p.set(&STEMMING_SPEC, ParamValue::Bool(false)).unwrap();
         p
     }
 
@@ -682,8 +705,8 @@ mod tests {
         let inline: Vec<String> = sentences(&page, true).into_iter().map(|s| s.text).collect();
         // A block boundary (the inner div) separates x, y and z.
         assert_eq!(inline, ["Rain again in Spain", "Body text", "x", "y", "z"]);
-        let mut p = Params::defaults(&SPECS);
-        p.set("fragment", ParamValue::Choice("inline"));
+        let mut p = Params::defaults(TitleFinderParams::SPECS);
+        p.set(&FRAGMENT_SPEC, ParamValue::choice("inline")).unwrap();
         let h = TitleFinder::new(Method::Tf).run(&page, &p);
         let best = h.best().unwrap();
         assert_eq!(best.text, "Rain again in Spain");
@@ -700,7 +723,7 @@ mod tests {
         ] {
             let page = Page::from_text("t", html);
             for m in [Method::Tf, Method::TfIdf, Method::Osm, Method::Aggregate] {
-                let h = TitleFinder::new(m).run(&page, &Params::defaults(&SPECS));
+                let h = TitleFinder::new(m).run(&page, &Params::defaults(TitleFinderParams::SPECS));
                 assert!(h.candidates.is_empty(), "{html:?} {m:?}");
                 h.trace.validate(&page).unwrap();
             }

@@ -295,7 +295,7 @@ impl App {
                     .result
                     .as_ref()
                     .map(|x| x.selection.clone());
-                let name = self.active_algo().extractor.name();
+                let name = self.active_algo().extractor.name().to_string();
                 match sel {
                     Some(sel) => {
                         let changed = self.edit(|page, g, _| {
