@@ -13,12 +13,11 @@
 //! parameters.
 
 use super::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, Algorithm, NO_PARAMS};
+use super::{AlgoInfo, StaticInfo, NO_PARAMS};
 use super::{Extraction, Extractor, Params};
 use crate::page::tokens::TokenKind;
 use crate::page::Page;
 use crate::selection::Selection;
-use std::borrow::Cow;
 
 /// Body Text Extraction (no parameters).
 #[derive(Debug, Clone, Default)]
@@ -47,18 +46,16 @@ const PHASES: &[Phase] = &[
     ),
 ];
 
-static INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("bte"),
-    description: Cow::Borrowed("Body Text Extraction: the token range with most words inside and most tags outside (Mohammadzadeh 2013, 3.3.1.1, Formula 3.3, Algorithm 5)"),
-    source: Cow::Borrowed("Mohammadzadeh 2013, 3.3.1.1, Formula 3.3, Algorithm 5"),
-    params: Cow::Borrowed(NO_PARAMS),
-    phases: Cow::Borrowed(PHASES),
-};
+static INFO: AlgoInfo = AlgoInfo::new(
+    "bte",
+    "Body Text Extraction: the token range with most words inside and most tags outside (Mohammadzadeh 2013, 3.3.1.1, Formula 3.3, Algorithm 5)",
+    "Mohammadzadeh 2013, 3.3.1.1, Formula 3.3, Algorithm 5",
+    NO_PARAMS,
+    PHASES,
+);
 
-impl Algorithm for Bte {
-    fn info(&self) -> &AlgoInfo {
-        &INFO
-    }
+impl StaticInfo for Bte {
+    const INFO: &'static AlgoInfo = &INFO;
 }
 
 impl Extractor for Bte {

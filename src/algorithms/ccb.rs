@@ -474,27 +474,27 @@ const PHASES: &[Phase] = &[
     Phase::new("extraction", "content elements whose ratio exceeds t are main content (Algorithm 7, extraction)", &["t", "selected"]),
 ];
 
-static CCB_INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("ccb"),
-    description: Cow::Borrowed("Content Code Blurring: character content code vector blurred with a Gaussian until stable, ratio > t (Gottron 2008; Mohammadzadeh 2013, 3.3.1.3, Algorithm 7)"),
-    source: Cow::Borrowed("Gottron 2008; Mohammadzadeh 2013, 3.3.1.3, Algorithm 7"),
-    params: Cow::Borrowed(CCB_SPECS),
-    phases: Cow::Borrowed(PHASES),
-};
-static ACCB_INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("accb"),
-    description: Cow::Borrowed("Adapted CCB: CCB with anchor tags ignored in the content code vector (Gottron 2008; Mohammadzadeh 2013, 3.3.1.3; Gottron 2009, 5.2)"),
-    source: Cow::Borrowed("Gottron 2008; Mohammadzadeh 2013, 3.3.1.3; Gottron 2009, 5.2"),
-    params: Cow::Borrowed(ACCB_SPECS),
-    phases: Cow::Borrowed(PHASES),
-};
-static TCCB_INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("tccb"),
-    description: Cow::Borrowed("Token-based CCB: the content code vector over tag / word tokens (Gottron 2009, 5.2; Mohammadzadeh 2013, 3.3.1.3)"),
-    source: Cow::Borrowed("Gottron 2009, 5.2; Mohammadzadeh 2013, 3.3.1.3"),
-    params: Cow::Borrowed(TCCB_SPECS),
-    phases: Cow::Borrowed(PHASES),
-};
+static CCB_INFO: AlgoInfo = AlgoInfo::new(
+    "ccb",
+    "Content Code Blurring: character content code vector blurred with a Gaussian until stable, ratio > t (Gottron 2008; Mohammadzadeh 2013, 3.3.1.3, Algorithm 7)",
+    "Gottron 2008; Mohammadzadeh 2013, 3.3.1.3, Algorithm 7",
+    CCB_SPECS,
+    PHASES,
+);
+static ACCB_INFO: AlgoInfo = AlgoInfo::new(
+    "accb",
+    "Adapted CCB: CCB with anchor tags ignored in the content code vector (Gottron 2008; Mohammadzadeh 2013, 3.3.1.3; Gottron 2009, 5.2)",
+    "Gottron 2008; Mohammadzadeh 2013, 3.3.1.3; Gottron 2009, 5.2",
+    ACCB_SPECS,
+    PHASES,
+);
+static TCCB_INFO: AlgoInfo = AlgoInfo::new(
+    "tccb",
+    "Token-based CCB: the content code vector over tag / word tokens (Gottron 2009, 5.2; Mohammadzadeh 2013, 3.3.1.3)",
+    "Gottron 2009, 5.2; Mohammadzadeh 2013, 3.3.1.3",
+    TCCB_SPECS,
+    PHASES,
+);
 
 impl Algorithm for CcbFamily {
     fn info(&self) -> &AlgoInfo {

@@ -74,7 +74,7 @@
 //! Cost: three O(nodes) passes over the DOM plus one over the text nodes' characters.
 
 use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, Algorithm, Choice};
+use super::{AlgoInfo, Choice, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, DomOptions, NodeId, NodeKind};
 use crate::page::lex::Tag;
@@ -406,25 +406,19 @@ const PHASES: &[Phase] = &[
             Phase::new("extraction", "from <body> down through densities >= t, each element's max-DensitySum descendant is content with its subtree; their text is the main content", &["targets", "content"]),
         ];
 
-static INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("cetd"),
-    description: Cow::Borrowed("Content Extraction via Text Density: the max-DensitySum DOM nodes under a density threshold from <body> (Sun et al. 2011; Mohammadzadeh 2013, 3.2.7, Formulas 3.1-3.2, Algorithm 4)"),
-    source: Cow::Borrowed("Sun et al. 2011; Mohammadzadeh 2013, 3.2.7, Formulas 3.1-3.2, Algorithm 4"),
-    params: Cow::Borrowed(CetdParams::SPECS),
-    phases: Cow::Borrowed(PHASES),
-};
+static INFO: AlgoInfo = AlgoInfo::new(
+    "cetd",
+    "Content Extraction via Text Density: the max-DensitySum DOM nodes under a density threshold from <body> (Sun et al. 2011; Mohammadzadeh 2013, 3.2.7, Formulas 3.1-3.2, Algorithm 4)",
+    "Sun et al. 2011; Mohammadzadeh 2013, 3.2.7, Formulas 3.1-3.2, Algorithm 4",
+    CetdParams::SPECS,
+    PHASES,
+).with_dom();
 
-impl Algorithm for Cetd {
-    fn info(&self) -> &AlgoInfo {
-        &INFO
-    }
+impl StaticInfo for Cetd {
+    const INFO: &'static AlgoInfo = &INFO;
 }
 
 impl Extractor for Cetd {
-    fn needs_dom(&self) -> bool {
-        true
-    }
-
     /// Trace (node unit = the `<body>` subtree's elements that are on the page, in document
     /// order; positions = each element's outer byte extent): `density` (combined signal, TD or
     /// CTD, maximum per line), `dsum` (size, DensitySum, maximum per line), `chars`, `tags`,
@@ -586,6 +580,7 @@ impl Extractor for Cetd {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algorithms::Algorithm;
     use std::f64::consts::E;
 
     fn run_with(html: &str, density: &'static str, threshold: &'static str) -> (Page, Extraction) {

@@ -51,7 +51,7 @@ use std::ops::Range;
 use super::cluster::kmeans;
 use super::signal::{convolve, gaussian_kernel, Edge};
 use super::trace::{raw_lines, runs, Agg, Marks, Phase, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, Algorithm, Choice};
+use super::{AlgoInfo, Choice, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::lex::ByteClass;
 use crate::page::lines::{content_chars, is_removed};
@@ -341,18 +341,16 @@ const PHASES: &[Phase] = &[
             Phase::new("extraction", "the content text of the lines in content clusters is the main content", &["content"]),
         ];
 
-static INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("cetr"),
-    description: Cow::Borrowed("CETR: tag ratio per line, Gaussian smoothing, k-means into content / non-content (Weninger et al. 2010; Mohammadzadeh 2013, 3.3.3.1, Algorithm 9)"),
-    source: Cow::Borrowed("Weninger et al. 2010; Mohammadzadeh 2013, 3.3.3.1, Algorithm 9"),
-    params: Cow::Borrowed(CetrParams::SPECS),
-    phases: Cow::Borrowed(PHASES),
-};
+static INFO: AlgoInfo = AlgoInfo::new(
+    "cetr",
+    "CETR: tag ratio per line, Gaussian smoothing, k-means into content / non-content (Weninger et al. 2010; Mohammadzadeh 2013, 3.3.3.1, Algorithm 9)",
+    "Weninger et al. 2010; Mohammadzadeh 2013, 3.3.3.1, Algorithm 9",
+    CetrParams::SPECS,
+    PHASES,
+);
 
-impl Algorithm for Cetr {
-    fn info(&self) -> &AlgoInfo {
-        &INFO
-    }
+impl StaticInfo for Cetr {
+    const INFO: &'static AlgoInfo = &INFO;
 }
 
 impl Extractor for Cetr {

@@ -337,6 +337,7 @@ impl FilterSet {
                         .into(),
                 params: specs.into(),
                 phases: phases.into(),
+                needs_dom: members.iter().any(|m| m.extractor().needs_dom()),
             },
             combine,
             members,
@@ -590,10 +591,6 @@ impl Algorithm for FilterSet {
 }
 
 impl Extractor for FilterSet {
-    fn needs_dom(&self) -> bool {
-        self.members.iter().any(|m| m.extractor().needs_dom())
-    }
-
     fn run(&self, page: &Page, params: &Params) -> Extraction {
         let sels = self.member_selections(page, params);
         let selection = self.merge(&sels);

@@ -40,7 +40,7 @@
 //! Cost: O(nodes + text) — one pass for per-node prefix sums, one walk.
 
 use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, Algorithm, Choice};
+use super::{AlgoInfo, Choice, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, NodeKind};
 use crate::page::lex::Tag;
@@ -301,25 +301,19 @@ const PHASES: &[Phase] = &[
             Phase::new("text links", "filter 3: links whose content is text are removed (isTextLink); the remaining text is the main content", &["text links", "removal", "kept"]),
         ];
 
-static INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("crunch"),
-    description: Cow::Borrowed("Crunch filters: remove ad links, link cells (link text / text > t) and text links (Mohammadzadeh 2013, 3.2.1, Algorithm 1)"),
-    source: Cow::Borrowed("Mohammadzadeh 2013, 3.2.1, Algorithm 1"),
-    params: Cow::Borrowed(CrunchParams::SPECS),
-    phases: Cow::Borrowed(PHASES),
-};
+static INFO: AlgoInfo = AlgoInfo::new(
+    "crunch",
+    "Crunch filters: remove ad links, link cells (link text / text > t) and text links (Mohammadzadeh 2013, 3.2.1, Algorithm 1)",
+    "Mohammadzadeh 2013, 3.2.1, Algorithm 1",
+    CrunchParams::SPECS,
+    PHASES,
+).with_dom();
 
-impl Algorithm for Crunch {
-    fn info(&self) -> &AlgoInfo {
-        &INFO
-    }
+impl StaticInfo for Crunch {
+    const INFO: &'static AlgoInfo = &INFO;
 }
 
 impl Extractor for Crunch {
-    fn needs_dom(&self) -> bool {
-        true
-    }
-
     /// Trace (node unit = the examined elements in document order — cells, `<a>` elements and
     /// elements with a URL attribute; positions = each one's outer byte extent): `link` (code
     /// signal) and `text` (content signal): link / other characters of the element's own text
@@ -543,6 +537,7 @@ impl Extractor for Crunch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algorithms::Algorithm;
 
     /// A link cell, an article cell with one in-text link, an ad link with text and an ad image.
     const PAGE: &str = "<html><head><title>Title</title></head><body><table><tr>\

@@ -51,7 +51,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::trace::{runs, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, Algorithm, Choice};
+use super::{AlgoInfo, Choice, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::lex::{flags, ByteClass, Tag};
 use crate::page::Page;
@@ -408,18 +408,16 @@ const PHASES: &[Phase] = &[
     ),
 ];
 
-static INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("density"),
-    description: Cow::Borrowed("Density (LICEA): the densest run of long text strings between structural tags (Arias, Deschacht & Moens 2009, section 4; Mohammadzadeh 2013, 3.3.3.2)"),
-    source: Cow::Borrowed("Arias, Deschacht & Moens 2009, section 4; Mohammadzadeh 2013, 3.3.3.2"),
-    params: Cow::Borrowed(DensityParams::SPECS),
-    phases: Cow::Borrowed(PHASES),
-};
+static INFO: AlgoInfo = AlgoInfo::new(
+    "density",
+    "Density (LICEA): the densest run of long text strings between structural tags (Arias, Deschacht & Moens 2009, section 4; Mohammadzadeh 2013, 3.3.3.2)",
+    "Arias, Deschacht & Moens 2009, section 4; Mohammadzadeh 2013, 3.3.3.2",
+    DensityParams::SPECS,
+    PHASES,
+);
 
-impl Algorithm for Density {
-    fn info(&self) -> &AlgoInfo {
-        &INFO
-    }
+impl StaticInfo for Density {
+    const INFO: &'static AlgoInfo = &INFO;
 }
 
 impl Extractor for Density {
@@ -522,6 +520,7 @@ impl Extractor for Density {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algorithms::Algorithm;
 
     #[test]
     fn c2_rule_at_the_boundary() {

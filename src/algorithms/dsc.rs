@@ -47,7 +47,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, Algorithm, Choice};
+use super::{AlgoInfo, Choice, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::tokens::TokenKind;
 use crate::page::Page;
@@ -233,18 +233,16 @@ const PHASES: &[Phase] = &[
             Phase::new("extraction", "the word tokens with L = 1 are the main content", &[]),
         ];
 
-static INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("dsc"),
-    description: Cow::Borrowed("Document Slope Curves: windows of the cumulative tag curve with low slope are content (Pinto et al. 2002; Mohammadzadeh 2013, 3.3.1.2, Algorithm 6)"),
-    source: Cow::Borrowed("Pinto et al. 2002; Mohammadzadeh 2013, 3.3.1.2, Algorithm 6"),
-    params: Cow::Borrowed(DscParams::SPECS),
-    phases: Cow::Borrowed(PHASES),
-};
+static INFO: AlgoInfo = AlgoInfo::new(
+    "dsc",
+    "Document Slope Curves: windows of the cumulative tag curve with low slope are content (Pinto et al. 2002; Mohammadzadeh 2013, 3.3.1.2, Algorithm 6)",
+    "Pinto et al. 2002; Mohammadzadeh 2013, 3.3.1.2, Algorithm 6",
+    DscParams::SPECS,
+    PHASES,
+);
 
-impl Algorithm for Dsc {
-    fn info(&self) -> &AlgoInfo {
-        &INFO
-    }
+impl StaticInfo for Dsc {
+    const INFO: &'static AlgoInfo = &INFO;
 }
 
 impl Extractor for Dsc {
@@ -357,6 +355,7 @@ impl Extractor for Dsc {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algorithms::Algorithm;
 
     #[test]
     fn window_size_rule() {

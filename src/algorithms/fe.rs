@@ -298,20 +298,20 @@ const FE_PHASES: &[Phase] = &[
     Phase::new("winner", "each basket block's desired features over those of the whole basket; the highest is the winner block (FE)", &["value", "winner"]),
 ];
 
-static FE_INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("fe"),
-    description: Cow::Borrowed("FeatureExtractor: blocks (Algorithm 2), feature winner basket, one winner block (Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3)"),
-    source: Cow::Borrowed("Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3, Algorithm 2"),
-    params: Cow::Borrowed(FeParams::SPECS),
-    phases: Cow::Borrowed(FE_PHASES),
-};
-static KFE_INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("kfe"),
-    description: Cow::Borrowed("K-FeatureExtractor: blocks (Algorithm 2), feature winner basket, K blocks by k-means (Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3)"),
-    source: Cow::Borrowed("Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3, Algorithm 2"),
-    params: Cow::Borrowed(KfeParams::SPECS),
-    phases: Cow::Borrowed(KFE_PHASES),
-};
+static FE_INFO: AlgoInfo = AlgoInfo::new(
+    "fe",
+    "FeatureExtractor: blocks (Algorithm 2), feature winner basket, one winner block (Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3)",
+    "Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3, Algorithm 2",
+    FeParams::SPECS,
+    FE_PHASES,
+).with_dom();
+static KFE_INFO: AlgoInfo = AlgoInfo::new(
+    "kfe",
+    "K-FeatureExtractor: blocks (Algorithm 2), feature winner basket, K blocks by k-means (Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3)",
+    "Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3, Algorithm 2",
+    KfeParams::SPECS,
+    KFE_PHASES,
+).with_dom();
 
 impl Algorithm for FeatureExtractor {
     fn info(&self) -> &AlgoInfo {
@@ -324,10 +324,6 @@ impl Algorithm for FeatureExtractor {
 }
 
 impl Extractor for FeatureExtractor {
-    fn needs_dom(&self) -> bool {
-        true
-    }
-
     /// Trace (node unit = the blocks of Algorithm 2 in document order; positions = each block's
     /// outer byte extent): `desired` (content signal, `D`), `other` (code signal, the remaining
     /// features), `value` (combined signal, `D / ΣD` over the basket, 0 outside it), `blocks`

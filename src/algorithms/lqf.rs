@@ -37,7 +37,7 @@
 //! (Tables 4.4–4.6, "LQF-25/50/75").
 
 use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, Algorithm, Choice};
+use super::{AlgoInfo, Choice, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, NodeKind};
 use crate::page::lex::Tag;
@@ -175,25 +175,19 @@ const PHASES: &[Phase] = &[
             Phase::new("deletion", "blocks with q > t lose their text (delete=own-text) or their subtree (delete=subtree); the remaining text is the main content", &["kept", "deleted"]),
         ];
 
-static INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("lqf"),
-    description: Cow::Borrowed("Link Quota Filter: delete DOM blocks whose link text / text exceeds t (Mohammadzadeh 2013, 3.2.4, Algorithm 3)"),
-    source: Cow::Borrowed("Mohammadzadeh 2013, 3.2.4, Algorithm 3"),
-    params: Cow::Borrowed(LqfParams::SPECS),
-    phases: Cow::Borrowed(PHASES),
-};
+static INFO: AlgoInfo = AlgoInfo::new(
+    "lqf",
+    "Link Quota Filter: delete DOM blocks whose link text / text exceeds t (Mohammadzadeh 2013, 3.2.4, Algorithm 3)",
+    "Mohammadzadeh 2013, 3.2.4, Algorithm 3",
+    LqfParams::SPECS,
+    PHASES,
+).with_dom();
 
-impl Algorithm for Lqf {
-    fn info(&self) -> &AlgoInfo {
-        &INFO
-    }
+impl StaticInfo for Lqf {
+    const INFO: &'static AlgoInfo = &INFO;
 }
 
 impl Extractor for Lqf {
-    fn needs_dom(&self) -> bool {
-        true
-    }
-
     /// Trace (node unit = the page's block elements in document order; positions = each block's
     /// outer byte extent): `link` (code signal, link characters of the block's own text), `text`
     /// (content signal, its other characters), `quota` (combined signal, `t_link / t_tot`, 0 for a
@@ -303,6 +297,7 @@ impl Extractor for Lqf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algorithms::Algorithm;
 
     fn run(html: &str, t: f64) -> (Page, Extraction) {
         let p = Page::from_text("t.html", html);

@@ -86,6 +86,8 @@ pub struct AlgoInfo {
     pub params: Cow<'static, [ParamSpec]>,
     /// The phases for step mode, in order, each with the trace keys it reveals ([`Phase`]).
     pub phases: Cow<'static, [Phase]>,
+    /// True if the algorithm needs the DOM (and so is slower to start on a fresh page).
+    pub needs_dom: bool,
 }
 
 impl AlgoInfo {
@@ -103,7 +105,15 @@ impl AlgoInfo {
             source: Cow::Borrowed(source),
             params: Cow::Borrowed(params),
             phases: Cow::Borrowed(phases),
+            needs_dom: false,
         }
+    }
+
+    /// The same info for an algorithm that needs the DOM ([`AlgoInfo::needs_dom`]).
+    #[must_use]
+    pub const fn with_dom(mut self) -> AlgoInfo {
+        self.needs_dom = true;
+        self
     }
 }
 
@@ -141,13 +151,26 @@ pub trait Algorithm: Send + Sync {
     }
 }
 
+/// An algorithm whose [`AlgoInfo`] is a `static` (the built-in single algorithms): one line
+/// gives it [`Algorithm`].
+pub trait StaticInfo: Send + Sync {
+    /// The algorithm's info.
+    const INFO: &'static AlgoInfo;
+}
+
+impl<T: StaticInfo> Algorithm for T {
+    fn info(&self) -> &AlgoInfo {
+        T::INFO
+    }
+}
+
 /// A main content extraction algorithm.
 pub trait Extractor: Algorithm {
     /// Runs the algorithm. Pure and deterministic; never panics on any page.
     fn run(&self, page: &Page, params: &Params) -> Extraction;
-    /// True if the algorithm needs the DOM (and so is slower to start on a fresh page).
+    /// True if the algorithm needs the DOM ([`AlgoInfo::needs_dom`]).
     fn needs_dom(&self) -> bool {
-        false
+        self.info().needs_dom
     }
     /// The algorithm's decision at `at`, in words, for the inspector's explain panel (one
     /// string per sentence; the first names the location), as known at `step` of

@@ -9,10 +9,9 @@
 //! recall is near 1 and its precision is the share of main content in the page's text.
 
 use super::trace::{runs, Marks, Phase, Role, Series, Trace, Unit};
-use super::{AlgoInfo, Algorithm, NO_PARAMS};
+use super::{AlgoInfo, StaticInfo, NO_PARAMS};
 use super::{Extraction, Extractor, Params};
 use crate::page::Page;
-use std::borrow::Cow;
 
 /// The all-text baseline (no parameters).
 #[derive(Debug, Clone, Default)]
@@ -31,18 +30,16 @@ const PHASES: &[Phase] = &[
     ),
 ];
 
-static INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("plain"),
-    description: Cow::Borrowed("all text of the page, no content selection (baseline; Arias Moreno et al. 2009, section 5)"),
-    source: Cow::Borrowed("baseline; Arias Moreno et al. 2009, section 5"),
-    params: Cow::Borrowed(NO_PARAMS),
-    phases: Cow::Borrowed(PHASES),
-};
+static INFO: AlgoInfo = AlgoInfo::new(
+    "plain",
+    "all text of the page, no content selection (baseline; Arias Moreno et al. 2009, section 5)",
+    "baseline; Arias Moreno et al. 2009, section 5",
+    NO_PARAMS,
+    PHASES,
+);
 
-impl Algorithm for Plain {
-    fn info(&self) -> &AlgoInfo {
-        &INFO
-    }
+impl StaticInfo for Plain {
+    const INFO: &'static AlgoInfo = &INFO;
 }
 
 impl Extractor for Plain {

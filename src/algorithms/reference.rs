@@ -111,6 +111,9 @@ impl<C: RefCrate> Reference<C> {
                 source: Cow::Borrowed(a.source),
                 params: Cow::Borrowed(a.params),
                 phases: Cow::Borrowed(PHASES),
+                // The crate builds its own DOM; cescope's is not used, but the cost is of that
+                // kind.
+                needs_dom: true,
             },
             krate,
         }
@@ -275,11 +278,6 @@ impl<C: RefCrate> Algorithm for Reference<C> {
 impl<C: RefCrate> Extractor for Reference<C> {
     fn run(&self, page: &Page, params: &Params) -> Extraction {
         self.locate(page, params, &self.output(page, params))
-    }
-
-    fn needs_dom(&self) -> bool {
-        // The crate builds its own DOM; cescope's is not used, but the cost is of that kind.
-        true
     }
 
     fn text_stage(&self) -> Option<&dyn TextStage> {

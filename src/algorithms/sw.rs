@@ -42,7 +42,7 @@
 
 use super::lqf::block_owners;
 use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, Algorithm, Choice};
+use super::{AlgoInfo, Choice, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamType, ParamValue, Params};
 use crate::lang;
 use crate::page::dom::{Dom, NodeKind};
@@ -326,25 +326,19 @@ const PHASES: &[Phase] = &[
     ),
 ];
 
-static INFO: AlgoInfo = AlgoInfo {
-    name: Cow::Borrowed("sw"),
-    description: Cow::Borrowed("Stop-word filter: keep DOM blocks whose stop-word ratio exceeds the language's threshold (Gottron 2009, 5.3)"),
-    source: Cow::Borrowed("Gottron 2009, 5.3"),
-    params: Cow::Borrowed(SwParams::SPECS),
-    phases: Cow::Borrowed(PHASES),
-};
+static INFO: AlgoInfo = AlgoInfo::new(
+    "sw",
+    "Stop-word filter: keep DOM blocks whose stop-word ratio exceeds the language's threshold (Gottron 2009, 5.3)",
+    "Gottron 2009, 5.3",
+    SwParams::SPECS,
+    PHASES,
+).with_dom();
 
-impl Algorithm for Sw {
-    fn info(&self) -> &AlgoInfo {
-        &INFO
-    }
+impl StaticInfo for Sw {
+    const INFO: &'static AlgoInfo = &INFO;
 }
 
 impl Extractor for Sw {
-    fn needs_dom(&self) -> bool {
-        true
-    }
-
     /// Trace (node unit = the page's block elements in document order; positions = each block's
     /// outer byte extent): `words` (size, words of the block's own text), `stop` (content signal,
     /// its stop words), `ratio` (combined signal, stop / words, 0 without words; maximum per
@@ -477,6 +471,7 @@ impl Extractor for Sw {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algorithms::Algorithm;
 
     /// A stop-word-rich paragraph and a stop-word-poor menu (checked against the Stopwords ISO
     /// English list by `stop_list_as_assumed`).

@@ -1,7 +1,7 @@
 use std::borrow::Cow;
 
 use super::*;
-use crate::algorithms::{find, registry, ParamKind, NO_PARAMS, ONE_PHASE};
+use crate::algorithms::{find, registry, ParamKind, StaticInfo, NO_PARAMS, ONE_PHASE};
 
 /// A fake extractor that selects fixed byte ranges, shifted right by its parameter `shift`
 /// (bytes), on whatever page it is given.
@@ -50,10 +50,8 @@ static CROWDED: AlgoInfo = AlgoInfo::new(
     ONE_PHASE,
 );
 
-impl Algorithm for Crowded {
-    fn info(&self) -> &AlgoInfo {
-        &CROWDED
-    }
+impl StaticInfo for Crowded {
+    const INFO: &'static AlgoInfo = &CROWDED;
 }
 
 impl Extractor for Crowded {

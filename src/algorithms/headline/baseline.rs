@@ -10,7 +10,7 @@
 
 use super::{normalize_ws, text_range, title_element, Candidate, HeadlineFinder, Headlines};
 use crate::algorithms::trace::{Marks, Phase, Positions, Role, Series, Unit};
-use crate::algorithms::{AlgoInfo, Algorithm, NO_PARAMS};
+use crate::algorithms::{AlgoInfo, StaticInfo, NO_PARAMS};
 use crate::algorithms::{Params, Trace};
 use crate::page::Page;
 use std::borrow::Cow;
@@ -37,12 +37,11 @@ static TITLE_INFO: AlgoInfo = AlgoInfo {
     source: Cow::Borrowed("Mohammadzadeh 2013, 5.4.3"),
     params: Cow::Borrowed(NO_PARAMS),
     phases: Cow::Borrowed(TITLE_PHASES),
+    needs_dom: false,
 };
 
-impl Algorithm for TitleElement {
-    fn info(&self) -> &AlgoInfo {
-        &TITLE_INFO
-    }
+impl StaticInfo for TitleElement {
+    const INFO: &'static AlgoInfo = &TITLE_INFO;
 }
 
 impl HeadlineFinder for TitleElement {
@@ -97,12 +96,11 @@ static LARGEST_INFO: AlgoInfo = AlgoInfo {
     source: Cow::Borrowed("Mohammadzadeh 2013, 5.4.3"),
     params: Cow::Borrowed(NO_PARAMS),
     phases: Cow::Borrowed(LARGEST_PHASES),
+    needs_dom: false,
 };
 
-impl Algorithm for Largest {
-    fn info(&self) -> &AlgoInfo {
-        &LARGEST_INFO
-    }
+impl StaticInfo for Largest {
+    const INFO: &'static AlgoInfo = &LARGEST_INFO;
 }
 
 impl HeadlineFinder for Largest {
