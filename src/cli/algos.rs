@@ -3,13 +3,26 @@
 use std::io::Write;
 
 use anyhow::Result;
+use clap::Args;
 use serde_json::json;
 
-use cescope::algorithms::{self, ParamKind};
+use cescope::algorithms::{self, ParamKind, ParamSpec};
 
 use super::TextOrJson;
 
-pub(super) fn kind_text(k: &ParamKind) -> String {
+/// List the algorithms with their parameters, published defaults, ranges and sources.
+#[derive(Debug, Args)]
+pub struct AlgosArgs {
+    /// Print only the names, one per line.
+    #[arg(long)]
+    names: bool,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value = "text")]
+    format: TextOrJson,
+}
+
+/// A parameter's kind and range as `cescope algos` shows it: `int 1..=200 step 1`, `one of a|b`.
+fn kind_text(k: &ParamKind) -> String {
     match k {
         ParamKind::Int { min, max, step } => format!("int {min}..={max} step {step}"),
         ParamKind::Float { min, max, step } => format!("float {min}..={max} step {step}"),
@@ -20,11 +33,11 @@ pub(super) fn kind_text(k: &ParamKind) -> String {
 
 /// One entry of `cescope algos`: name, description, and each parameter with its default, kind,
 /// help and source.
-pub(super) fn write_entry(
+fn write_entry(
     out: &mut impl Write,
     name: &str,
     describe: &str,
-    params: &[cescope::algorithms::ParamSpec],
+    params: &[ParamSpec],
 ) -> std::io::Result<()> {
     writeln!(out, "{name}\n  {describe}")?;
     for p in params {
@@ -41,16 +54,18 @@ pub(super) fn write_entry(
     Ok(())
 }
 
-pub(super) fn algos_cmd(names: bool, format: TextOrJson) -> Result<()> {
+/// `cescope algos`: the registry's algorithms, then the headline finders, as text or JSON (or
+/// only the algorithms' names) on standard output.
+pub fn run(args: &AlgosArgs) -> Result<()> {
     let reg = algorithms::registry();
     let mut out = std::io::stdout().lock();
-    if names {
+    if args.names {
         for e in &reg {
             writeln!(out, "{}", e.name())?;
         }
         return Ok(());
     }
-    match format {
+    match args.format {
         TextOrJson::Text => {
             for e in &reg {
                 write_entry(&mut out, e.name(), e.describe(), e.params())?;

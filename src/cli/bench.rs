@@ -6,62 +6,79 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use clap::Args;
 use serde_json::json;
 
 use cescope::algorithms::{self, Params};
 use cescope::bench;
 
 use super::TableOrJson;
-#[cfg(not(feature = "tui"))]
-use super::NO_TUI;
 
-#[cfg(not(feature = "tui"))]
-pub(super) fn inspector_bench(
-    _inputs: &[PathBuf],
-    _algo: &str,
-    _format: TableOrJson,
-) -> Result<()> {
-    anyhow::bail!(NO_TUI)
-}
-
-#[cfg(feature = "tui")]
-pub(super) fn inspector_bench(inputs: &[PathBuf], algo: &str, format: TableOrJson) -> Result<()> {
-    let name = if algo == "all" {
-        "danag"
-    } else {
-        algo.split(',').next().unwrap_or("danag")
-    };
-    algorithms::find(name)?;
-    let mut rows = Vec::new();
-    for p in inputs {
-        rows.extend(cescope::tui::bench::measure(p, name)?);
-    }
-    let mut out = std::io::stdout().lock();
-    match format {
-        TableOrJson::Table => write!(out, "{}", cescope::tui::bench::table(&rows))?,
-        TableOrJson::Json => {
-            serde_json::to_writer_pretty(&mut out, &rows)?;
-            writeln!(out)?;
-        }
-    }
-    Ok(())
-}
-
-pub(super) fn bench_cmd(
-    inputs: &[PathBuf],
-    algo: &str,
+/// Measure single-threaded throughput (MB/s, ms/page) of the page model and the algorithms.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Page files, directories of pages, or ground-truth.json corpora.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Algorithm name, comma-separated names, or `all`.
+    #[arg(long, short, default_value = "all")]
+    algo: String,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value = "table")]
     format: TableOrJson,
+    /// Passes over all pages per row; the fastest is reported.
+    #[arg(long, default_value_t = 3)]
     repeat: usize,
-) -> Result<()> {
-    let algos = algorithms::resolve(algo)?;
-    let pages = bench::load_inputs(inputs).context("loading benchmark inputs")?;
-    print_bench(&bench::run(&pages, &algos, repeat), bench::table, format)
+    /// Measure the inspector's latencies instead (open → first frame, slider change →
+    /// frame, scrolling frames) on each page file given, with the first algorithm of --algo.
+    #[arg(long)]
+    inspector: bool,
+    /// Measure the headline finders instead (--algo names them; default all), in KB/s as
+    /// Mohammadzadeh 2013, Table 5.4; DOM build included.
+    #[arg(long, conflicts_with = "inspector")]
+    headline: bool,
+    /// Measure the optimiser's fitness instead: N evaluations (mean word F1 over every
+    /// page of the corpus with gold) of random settings of the first algorithm of --algo,
+    /// memo off, on all cores; prints evaluations/s.
+    #[arg(long, value_name = "N", conflicts_with_all = ["inspector", "headline"])]
+    fitness: Option<usize>,
+    /// Seed of the random settings of --fitness.
+    #[arg(long, value_name = "N", default_value_t = 13, requires = "fitness")]
+    seed: u64,
+    /// With --fitness: vary only these parameters (comma-separated), as `optimize --only`.
+    #[arg(
+        long,
+        value_name = "NAMES",
+        value_delimiter = ',',
+        requires = "fitness"
+    )]
+    only: Option<Vec<String>>,
+}
+
+/// `cescope bench`: the fitness, headline-finder, inspector or algorithm benchmark, as the flags
+/// choose; the table or JSON on standard output. Errors: unknown names, unreadable inputs.
+pub fn run(args: &BenchArgs) -> Result<()> {
+    if let Some(n) = args.fitness {
+        fitness(args, n)
+    } else if args.headline {
+        let finders = cescope::headline::resolve(&args.algo)?;
+        let pages = bench::load_inputs(&args.inputs).context("loading benchmark inputs")?;
+        let rows = bench::run_headline(&pages, &finders, args.repeat);
+        print(&rows, bench::headline_table, args.format)
+    } else if args.inspector {
+        inspector(args)
+    } else {
+        let algos = algorithms::resolve(&args.algo)?;
+        let pages = bench::load_inputs(&args.inputs).context("loading benchmark inputs")?;
+        let rows = bench::run(&pages, &algos, args.repeat);
+        print(&rows, bench::table, args.format)
+    }
 }
 
 /// Prints benchmark rows as `table` lays them out, or as JSON.
-pub(super) fn print_bench(
-    rows: &[bench::BenchRow],
-    table: fn(&[bench::BenchRow]) -> String,
+fn print<R: serde::Serialize>(
+    rows: &[R],
+    table: fn(&[R]) -> String,
     format: TableOrJson,
 ) -> Result<()> {
     let mut out = std::io::stdout().lock();
@@ -75,45 +92,51 @@ pub(super) fn print_bench(
     Ok(())
 }
 
-pub(super) fn bench_headline_cmd(
-    inputs: &[PathBuf],
-    algo: &str,
-    format: TableOrJson,
-    repeat: usize,
-) -> Result<()> {
-    let finders = cescope::headline::resolve(algo)?;
-    let pages = bench::load_inputs(inputs).context("loading benchmark inputs")?;
-    print_bench(
-        &bench::run_headline(&pages, &finders, repeat),
-        bench::headline_table,
-        format,
-    )
+/// `cescope bench --inspector`: the inspector's frame latencies on each page, with the first
+/// algorithm of `--algo` (the default algorithm for `all`).
+#[cfg(feature = "tui")]
+fn inspector(args: &BenchArgs) -> Result<()> {
+    use cescope::algorithms::DEFAULT_ALGORITHM;
+    let name = if args.algo == "all" {
+        DEFAULT_ALGORITHM
+    } else {
+        args.algo.split(',').next().unwrap_or(DEFAULT_ALGORITHM)
+    };
+    algorithms::find(name)?;
+    let mut rows = Vec::new();
+    for p in &args.inputs {
+        rows.extend(cescope::tui::bench::measure(p, name)?);
+    }
+    print(&rows, cescope::tui::bench::table, args.format)
+}
+
+/// Without the `tui` feature there is no inspector to measure: says so.
+#[cfg(not(feature = "tui"))]
+fn inspector(_args: &BenchArgs) -> Result<()> {
+    anyhow::bail!(super::NO_TUI)
 }
 
 /// `cescope bench --fitness N`: the optimiser's fitness evaluations per second.
-pub(super) fn bench_fitness_cmd(
-    inputs: &[PathBuf],
-    algo: &str,
-    only: Option<&[String]>,
-    n: usize,
-    seed: u64,
-    format: TableOrJson,
-) -> Result<()> {
+fn fitness(args: &BenchArgs, n: usize) -> Result<()> {
     use cescope::eval::run;
     use cescope::optimize::{fitness_bench, ParamSpace, SearchSpace, TrainingSet};
-    let first = algo.split(',').next().unwrap_or(algo);
+    let first = args.algo.split(',').next().unwrap_or(&args.algo);
     let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(first.trim())?.into();
-    let space = ParamSpace::new(e.clone(), Params::defaults(e.params()), only)?;
-    let (pages, notes) = run::gather_with(inputs, &run::CorpusOrGoldFiles)?;
+    let space = ParamSpace::new(
+        e.clone(),
+        Params::defaults(e.params()),
+        args.only.as_deref(),
+    )?;
+    let (pages, notes) = run::gather_with(&args.inputs, &run::CorpusOrGoldFiles)?;
     for n in &notes {
         eprintln!("cescope: note: {n}");
     }
     let t = Instant::now();
     let training = TrainingSet::load(&pages, space.needs_dom())?;
     let load = t.elapsed().as_secs_f64();
-    let r = fitness_bench(&space, &training, n, seed);
+    let r = fitness_bench(&space, &training, n, args.seed);
     let mut out = std::io::stdout().lock();
-    match format {
+    match args.format {
         TableOrJson::Table => {
             writeln!(
                 out,

@@ -5,32 +5,75 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use clap::Args;
 use serde_json::json;
 
 use cescope::algorithms::{self, Params};
 use cescope::eval::report::{Format as EvalFormat, TableBy};
 use cescope::eval::run::Metric;
 
+use super::{named, with_threads};
+
+/// Evaluate algorithms against the gold standards of corpora (mean of per-page P / R / F1).
+// The doc comments are the help texts, shown as written (no Markdown).
+#[allow(clippy::doc_markdown)]
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Corpora: directories of pages, ground-truth.json files, or directories holding one.
+    #[arg(required = true, value_name = "CORPUS")]
+    corpora: Vec<PathBuf>,
+    /// Algorithm name, comma-separated names, or `all`.
+    #[arg(long, short, default_value = "all")]
+    algo: String,
+    /// Set a parameter of every selected algorithm that has it: NAME=VALUE (repeatable).
+    #[arg(long = "set", short = 's', value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// Measure: word-sequence LCS, character LCSequence or character LCString.
+    #[arg(long, short, default_value = "word", value_parser = named::<Metric>(&Metric::NAMES))]
+    metric: Metric,
+    /// Table columns / rows: per corpus, per site (host of the gold URL), per page, or per page
+    /// type (the gold's `page_type`, e.g. in WCXB; pages without one in a row `(none)`).
+    #[arg(long, default_value = "corpus", value_parser = named::<TableBy>(&TableBy::NAMES))]
+    by: TableBy,
+    /// Show precision / recall / F1 in every cell, not only F1.
+    #[arg(long)]
+    prf: bool,
+    /// Output format (json: the full report; csv: one line per corpus, algorithm and page).
+    #[arg(long, short, default_value = "table", value_parser = named::<EvalFormat>(&EvalFormat::NAMES))]
+    format: EvalFormat,
+    /// Also write report.json and SVG plots (F1 histograms, F1 scatter) into DIR.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// The two algorithms of the scatter plot: x,y (default: the first two selected).
+    #[arg(long, value_name = "A,B", requires = "report")]
+    scatter: Option<String>,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+    /// Evaluate headline finders instead (--algo names them; default all): exact match after
+    /// white-space normalisation (A, B, C; recall, precision, F1; Mohammadzadeh 2013,
+    /// Table 5.3) and word F1, on the pages whose gold has a headline.
+    #[arg(long, conflicts_with_all = ["report", "scatter", "metric", "prf"])]
+    headline: bool,
+}
+
+/// `cescope eval`: the headline finders with `--headline`, else the algorithms.
+pub fn run(args: &EvalArgs) -> Result<()> {
+    if args.headline {
+        headline(args)
+    } else {
+        algos(args)
+    }
+}
+
 /// `cescope eval`: gathers the pages with gold, runs every selected algorithm on each (in
 /// parallel over pages), prints the table / JSON / CSV on standard output, notes and the wall time
 /// on standard error, and with `--report DIR` writes report.json and the SVG plots.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn eval_cmd(
-    corpora: &[PathBuf],
-    algo: &str,
-    set: &[String],
-    metric: Metric,
-    by: TableBy,
-    prf: bool,
-    format: EvalFormat,
-    report_dir: Option<&std::path::Path>,
-    scatter: Option<&str>,
-    threads: Option<u16>,
-) -> Result<()> {
+fn algos(args: &EvalArgs) -> Result<()> {
     use cescope::eval::run;
 
     let t0 = Instant::now();
-    let algos = run::configure(algorithms::resolve(algo)?, set)?;
+    let algos = run::configure(algorithms::resolve(&args.algo)?, &args.set)?;
     let names: Vec<&str> = algos.iter().map(|(e, _)| e.name()).collect();
     let find = |n: &str| {
         names
@@ -44,7 +87,7 @@ pub(super) fn eval_cmd(
                 )
             })
     };
-    let scatter = match scatter {
+    let scatter = match &args.scatter {
         Some(s) => {
             let (x, y) = s
                 .split_once(',')
@@ -53,6 +96,7 @@ pub(super) fn eval_cmd(
         }
         None => (names.len() >= 2).then_some((0, 1)),
     };
+    let corpora = &args.corpora;
     let jsonl = corpora
         .iter()
         .filter(|c| cescope::batch::eval::is_jsonl(c))
@@ -61,8 +105,9 @@ pub(super) fn eval_cmd(
         if jsonl < corpora.len() {
             anyhow::bail!("give JSONL files or corpora (directories, ground-truth.json), not both");
         }
-        let opts = cescope::batch::PipelineOptions::new(threads.map_or(0, usize::from));
-        let (rep, notes) = cescope::batch::eval::evaluate_jsonl(corpora, &algos, metric, &opts)?;
+        let opts = cescope::batch::PipelineOptions::new(args.threads.map_or(0, usize::from));
+        let (rep, notes) =
+            cescope::batch::eval::evaluate_jsonl(corpora, &algos, args.metric, &opts)?;
         for n in &notes {
             eprintln!("cescope: note: {n}");
         }
@@ -71,21 +116,19 @@ pub(super) fn eval_cmd(
         }
         rep
     } else {
-        eval_dirs(corpora, &algos, metric, threads)?
+        eval_dirs(args, &algos)?
     };
-    print_eval(rep, by, prf, format, report_dir, scatter, t0)
+    print_eval(&rep, args, scatter, t0)
 }
 
 /// The directory / ground-truth form of `cescope eval`: gathers the pages, evaluates them.
-pub(super) fn eval_dirs(
-    corpora: &[PathBuf],
+fn eval_dirs(
+    args: &EvalArgs,
     algos: &[(Box<dyn algorithms::Extractor>, Params)],
-    metric: Metric,
-    threads: Option<u16>,
 ) -> Result<cescope::eval::run::Report> {
     use cescope::eval::run;
     use std::io::IsTerminal;
-    let (pages, notes) = run::gather_with(corpora, &run::CorpusOrGoldFiles)?;
+    let (pages, notes) = run::gather_with(&args.corpora, &run::CorpusOrGoldFiles)?;
     for n in &notes {
         eprintln!("cescope: note: {n}");
     }
@@ -93,23 +136,15 @@ pub(super) fn eval_dirs(
         anyhow::bail!("no page with a gold standard in the given corpora");
     }
     let progress = std::io::stderr().is_terminal();
-    Ok(match threads {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n as usize)
-            .build()
-            .context("starting the worker threads")?
-            .install(|| run::evaluate(&pages, algos, metric, progress)),
-        None => run::evaluate(&pages, algos, metric, progress),
+    with_threads(args.threads, || {
+        run::evaluate(&pages, algos, args.metric, progress)
     })
 }
 
 /// Prints an evaluation report (warnings, table / JSON / CSV, report directory, wall time).
-pub(super) fn print_eval(
-    rep: cescope::eval::run::Report,
-    by: TableBy,
-    prf: bool,
-    format: EvalFormat,
-    report_dir: Option<&std::path::Path>,
+fn print_eval(
+    rep: &cescope::eval::run::Report,
+    args: &EvalArgs,
     scatter: Option<(usize, usize)>,
     t0: Instant,
 ) -> Result<()> {
@@ -124,16 +159,16 @@ pub(super) fn print_eval(
         }
     }
     let mut out = std::io::stdout().lock();
-    match format {
+    match args.format {
         EvalFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &report::to_json(&rep))?;
+            serde_json::to_writer_pretty(&mut out, &report::to_json(rep))?;
             writeln!(out)?;
         }
-        EvalFormat::Csv => write!(out, "{}", report::csv(&rep))?,
-        EvalFormat::Table => write!(out, "{}", report::table(&rep, by, prf))?,
+        EvalFormat::Csv => write!(out, "{}", report::csv(rep))?,
+        EvalFormat::Table => write!(out, "{}", report::table(rep, args.by, args.prf))?,
     }
     out.flush()?;
-    if let Some(dir) = report_dir {
+    if let Some(dir) = &args.report {
         if !report::PLOTS {
             eprintln!(
                 "cescope: note: this build has no plots (built without the `plots` feature): writing report.json, skipping the SVGs"
@@ -141,7 +176,7 @@ pub(super) fn print_eval(
         } else if scatter.is_none() {
             eprintln!("cescope: note: one algorithm only, no scatter plot");
         }
-        let written = report::write_dir(&rep, dir, scatter)?;
+        let written = report::write_dir(rep, dir, scatter)?;
         for w in written {
             eprintln!("cescope: wrote {}", w.display());
         }
@@ -158,30 +193,27 @@ pub(super) fn print_eval(
 
 /// `cescope eval --headline`: the headline finders on the pages with a gold headline; the
 /// table (or the JSON report) on standard output, notes on standard error.
-pub(super) fn eval_headline_cmd(
-    corpora: &[PathBuf],
-    algo: &str,
-    set: &[String],
-    by: TableBy,
-    format: EvalFormat,
-    threads: Option<u16>,
-) -> Result<()> {
+fn headline(args: &EvalArgs) -> Result<()> {
     use cescope::eval::headline as eh;
     use cescope::eval::run::{self, GroupBy};
     let t0 = Instant::now();
-    let finders = eh::configure(cescope::headline::resolve(algo)?, set)?;
-    let group = match by {
+    let finders = eh::configure(cescope::headline::resolve(&args.algo)?, &args.set)?;
+    let group = match args.by {
         TableBy::Corpus => GroupBy::Corpus,
         TableBy::Site => GroupBy::Site,
         TableBy::Type => GroupBy::Type,
         TableBy::Page => anyhow::bail!("--headline groups by corpus, site or type, not by page"),
     };
-    if corpora.iter().any(|c| cescope::batch::eval::is_jsonl(c)) {
+    if args
+        .corpora
+        .iter()
+        .any(|c| cescope::batch::eval::is_jsonl(c))
+    {
         anyhow::bail!(
             "eval --headline reads corpora (directories, ground-truth.json), not JSONL files yet"
         );
     }
-    let (pages, notes) = run::gather_with(corpora, &run::CorpusOrGoldFiles)?;
+    let (pages, notes) = run::gather_with(&args.corpora, &run::CorpusOrGoldFiles)?;
     for n in &notes {
         eprintln!("cescope: note: {n}");
     }
@@ -192,14 +224,7 @@ pub(super) fn eval_headline_cmd(
     if pages.is_empty() {
         anyhow::bail!("no page with a gold headline in the given corpora");
     }
-    let rep = match threads {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n as usize)
-            .build()
-            .context("starting the worker threads")?
-            .install(|| eh::evaluate(&pages, &finders)),
-        None => eh::evaluate(&pages, &finders),
-    };
+    let rep = with_threads(args.threads, || eh::evaluate(&pages, &finders))?;
     for p in &rep.pages {
         if let Some(e) = &p.error {
             let at = cescope::error::escape_controls(&format!("{}/{}", p.corpus, p.id));
@@ -207,7 +232,7 @@ pub(super) fn eval_headline_cmd(
         }
     }
     let mut out = std::io::stdout().lock();
-    match format {
+    match args.format {
         EvalFormat::Json => {
             serde_json::to_writer_pretty(
                 &mut out,

@@ -1,36 +1,92 @@
-//! `cescope extract`: one page, or a batch stream (--input).
+//! `cescope extract`: one page, or a batch stream (`--input`).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::Result;
-use clap::ValueEnum;
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use cescope::algorithms::{self, Params};
-use cescope::page::{DecodeOptions, Page};
+use cescope::algorithms::{self, Params, DEFAULT_ALGORITHM};
+use cescope::batch::InputFormat;
+use cescope::page::Page;
 
-use super::{shown, TextOrJson};
+use super::{decode_options, named, params_with, shown, TextOrJson};
 
-pub(super) fn extract(
-    file: PathBuf,
-    algo: &str,
-    set: &[String],
+/// Extract the main content of one page (`-` reads standard input; .gz is read transparently),
+/// or stream many with --input: WARC, JSONL or a directory of pages, one JSONL record out per
+/// page (id, url, algo, text, headline?, error?, bytes), on all cores, constant memory.
+#[derive(Debug, Args)]
+pub struct ExtractArgs {
+    /// The page: a path, `-` for standard input.
+    #[arg(required_unless_present = "input", conflicts_with = "input")]
+    file: Option<PathBuf>,
+    /// Batch input: a WARC (.warc, .warc.gz) or JSONL (.jsonl, .jsonl.gz) file, `-` for
+    /// standard input, or a directory of pages.
+    #[arg(long, value_name = "FILE|DIR|-")]
+    input: Option<PathBuf>,
+    /// Format of --input (default: guessed from its name; required for `-`).
+    #[arg(long, value_name = "FORMAT", requires = "input", value_parser = named::<InputFormat>(&InputFormat::NAMES))]
+    input_format: Option<InputFormat>,
+    /// Batch output: `jsonl` (one extraction record per page) or `pages` (the input as JSONL
+    /// pages {id, url, html, gold fields}, no extraction: a corpus or WARC turned into the
+    /// JSONL that `cescope eval` and Spark read).
+    #[arg(long, value_enum, default_value = "jsonl", requires = "input")]
+    output: BatchOutput,
+    /// Batch: worker threads (default: one per core).
+    #[arg(long, value_name = "N", requires = "input", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+    /// Batch: write records as they finish instead of in input order.
+    #[arg(long, requires = "input")]
+    unordered: bool,
+    /// Batch: also find each page's headline with this finder (see `cescope algos`).
+    #[arg(long, value_name = "FINDER", requires = "input")]
+    headline: Option<String>,
+    /// Algorithm name (see `cescope algos`).
+    #[arg(long, short, default_value = DEFAULT_ALGORITHM)]
+    algo: String,
+    /// Set a parameter: NAME=VALUE (repeatable).
+    #[arg(long = "set", short = 's', value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value = "text")]
     format: TextOrJson,
+    /// Decode with this encoding (a WHATWG label), overriding detection.
+    #[arg(long, value_name = "LABEL")]
     encoding: Option<String>,
-) -> Result<()> {
-    let extractor = algorithms::find(algo)?;
-    let mut params = Params::defaults(extractor.params());
-    for s in set {
-        params.set_str(extractor.params(), s)?;
+}
+
+/// Output of `cescope extract --input`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum BatchOutput {
+    /// One extraction record per page: id, url, algo, text, headline?, error?, bytes.
+    Jsonl,
+    /// The input pages as JSONL page records (id, url, html, gold fields), not extracted.
+    Pages,
+}
+
+/// `cescope extract`: the batch with `--input`, else the one page. Errors: an unknown
+/// algorithm or parameter, an unreadable page or input.
+pub fn run(args: &ExtractArgs) -> Result<()> {
+    if let Some(input) = &args.input {
+        return batch(input, args);
     }
-    let opts = DecodeOptions {
-        encoding_override: encoding,
-        ..Default::default()
-    };
+    let file = args
+        .file
+        .as_deref()
+        .context("give a page file (or --input for a batch)")?;
+    one_page(file, args)
+}
+
+/// One page: its extract as text, or as JSON with the selection, parameters, encoding, hash and
+/// timing, on standard output; warnings on standard error.
+fn one_page(file: &Path, args: &ExtractArgs) -> Result<()> {
+    let extractor = algorithms::find(&args.algo)?;
+    let params = params_with(extractor.params(), &args.set)?;
+    let opts = decode_options(args.encoding.as_deref());
     let t0 = Instant::now();
-    let page = Page::load(&file, &opts)?;
+    let page = Page::load(file, &opts)?;
     let t_load = t0.elapsed();
     let t1 = Instant::now();
     let x = extractor.run(&page, &params);
@@ -39,7 +95,7 @@ pub(super) fn extract(
     let mut warnings: Vec<String> = page.warnings().to_vec();
     warnings.extend(extractor.warnings(&page, &x));
     let mut out = std::io::stdout().lock();
-    match format {
+    match args.format {
         TextOrJson::Text => {
             if !text.is_empty() {
                 writeln!(out, "{text}")?;
@@ -82,46 +138,22 @@ pub(super) fn extract(
     Ok(())
 }
 
-/// Output of `cescope extract --input`.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum BatchOutput {
-    /// One extraction record per page: id, url, algo, text, headline?, error?, bytes.
-    Jsonl,
-    /// The input pages as JSONL page records (id, url, html, gold fields), not extracted.
-    Pages,
-}
-
 /// `cescope extract --input …`: streams the input through the extractor (or, with `--output
 /// pages`, converts it to JSONL pages); records on standard output, the summary on standard
 /// error.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn extract_batch(
-    input: &std::path::Path,
-    format: Option<cescope::batch::InputFormat>,
-    output: BatchOutput,
-    threads: Option<u16>,
-    unordered: bool,
-    headline: Option<&str>,
-    algo: &str,
-    set: &[String],
-    encoding: Option<String>,
-) -> Result<()> {
-    use cescope::batch::{self, InputFormat, PipelineOptions};
+fn batch(input: &Path, args: &ExtractArgs) -> Result<()> {
+    use cescope::batch::{self, PipelineOptions};
     use std::io::IsTerminal;
-    let format = match format.or_else(|| InputFormat::guess(input)) {
-        Some(f) => f,
-        None => anyhow::bail!(
+    let Some(format) = args.input_format.or_else(|| InputFormat::guess(input)) else {
+        anyhow::bail!(
             "cannot tell the format of {} from its name; give --input-format {}",
             shown(input),
             InputFormat::NAMES.join("|")
-        ),
+        );
     };
-    let extractor = algorithms::find(algo)?;
-    let mut params = Params::defaults(extractor.params());
-    for s in set {
-        params.set_str(extractor.params(), s)?;
-    }
-    let headline = match headline {
+    let extractor = algorithms::find(&args.algo)?;
+    let params = params_with(extractor.params(), &args.set)?;
+    let headline = match &args.headline {
         Some(name) => {
             let f = cescope::headline::find(name)?;
             let p = Params::defaults(f.params());
@@ -129,15 +161,12 @@ pub(super) fn extract_batch(
         }
         None => None,
     };
-    let decode = DecodeOptions {
-        encoding_override: encoding,
-        ..Default::default()
-    };
-    let mut opts = PipelineOptions::new(threads.map_or(0, usize::from));
-    opts.ordered = !unordered;
+    let decode = decode_options(args.encoding.as_deref());
+    let mut opts = PipelineOptions::new(args.threads.map_or(0, usize::from));
+    opts.ordered = !args.unordered;
     let source = batch::open(input, format)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let summary = match output {
+    let summary = match args.output {
         BatchOutput::Jsonl => {
             let job = batch::ExtractJob {
                 extractor,
@@ -154,7 +183,7 @@ pub(super) fn extract_batch(
             )?
         }
         BatchOutput::Pages => batch::pages_stream(source, &decode, &opts, &mut out, &mut |w| {
-            eprintln!("cescope: warning: {w}")
+            eprintln!("cescope: warning: {w}");
         })?,
     };
     eprintln!("cescope: {summary}");

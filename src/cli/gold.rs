@@ -1,62 +1,185 @@
 //! `cescope gold mark | import | export | check | agree`.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Result;
+use clap::{Args, Subcommand, ValueEnum};
 
-use super::{printable, shown, GoldCommand, GoldExportFormat, GoldImportFormat};
+use cescope::fsio::write::WriteOptions;
+use cescope::gold::commands::{self as gc, SaveStatus};
 
-pub(super) fn gold_cmd(command: GoldCommand) -> Result<()> {
-    use cescope::gold::commands::{self as gc, ExportFormat};
-    match command {
-        GoldCommand::Mark {
-            paths,
-            selector,
-            headline,
-            empty,
-            gold_dir,
-            annotator,
-            force,
-        } => gold_mark(&gc::MarkOptions {
-            paths,
-            selector,
-            headline,
-            empty,
-            gold_dir,
-            annotator: cescope::config::annotator(annotator),
-            force,
+use super::{printable, shown};
+
+/// Gold standards: mark pages by CSS selector, import / export the Scrapinghub format, check
+/// gold files, inter-annotator agreement.
+#[derive(Debug, Args)]
+pub struct GoldArgs {
+    /// The gold subcommand.
+    #[command(subcommand)]
+    command: GoldCommand,
+}
+
+/// The subcommands of `cescope gold`, each with its arguments.
+#[derive(Debug, Subcommand)]
+enum GoldCommand {
+    // No doc comments here: a variant's doc comment would replace its `Args` struct's as the
+    // command's help text.
+    Mark(MarkArgs),
+    Import(ImportArgs),
+    Export(ExportArgs),
+    Check(CheckArgs),
+    Agree(AgreeArgs),
+}
+
+/// Mark the main content of pages by a CSS selector and write draft gold files.
+// One of --selector / --empty is required: a group, so that clap's message names both.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("content").required(true).args(["selector", "empty"])))]
+struct MarkArgs {
+    /// Page files or directories of pages.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// CSS selector of the main-content elements: the main content is the union of every
+    /// matching element, start tag to end tag (a list `h1, div.story > p` is allowed).
+    #[arg(long, value_name = "CSS")]
+    selector: Option<String>,
+    /// CSS selector of the headline: the text of the first matching element.
+    #[arg(long, value_name = "CSS")]
+    headline: Option<String>,
+    /// The pages have no main content: write finished (non-draft) gold files with an empty
+    /// main content and no headline.
+    #[arg(long, conflicts_with_all = ["selector", "headline"])]
+    empty: bool,
+    /// Directory of gold files (default: `gold/` beside the pages' folder, else inside it).
+    #[arg(long, value_name = "DIR")]
+    gold_dir: Option<PathBuf>,
+    /// The annotator's name (default: `annotator` in cescope/config.toml, else $USER).
+    #[arg(long, value_name = "NAME")]
+    annotator: Option<String>,
+    /// Replace existing gold files, keeping each previous file as a backup (`.bak`).
+    #[arg(long)]
+    force: bool,
+}
+
+/// Import plain-text gold standards (Scrapinghub format) as gold files with byte ranges.
+#[derive(Debug, Args)]
+struct ImportArgs {
+    /// The format of the input.
+    #[arg(long, value_enum)]
+    from: GoldImportFormat,
+    /// The ground-truth file (id -> {articleBody, headline?, url?}), or a directory holding
+    /// ground-truth.json.
+    #[arg(value_name = "GROUND_TRUTH")]
+    ground_truth: PathBuf,
+    /// Where the pages are (`DIR/<id>.html`, `.htm`, optionally `.gz`; default: the
+    /// ground truth's `html/` folder or its own folder).
+    #[arg(long, value_name = "DIR")]
+    pages: Option<PathBuf>,
+    /// Directory the gold files are written to (`OUT/<id>.json`).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// The annotator's name (default: `annotator` in cescope/config.toml, else $USER).
+    #[arg(long, value_name = "NAME")]
+    annotator: Option<String>,
+    /// Replace existing gold files, keeping each previous file as a backup (`.bak`).
+    #[arg(long)]
+    force: bool,
+}
+
+/// Export the gold files of a directory (Scrapinghub JSON or CleanEval-style text).
+#[derive(Debug, Args)]
+struct ExportArgs {
+    /// The output format.
+    #[arg(long, value_enum)]
+    to: GoldExportFormat,
+    /// Directory of gold files (`*.json`).
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// scrapinghub: the output file (default: standard output); text: the output directory
+    /// (required), one `<id>.txt` per page.
+    #[arg(long, value_name = "PATH")]
+    out: Option<PathBuf>,
+}
+
+/// Validate gold files: JSON, schema, ranges, and — when the page is found — hash and text.
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// Directory of gold files (`*.json`), or one gold file.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// Where the pages are (default: the gold directory's parent and sibling folders).
+    #[arg(long, value_name = "DIR")]
+    pages: Option<PathBuf>,
+}
+
+/// Inter-annotator agreement: word-LCS F1 and headline equality per page in both dirs.
+#[derive(Debug, Args)]
+struct AgreeArgs {
+    /// The first annotator's gold directory.
+    #[arg(value_name = "DIR_A")]
+    dir_a: PathBuf,
+    /// The second annotator's gold directory.
+    #[arg(value_name = "DIR_B")]
+    dir_b: PathBuf,
+}
+
+/// Input formats of `cescope gold import`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum GoldImportFormat {
+    /// ground-truth.json of the Article Extraction Benchmark: id -> {articleBody, headline?, url?}.
+    Scrapinghub,
+}
+
+/// Output formats of `cescope gold export`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum GoldExportFormat {
+    /// One JSON object id -> {articleBody, headline?, url?}.
+    Scrapinghub,
+    /// CleanEval-style text, one `<id>.txt` per page.
+    Text,
+}
+
+/// `cescope gold SUBCOMMAND`: the workflows of [`cescope::gold::commands`], their reports
+/// printed.
+pub fn run(args: GoldArgs) -> Result<()> {
+    match args.command {
+        GoldCommand::Mark(a) => mark(&gc::MarkOptions {
+            paths: a.paths,
+            selector: a.selector,
+            headline: a.headline,
+            empty: a.empty,
+            gold_dir: a.gold_dir,
+            annotator: cescope::config::annotator(a.annotator),
+            force: a.force,
         }),
-        GoldCommand::Import {
-            from: GoldImportFormat::Scrapinghub,
-            ground_truth,
-            pages,
-            out,
-            annotator,
-            force,
-        } => gold_import(&gc::ImportOptions {
-            ground_truth,
-            pages,
-            out,
-            annotator: cescope::config::annotator(annotator),
-            force,
-        }),
-        GoldCommand::Export { to, dir, out } => gold_export(&gc::ExportOptions {
-            format: match to {
-                GoldExportFormat::Scrapinghub => ExportFormat::Scrapinghub,
-                GoldExportFormat::Text => ExportFormat::Text,
+        GoldCommand::Import(a) => {
+            let GoldImportFormat::Scrapinghub = a.from;
+            import(&gc::ImportOptions {
+                ground_truth: a.ground_truth,
+                pages: a.pages,
+                out: a.out,
+                annotator: cescope::config::annotator(a.annotator),
+                force: a.force,
+            })
+        }
+        GoldCommand::Export(a) => export(&gc::ExportOptions {
+            format: match a.to {
+                GoldExportFormat::Scrapinghub => gc::ExportFormat::Scrapinghub,
+                GoldExportFormat::Text => gc::ExportFormat::Text,
             },
-            dir,
-            out,
-            write: Default::default(),
+            dir: a.dir,
+            out: a.out,
+            write: WriteOptions::default(),
         }),
-        GoldCommand::Check { dir, pages } => gold_check(&dir, pages.as_deref()),
-        GoldCommand::Agree { dir_a, dir_b } => gold_agree(&dir_a, &dir_b),
+        GoldCommand::Check(a) => check(&a),
+        GoldCommand::Agree(a) => agree(&a),
     }
 }
 
-pub(super) fn save_status(s: &cescope::gold::commands::SaveStatus) -> String {
-    use cescope::gold::commands::SaveStatus;
+/// What became of a page's gold file, for the line `gold mark` / `gold import` print about it.
+fn save_status(s: &SaveStatus) -> String {
     match s {
         SaveStatus::Saved(o) => match &o.backup {
             Some(b) => format!("replaced {} (backup {})", shown(&o.path), shown(b)),
@@ -71,9 +194,10 @@ pub(super) fn save_status(s: &cescope::gold::commands::SaveStatus) -> String {
     }
 }
 
-pub(super) fn gold_mark(opts: &cescope::gold::commands::MarkOptions) -> Result<()> {
-    use cescope::gold::commands::{mark_pages, SaveStatus};
-    let report = mark_pages(opts)?;
+/// `cescope gold mark`: a line per gold file written on standard output, notes and warnings on
+/// standard error. Errors: the selector matched nothing anywhere, pages unreadable or unwritable.
+fn mark(opts: &gc::MarkOptions) -> Result<()> {
+    let report = gc::mark_pages(opts)?;
     let selector = opts.selector.as_deref().unwrap_or_default();
     let mut out = std::io::stdout().lock();
     for p in &report.pages {
@@ -148,10 +272,11 @@ pub(super) fn gold_mark(opts: &cescope::gold::commands::MarkOptions) -> Result<(
     Ok(())
 }
 
-pub(super) fn gold_import(opts: &cescope::gold::commands::ImportOptions) -> Result<()> {
-    use cescope::gold::commands::{import, SaveStatus};
+/// `cescope gold import`: a line per page (coverage, ranges, headline F1, what was written) and a
+/// summary on standard output. Errors: an unreadable ground truth, pages unreadable or unwritable.
+fn import(opts: &gc::ImportOptions) -> Result<()> {
     let t0 = Instant::now();
-    let report = import(opts)?;
+    let report = gc::import(opts)?;
     for id in &report.missing {
         eprintln!(
             "cescope: warning: no page file for id {}; skipped",
@@ -215,8 +340,9 @@ pub(super) fn gold_import(opts: &cescope::gold::commands::ImportOptions) -> Resu
     Ok(())
 }
 
-pub(super) fn gold_export(opts: &cescope::gold::commands::ExportOptions) -> Result<()> {
-    let report = cescope::gold::commands::export(opts)?;
+/// `cescope gold export`: the Scrapinghub JSON on standard output (or a note of what was written).
+fn export(opts: &gc::ExportOptions) -> Result<()> {
+    let report = gc::export(opts)?;
     if let Some(text) = &report.stdout {
         let mut out = std::io::stdout().lock();
         out.write_all(text.as_bytes())?;
@@ -232,8 +358,10 @@ pub(super) fn gold_export(opts: &cescope::gold::commands::ExportOptions) -> Resu
     Ok(())
 }
 
-pub(super) fn gold_check(dir: &std::path::Path, pages: Option<&std::path::Path>) -> Result<()> {
-    let report = cescope::gold::commands::check_files(dir, pages)?;
+/// `cescope gold check`: `OK FILE` or the problems of each gold file, and a count, on standard
+/// output. Errors (exit code 1): any file has problems.
+fn check(args: &CheckArgs) -> Result<()> {
+    let report = gc::check_files(&args.dir, args.pages.as_deref())?;
     let mut out = std::io::stdout().lock();
     for f in &report.files {
         let name = shown(&f.file);
@@ -273,8 +401,11 @@ pub(super) fn gold_check(dir: &std::path::Path, pages: Option<&std::path::Path>)
     Ok(())
 }
 
-pub(super) fn gold_agree(dir_a: &std::path::Path, dir_b: &std::path::Path) -> Result<()> {
-    let report = cescope::gold::commands::agree_dirs(dir_a, dir_b)?;
+/// `cescope gold agree`: per page F1 and headline equality, the ids in only one directory, and the
+/// mean, on standard output. Errors: no page annotated in both.
+fn agree(args: &AgreeArgs) -> Result<()> {
+    let (dir_a, dir_b) = (args.dir_a.as_path(), args.dir_b.as_path());
+    let report = gc::agree_dirs(dir_a, dir_b)?;
     let width = report
         .pages
         .iter()

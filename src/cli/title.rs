@@ -4,35 +4,51 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Result;
+use clap::Args;
 use serde_json::json;
 
-use cescope::algorithms::Params;
-use cescope::page::{DecodeOptions, Page};
+use cescope::headline::DEFAULT_FINDER;
+use cescope::page::Page;
 
-use super::{printable, shown, TextOrJson};
+use super::{decode_options, params_with, printable, shown, TextOrJson};
 
-pub(super) fn title_cmd(
+/// Find the headline of one page: ranked candidates with scores and source byte ranges
+/// (TitleFinder, Mohammadzadeh 2013, chapter 5; `-` reads standard input).
+// The doc comments are the help texts, shown as written (no Markdown).
+#[allow(clippy::doc_markdown)]
+#[derive(Debug, Args)]
+pub struct TitleArgs {
+    /// The page: a path, `-` for standard input.
     file: PathBuf,
-    method: &str,
+    /// Headline finder (see `cescope algos`): tf, tfidf, osm, aggregate, title, largest.
+    #[arg(long, short, default_value = DEFAULT_FINDER)]
+    method: String,
+    /// How many candidates to show, best first.
+    #[arg(long, default_value_t = 1)]
     top: usize,
-    set: &[String],
+    /// Set a parameter: NAME=VALUE (repeatable).
+    #[arg(long = "set", short = 's', value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value = "text")]
     format: TextOrJson,
+    /// Decode with this encoding (a WHATWG label), overriding detection.
+    #[arg(long, value_name = "LABEL")]
     encoding: Option<String>,
-) -> Result<()> {
-    let finder = cescope::headline::find(method)?;
-    let mut params = Params::defaults(finder.params());
-    for s in set {
-        params.set_str(finder.params(), s)?;
-    }
-    let opts = DecodeOptions {
-        encoding_override: encoding,
-        ..Default::default()
-    };
-    let page = Page::load(&file, &opts)?;
+}
+
+/// `cescope title`: the best `--top` candidates as lines (score, byte range, text) or JSON on
+/// standard output; warnings, and a note when there is none, on standard error. Errors: an
+/// unknown finder or parameter, an unreadable page.
+pub fn run(args: &TitleArgs) -> Result<()> {
+    let finder = cescope::headline::find(&args.method)?;
+    let params = params_with(finder.params(), &args.set)?;
+    let opts = decode_options(args.encoding.as_deref());
+    let page = Page::load(&args.file, &opts)?;
     let found = finder.run(&page, &params);
-    let best = &found.candidates[..top.min(found.candidates.len())];
+    let best = &found.candidates[..args.top.min(found.candidates.len())];
     let mut out = std::io::stdout().lock();
-    match format {
+    match args.format {
         TextOrJson::Text => {
             for c in best {
                 writeln!(
@@ -47,7 +63,7 @@ pub(super) fn title_cmd(
         }
         TextOrJson::Json => {
             let v = json!({
-                "file": file.display().to_string(),
+                "file": args.file.display().to_string(),
                 "method": finder.name(),
                 "params": params,
                 "candidates": best,
@@ -62,7 +78,7 @@ pub(super) fn title_cmd(
     if found.candidates.is_empty() {
         eprintln!(
             "cescope: note: {}: no headline candidate ({} found none)",
-            shown(&file),
+            shown(&args.file),
             finder.name()
         );
     }
