@@ -6,6 +6,7 @@ mod algos;
 mod bench;
 mod eval;
 mod extract;
+mod generate;
 mod gold;
 mod inspect;
 mod optimize;
@@ -44,6 +45,8 @@ pub enum Command {
     Eval(eval::EvalArgs),
     Optimize(optimize::OptimizeArgs),
     Gold(gold::GoldArgs),
+    Completions(generate::CompletionsArgs),
+    Man(generate::ManArgs),
 }
 
 /// Runs the parsed command. Errors are input errors (exit code 1).
@@ -57,6 +60,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Eval(args) => eval::run(&args),
         Command::Optimize(args) => optimize::run(&args),
         Command::Gold(args) => gold::run(args),
+        Command::Completions(args) => generate::completions(&args),
+        Command::Man(args) => generate::man(&args),
     }
 }
 
