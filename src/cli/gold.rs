@@ -291,7 +291,6 @@ fn import(opts: &gc::ImportOptions) -> Result<()> {
         .unwrap_or(2)
         .max(2);
     let mut out = std::io::stdout().lock();
-    let (mut n, mut high, mut sum, mut skipped) = (0usize, 0usize, 0.0, 0usize);
     for p in &report.pages {
         let id = printable(&p.id);
         let Some(stats) = &p.stats else {
@@ -300,11 +299,7 @@ fn import(opts: &gc::ImportOptions) -> Result<()> {
             }
             continue;
         };
-        n += 1;
-        sum += stats.coverage;
-        let low = stats.coverage < 0.95;
-        high += usize::from(!low);
-        skipped += usize::from(p.status == SaveStatus::Exists);
+        let low = stats.coverage < gc::GOOD_COVERAGE;
         let head = stats
             .headline_f1
             .map_or_else(|| "-".to_string(), |f| format!("{f:.3}"));
@@ -319,28 +314,31 @@ fn import(opts: &gc::ImportOptions) -> Result<()> {
             if low { "  LOW" } else { "" }
         )?;
     }
+    let s = report.summary();
     writeln!(
         out,
-        "{n} pages, {high} with coverage >= 95 %, mean coverage {:.3}, {:.2} s{}",
-        if n == 0 { 0.0 } else { sum / n as f64 },
+        "{} pages, {} with coverage >= {:.0} %, mean coverage {:.3}, {:.2} s{}",
+        s.aligned,
+        s.good,
+        gc::GOOD_COVERAGE * 100.0,
+        s.mean_coverage,
         t0.elapsed().as_secs_f64(),
-        if skipped > 0 {
+        if s.exists > 0 {
             format!(
-                " ({skipped} not written: gold file exists; --force replaces, keeping a backup)"
+                " ({} not written: gold file exists; --force replaces, keeping a backup)",
+                s.exists
             )
         } else {
             String::new()
         }
     )?;
     out.flush()?;
-    let failed = report.pages.iter().filter(|p| p.status.failed()).count();
-    if failed > 0 {
-        anyhow::bail!("{failed} page(s) could not be read or written");
+    if s.failed > 0 {
+        anyhow::bail!("{} page(s) could not be read or written", s.failed);
     }
     Ok(())
 }
 
-/// `cescope gold export`: the Scrapinghub JSON on standard output (or a note of what was written).
 fn export(opts: &gc::ExportOptions) -> Result<()> {
     let report = gc::export(opts)?;
     if let Some(text) = &report.stdout {
@@ -383,12 +381,7 @@ fn check(args: &CheckArgs) -> Result<()> {
             writeln!(out, "{name}: warning: {}", printable(w))?;
         }
     }
-    let bad = report.bad();
-    let warned = report
-        .files
-        .iter()
-        .filter(|f| !f.warnings.is_empty())
-        .count();
+    let (bad, warned) = (report.bad(), report.warned());
     writeln!(
         out,
         "{} files, {bad} with problems, {warned} with warnings",
