@@ -12,7 +12,7 @@ use cescope::algorithms::{self, Params, DEFAULT_ALGORITHM};
 use cescope::batch::InputFormat;
 use cescope::page::Page;
 
-use super::{decode_options, named, params_with, shown, TextOrJson};
+use super::{named, shown, PageArgs, TextOrJson};
 
 /// Extract the main content of one page (`-` reads standard input; .gz is read transparently),
 /// or stream many with --input: WARC, JSONL or a directory of pages, one JSONL record out per
@@ -46,15 +46,9 @@ pub struct ExtractArgs {
     /// Algorithm name (see `cescope algos`).
     #[arg(long, short, default_value = DEFAULT_ALGORITHM)]
     algo: String,
-    /// Set a parameter: NAME=VALUE (repeatable).
-    #[arg(long = "set", short = 's', value_name = "NAME=VALUE")]
-    set: Vec<String>,
-    /// Output format.
-    #[arg(long, short, value_enum, default_value = "text")]
-    format: TextOrJson,
-    /// Decode with this encoding (a WHATWG label), overriding detection.
-    #[arg(long, value_name = "LABEL")]
-    encoding: Option<String>,
+    /// --set, --format, --encoding.
+    #[command(flatten)]
+    page: PageArgs,
 }
 
 /// Output of `cescope extract --input`.
@@ -83,8 +77,8 @@ pub fn run(args: &ExtractArgs) -> Result<()> {
 /// timing, on standard output; warnings on standard error.
 fn one_page(file: &Path, args: &ExtractArgs) -> Result<()> {
     let extractor = algorithms::find(&args.algo)?;
-    let params = params_with(extractor.params(), &args.set)?;
-    let opts = decode_options(args.encoding.as_deref());
+    let params = args.page.params(extractor.params())?;
+    let opts = args.page.decode();
     let t0 = Instant::now();
     let page = Page::load(file, &opts)?;
     let t_load = t0.elapsed();
@@ -95,7 +89,7 @@ fn one_page(file: &Path, args: &ExtractArgs) -> Result<()> {
     let mut warnings: Vec<String> = page.warnings().to_vec();
     warnings.extend(extractor.warnings(&page, &x));
     let mut out = std::io::stdout().lock();
-    match args.format {
+    match args.page.format {
         TextOrJson::Text => {
             if !text.is_empty() {
                 writeln!(out, "{text}")?;
@@ -152,7 +146,7 @@ fn batch(input: &Path, args: &ExtractArgs) -> Result<()> {
         );
     };
     let extractor = algorithms::find(&args.algo)?;
-    let params = params_with(extractor.params(), &args.set)?;
+    let params = args.page.params(extractor.params())?;
     let headline = match &args.headline {
         Some(name) => {
             let f = cescope::headline::find(name)?;
@@ -161,7 +155,7 @@ fn batch(input: &Path, args: &ExtractArgs) -> Result<()> {
         }
         None => None,
     };
-    let decode = decode_options(args.encoding.as_deref());
+    let decode = args.page.decode();
     let mut opts = PipelineOptions::new(args.threads.map_or(0, usize::from));
     opts.ordered = !args.unordered;
     let source = batch::open(input, format)?;

@@ -178,6 +178,14 @@ pub fn run(args: GoldArgs) -> Result<()> {
     }
 }
 
+/// The width of an id column: the longest id as printed, at least 2.
+fn id_width<'a>(ids: impl Iterator<Item = &'a str>) -> usize {
+    ids.map(|id| printable(id).chars().count())
+        .max()
+        .unwrap_or(2)
+        .max(2)
+}
+
 /// What became of a page's gold file, for the line `gold mark` / `gold import` print about it.
 fn save_status(s: &SaveStatus) -> String {
     match s {
@@ -283,13 +291,7 @@ fn import(opts: &gc::ImportOptions) -> Result<()> {
             printable(id)
         );
     }
-    let width = report
-        .pages
-        .iter()
-        .map(|p| printable(&p.id).chars().count())
-        .max()
-        .unwrap_or(2)
-        .max(2);
+    let width = id_width(report.pages.iter().map(|p| p.id.as_str()));
     let mut out = std::io::stdout().lock();
     for p in &report.pages {
         let id = printable(&p.id);
@@ -399,13 +401,7 @@ fn check(args: &CheckArgs) -> Result<()> {
 fn agree(args: &AgreeArgs) -> Result<()> {
     let (dir_a, dir_b) = (args.dir_a.as_path(), args.dir_b.as_path());
     let report = gc::agree_dirs(dir_a, dir_b)?;
-    let width = report
-        .pages
-        .iter()
-        .map(|p| printable(&p.id).chars().count())
-        .max()
-        .unwrap_or(2)
-        .max(2);
+    let width = id_width(report.pages.iter().map(|p| p.id.as_str()));
     let mut out = std::io::stdout().lock();
     for p in &report.pages {
         let head = match p.agreement.headline_match {

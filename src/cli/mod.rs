@@ -81,6 +81,32 @@ pub enum TableOrJson {
     Json,
 }
 
+/// The options `extract` and `title` share, after their own.
+#[derive(Debug, clap::Args)]
+pub struct PageArgs {
+    /// Set a parameter: NAME=VALUE (repeatable).
+    #[arg(long = "set", short = 's', value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value = "text")]
+    format: TextOrJson,
+    /// Decode with this encoding (a WHATWG label), overriding detection.
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
+}
+
+impl PageArgs {
+    /// The parameters of `specs` with the `--set` values applied ([`params_with`]).
+    fn params(&self, specs: &[ParamSpec]) -> Result<Params> {
+        params_with(specs, &self.set)
+    }
+
+    /// Decoding options with `--encoding` ([`decode_options`]).
+    fn decode(&self) -> DecodeOptions {
+        decode_options(self.encoding.as_deref())
+    }
+}
+
 /// The defaults of an algorithm's (or headline finder's) parameters `specs` with each
 /// `--set NAME=VALUE` of `set` applied in turn. Errors: an unknown name or a bad value, as
 /// [`Params::set_str`] reports it.

@@ -10,7 +10,7 @@ use serde_json::json;
 use cescope::headline::DEFAULT_FINDER;
 use cescope::page::Page;
 
-use super::{decode_options, params_with, printable, shown, TextOrJson};
+use super::{printable, shown, PageArgs, TextOrJson};
 
 /// Find the headline of one page: ranked candidates with scores and source byte ranges
 /// (TitleFinder, Mohammadzadeh 2013, chapter 5; `-` reads standard input).
@@ -26,15 +26,9 @@ pub struct TitleArgs {
     /// How many candidates to show, best first.
     #[arg(long, default_value_t = 1)]
     top: usize,
-    /// Set a parameter: NAME=VALUE (repeatable).
-    #[arg(long = "set", short = 's', value_name = "NAME=VALUE")]
-    set: Vec<String>,
-    /// Output format.
-    #[arg(long, short, value_enum, default_value = "text")]
-    format: TextOrJson,
-    /// Decode with this encoding (a WHATWG label), overriding detection.
-    #[arg(long, value_name = "LABEL")]
-    encoding: Option<String>,
+    /// --set, --format, --encoding.
+    #[command(flatten)]
+    page: PageArgs,
 }
 
 /// `cescope title`: the best `--top` candidates as lines (score, byte range, text) or JSON on
@@ -42,13 +36,13 @@ pub struct TitleArgs {
 /// unknown finder or parameter, an unreadable page.
 pub fn run(args: &TitleArgs) -> Result<()> {
     let finder = cescope::headline::find(&args.method)?;
-    let params = params_with(finder.params(), &args.set)?;
-    let opts = decode_options(args.encoding.as_deref());
+    let params = args.page.params(finder.params())?;
+    let opts = args.page.decode();
     let page = Page::load(&args.file, &opts)?;
     let found = finder.run(&page, &params);
     let best = &found.candidates[..args.top.min(found.candidates.len())];
     let mut out = std::io::stdout().lock();
-    match args.format {
+    match args.page.format {
         TextOrJson::Text => {
             for c in best {
                 writeln!(
