@@ -9,6 +9,18 @@ fn cescope() -> Command {
 
 const PAGE: &str = "<html><head><title>T</title></head><body><ul><li><a href=\"/a/b/c\">Home</a></li><li><a href=\"/d/e/f\">News</a></li></ul><div><p>The council approved the new bridge on Tuesday after a long debate about its cost and design.</p><p>Work starts in spring and should take two years, officials said.</p></div></body></html>";
 
+/// Runs `cmd` with `input` on its standard input and waits: its output, or the error of
+/// starting it.
+fn run_with_input(mut cmd: Command, input: &[u8]) -> std::io::Result<std::process::Output> {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    child.stdin.take().expect("piped").write_all(input)?;
+    child.wait_with_output()
+}
+
 fn write_page(dir: &tempfile::TempDir, name: &str, body: &[u8]) -> std::path::PathBuf {
     let p = dir.path().join(name);
     std::fs::write(&p, body).unwrap();
@@ -51,19 +63,9 @@ fn extract_text_and_json() {
 
 #[test]
 fn stdin_and_gzip() {
-    let mut child = cescope()
-        .args(["extract", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(PAGE.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let mut extract = cescope();
+    extract.args(["extract", "-"]);
+    let out = run_with_input(extract, PAGE.as_bytes()).unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("bridge"));
 
@@ -294,7 +296,14 @@ fn run_in(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String)
 
 /// The subcommands `cescope --help` lists (clap's own list, so a new subcommand is covered).
 fn listed_subcommands() -> Vec<String> {
-    let out = cescope().arg("--help").output().unwrap();
+    let names = subcommands_of(&[]);
+    assert!(names.len() >= 8, "{names:?}");
+    names
+}
+
+/// The subcommands `cescope ARGS… --help` lists, clap's `help` included.
+fn subcommands_of(args: &[&str]) -> Vec<String> {
+    let out = cescope().args(args).arg("--help").output().unwrap();
     let help = String::from_utf8(out.stdout).unwrap();
     let names: Vec<String> = help
         .lines()
@@ -303,7 +312,7 @@ fn listed_subcommands() -> Vec<String> {
         .take_while(|l| !l.trim().is_empty())
         .filter_map(|l| l.split_whitespace().next().map(String::from))
         .collect();
-    assert!(names.len() >= 8, "{help}");
+    assert!(!names.is_empty(), "{help}");
     names
 }
 
@@ -400,7 +409,7 @@ fn gold_mark_without_a_selector_names_both_choices() {
 fn readme_synopses_list_every_option() {
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    for sub in ["inspect", "extract", "title", "algos"] {
+    for sub in ["inspect", "extract", "title", "algos", "man"] {
         // Every table row of the command (`extract` has one for a page and one for batches).
         let row: String = readme
             .lines()
@@ -452,4 +461,217 @@ fn readme_names_the_next_page_without_gold_key() {
         seen += 1;
     }
     assert!(seen >= 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shell completions and manual pages, generated from the clap tree (issue 20)
+// ---------------------------------------------------------------------------------------------
+
+/// The words of a script: runs of letters, digits, `-` and `_`.
+fn words_of(script: &str) -> std::collections::HashSet<&str> {
+    script
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .collect()
+}
+
+#[test]
+fn completions_name_every_subcommand() {
+    let top = listed_subcommands();
+    let gold = subcommands_of(&["gold"]);
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = cescope().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success(), "{shell}: {out:?}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        let words = words_of(&script);
+        for name in top.iter().chain(&gold) {
+            assert!(
+                words.contains(name.as_str()),
+                "the {shell} completion does not name the subcommand {name}"
+            );
+        }
+        // Options too: every long option of `extract` (its --help lists them, one a line).
+        let help = cescope().args(["extract", "--help"]).output().unwrap();
+        let help = String::from_utf8(help.stdout).unwrap();
+        let options: Vec<&str> = help
+            .lines()
+            .filter(|l| l.trim_start().starts_with('-'))
+            .filter_map(|l| l.split_whitespace().find(|w| w.starts_with("--")))
+            .collect();
+        assert!(options.len() >= 10, "{help}");
+        for option in options {
+            // fish spells a long option `-l NAME`.
+            let fish = format!("-l {}", &option[2..]);
+            assert!(
+                words.contains(option) || (shell == "fish" && script.contains(&fish)),
+                "the {shell} completion lacks {option}"
+            );
+        }
+    }
+    // The bash script is valid bash.
+    let script = cescope().args(["completions", "bash"]).output().unwrap();
+    let mut bash = Command::new("bash");
+    bash.arg("-n");
+    let checked = run_with_input(bash, &script.stdout).expect("bash runs");
+    assert!(
+        checked.status.success(),
+        "bash -n: {}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    // An unknown shell is a usage error naming the ones there are.
+    let out = cescope().args(["completions", "tcsh"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bash"));
+}
+
+/// The man(7) requests a page may use (groff_man(7), including the `.ie` / `.el` / `.ds`
+/// preamble that defines `\*(Aq`).
+const MAN_REQUESTS: &[&str] = &[
+    "TH", "SH", "SS", "TP", "TQ", "PP", "LP", "P", "IP", "RS", "RE", "B", "I", "BR", "BI", "IB",
+    "IR", "RB", "RI", "SM", "SB", "EX", "EE", "UR", "UE", "MT", "ME", "SY", "YS", "OP", "br", "sp",
+    "nf", "fi", "in", "ti", "ie", "el", "ds",
+];
+
+/// Problems of a man page read as roff: a request that is not a man(7) macro, an escape
+/// sequence troff does not know, a character outside ASCII (troff reads its input as Latin-1
+/// unless a preprocessor says otherwise), a missing `.TH` or section. Empty: well formed.
+fn roff_problems(page: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    if !page.is_ascii() {
+        problems.push("characters outside ASCII (use \\[uXXXX])".to_string());
+    }
+    let mut title = 0;
+    for (n, line) in page.lines().enumerate() {
+        let at = n + 1;
+        if let Some(req) = line.strip_prefix('.').or_else(|| line.strip_prefix('\'')) {
+            let name = req.split_whitespace().next().unwrap_or("");
+            if !name.is_empty() && !MAN_REQUESTS.contains(&name) {
+                problems.push(format!("line {at}: unknown request .{name}"));
+            }
+            title += usize::from(name == "TH");
+        }
+        let mut rest = line;
+        while let Some(i) = rest.find('\\') {
+            rest = &rest[i + 1..];
+            let mut chars = rest.chars();
+            let len = match chars.next() {
+                Some('-' | '&' | 'e' | '\\' | '\'' | '`' | '.' | ' ' | '|' | '^' | '~' | '0') => 1,
+                Some('f') => match chars.next() {
+                    Some('B' | 'I' | 'R' | 'P') => 2,
+                    _ => 0,
+                },
+                // \(xx, \*(xx, \n(xx, \[name], \*[name]
+                Some('(') => 3,
+                Some('*' | 'n') => match chars.next() {
+                    Some('(') => 4,
+                    Some('[') => rest.find(']').map_or(0, |e| e + 1),
+                    Some(_) => 2,
+                    None => 0,
+                },
+                Some('[') => rest.find(']').map_or(0, |e| e + 1),
+                _ => 0,
+            };
+            if len == 0 || rest.len() < len {
+                problems.push(format!(
+                    "line {at}: bad escape \\{}",
+                    &rest[..rest.len().min(4)]
+                ));
+                break;
+            }
+            rest = &rest[len..];
+        }
+    }
+    if title != 1 {
+        problems.push(format!("{title} .TH requests, expected 1"));
+    }
+    for section in ["NAME", "SYNOPSIS", "DESCRIPTION"] {
+        if !page.lines().any(|l| l == format!(".SH {section}")) {
+            problems.push(format!("no .SH {section}"));
+        }
+    }
+    problems
+}
+
+/// What `groff -man -ww` warns about the page (every warning on), or `None` where groff is not
+/// installed; in CI (`CI` set) groff is required, as `.ci/run` installs it.
+fn groff_warnings(page: &str) -> Option<String> {
+    let mut groff = Command::new("groff");
+    groff.args(["-man", "-Tutf8", "-ww", "-z"]);
+    let out = match run_with_input(groff, page.as_bytes()) {
+        Ok(out) => out,
+        Err(e) if std::env::var_os("CI").is_some() => {
+            panic!("groff is needed in CI to check the manual pages ({e}); .ci/run installs groff-base")
+        }
+        Err(e) => {
+            eprintln!("note: groff not run ({e}): the manual pages were checked without it");
+            return None;
+        }
+    };
+    assert!(out.status.success(), "groff failed: {out:?}");
+    Some(String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn the_roff_check_finds_bad_pages() {
+    let good = ".TH x 1\n.SH NAME\nx \\- y \\fBz\\fR \\[u2014]\n.SH SYNOPSIS\n.SH DESCRIPTION\n";
+    assert_eq!(roff_problems(good), Vec::<String>::new());
+    for bad in [
+        good.replace(".SH SYNOPSIS", ".XX SYNOPSIS"),
+        good.replace("\\fB", "\\q"),
+        good.replace("\\[u2014]", "\u{2014}"),
+        good.replace(".TH x 1\n", ""),
+        good.replace(".SH NAME\n", ""),
+    ] {
+        assert!(!roff_problems(&bad).is_empty(), "{bad}");
+    }
+}
+
+#[test]
+fn man_page_is_roff_that_names_every_subcommand() {
+    let out = cescope().arg("man").output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(roff_problems(&page), Vec::<String>::new(), "{page}");
+    if let Some(warnings) = groff_warnings(&page) {
+        assert_eq!(warnings, "", "groff -ww on cescope(1)");
+    }
+    let top: Vec<String> = listed_subcommands()
+        .into_iter()
+        .filter(|n| n != "help")
+        .collect();
+    for name in &top {
+        assert!(
+            page.contains(&format!("cescope\\-{name}(1)")),
+            "cescope(1) does not name the subcommand {name}"
+        );
+    }
+
+    // --dir: one page per command and subcommand, each well formed, each with its options.
+    let dir = tempfile::tempdir().unwrap();
+    let out = cescope()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let mut expected: Vec<String> = top.iter().map(|n| format!("cescope-{n}.1")).collect();
+    for sub in subcommands_of(&["gold"]).iter().filter(|n| *n != "help") {
+        expected.push(format!("cescope-gold-{sub}.1"));
+    }
+    expected.push("cescope.1".into());
+    expected.sort();
+    let mut written: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(written, expected);
+    for name in &written {
+        let page = std::fs::read_to_string(dir.path().join(name)).unwrap();
+        assert_eq!(roff_problems(&page), Vec::<String>::new(), "{name}");
+        if let Some(warnings) = groff_warnings(&page) {
+            assert_eq!(warnings, "", "groff -ww on {name}");
+        }
+    }
+    let extract = std::fs::read_to_string(dir.path().join("cescope-extract.1")).unwrap();
+    assert!(extract.contains("\\-\\-encoding"), "{extract}");
 }

@@ -1,190 +1,161 @@
-//! The module graph is a DAG: no top-level module of the library depends (through `crate::` or
-//! `super::` paths in code, comments excluded) on a module that depends back on it, and within
-//! `src/tui` no sibling module does either. The graph is read from `src/**/*.rs` at test time, so
-//! a new `use` that closes a cycle fails this test.
+//! The module graph is a DAG: no top-level module of the library depends on a module that
+//! depends back on it, and within `src/tui` no sibling module does either. A dependency is a
+//! `crate::` or `super::` path anywhere in a module's code — `use` trees, expressions, types,
+//! patterns, macro arguments — read from `src/**/*.rs` with Rust's own parser (`syn`) at test
+//! time, so a new `use` that closes a cycle fails this test. Comments, doc comments and string
+//! literals name nothing.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// All `.rs` files under `dir`, recursively.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("readable src directory")
-        .map(|e| e.expect("directory entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
+use syn::buffer::{Cursor, TokenBuffer};
+use syn::visit::{self, Visit};
+
+/// A module path, e.g. `["tui", "app"]`.
+type ModPath = Vec<String>;
+
+/// Module edges `from → {to}`, keyed by `::`-joined paths.
+type Graph = BTreeMap<String, BTreeSet<String>>;
+
+/// The absolute paths that the code of one module names through `crate::` and `super::`.
+struct Names {
+    /// The module being read: the file's module, then any inline `mod x { … }` inside it.
+    module: ModPath,
+    /// Absolute paths found (module path, possibly followed by item names).
+    found: Vec<ModPath>,
+}
+
+impl Names {
+    /// Records `segments` when it starts with `crate` or `super` (as often as needed).
+    fn add(&mut self, segments: &[String]) {
+        let (mut base, mut rest) = match segments.first().map(String::as_str) {
+            Some("crate") => (ModPath::new(), &segments[1..]),
+            Some("super") => (self.module.clone(), segments),
+            _ => return,
+        };
+        while let Some(("super", tail)) = rest.split_first().map(|(h, t)| (h.as_str(), t)) {
+            base.pop();
+            rest = tail;
         }
+        base.extend(rest.iter().cloned());
+        self.found.push(base);
     }
-}
 
-/// The module path of a source file: `src/lib.rs` → `[]`, `src/a/mod.rs` → `[a]`,
-/// `src/a/b.rs` → `[a, b]`.
-fn module_of(src: &Path, file: &Path) -> Vec<String> {
-    let rel = file.strip_prefix(src).expect("file under src");
-    let mut parts: Vec<String> = rel
-        .iter()
-        .map(|c| c.to_string_lossy().into_owned())
-        .collect();
-    let last = parts.pop().expect("a file name");
-    let stem = last.trim_end_matches(".rs");
-    if !matches!(stem, "mod" | "lib" | "main") {
-        parts.push(stem.to_string());
-    }
-    parts
-}
-
-/// The code of a file with `//` comments and string literals blanked out.
-fn strip(code: &str) -> String {
-    let mut out = String::with_capacity(code.len());
-    let mut chars = code.chars().peekable();
-    let mut in_str = false;
-    while let Some(c) = chars.next() {
-        if in_str {
-            match c {
-                '\\' => {
-                    chars.next();
-                }
-                '"' => {
-                    in_str = false;
-                    out.push('"');
-                }
-                '\n' => out.push('\n'),
-                _ => {}
-            }
-        } else if c == '/' && chars.peek() == Some(&'/') {
-            for d in chars.by_ref() {
-                if d == '\n' {
-                    out.push('\n');
-                    break;
-                }
-            }
-        } else if c == '"' {
-            in_str = true;
-            out.push('"');
-        } else if c == '\'' {
-            // A char literal such as '"' or '\'' (lifetimes pass through unchanged).
-            let rest: String = chars.clone().take(3).collect();
-            if rest.starts_with("\\") {
-                let n = rest.chars().skip(1).position(|x| x == '\'').unwrap_or(1) + 2;
-                for _ in 0..n {
-                    chars.next();
-                }
-            } else if rest.chars().nth(1) == Some('\'') {
-                chars.next();
-                chars.next();
-            }
-            out.push(' ');
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-fn ident_at(s: &str) -> Option<(&str, &str)> {
-    let end = s
-        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .unwrap_or(s.len());
-    (end > 0).then(|| (&s[..end], &s[end..]))
-}
-
-/// The paths a `use` tree or an expression path names after a prefix ending in `::`: for
-/// `{a, b::{c, d}}` gives `[a], [b, c], [b, d]`; for `a::b::C` gives `[a, b, C]`.
-fn paths_after(s: &str) -> Vec<Vec<String>> {
-    let s = s.trim_start();
-    if let Some(rest) = s.strip_prefix('{') {
-        // Split the group at top-level commas.
-        let mut depth = 0;
-        let mut items = Vec::new();
-        let mut start = 0;
-        for (i, c) in rest.char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' if depth == 0 => {
-                    items.push(&rest[start..i]);
-                    break;
-                }
-                '}' => depth -= 1,
-                ',' if depth == 0 => {
-                    items.push(&rest[start..i]);
-                    start = i + 1;
-                }
-                _ => {}
-            }
-        }
-        return items.into_iter().flat_map(paths_after).collect();
-    }
-    let Some((id, rest)) = ident_at(s) else {
-        return Vec::new();
-    };
-    let mut out = vec![id.to_string()];
-    if let Some(rest) = rest.trim_start().strip_prefix("::") {
-        let subs = paths_after(rest);
-        if subs.is_empty() {
-            return vec![out];
-        }
-        return subs
-            .into_iter()
-            .map(|mut p| {
-                let mut full = out.clone();
-                full.append(&mut p);
-                full
-            })
-            .collect();
-    }
-    vec![std::mem::take(&mut out)]
-}
-
-/// Absolute module paths (possibly ending in items) referenced by the code of module `me`.
-fn references(me: &[String], code: &str) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    let bytes = code.as_bytes();
-    for (key, base) in [("crate::", 0usize), ("super::", 1usize)] {
-        let mut from = 0;
-        while let Some(k) = code[from..].find(key) {
-            let at = from + k;
-            from = at + key.len();
-            if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
-                continue;
-            }
-            if at >= 2 && &code[at - 2..at] == "::" {
-                // `super::super::x` is handled from its first `super::`.
-                continue;
-            }
-            let mut prefix: Vec<String> = if base == 0 {
-                Vec::new()
-            } else {
-                // `super` is the parent module (for `a/mod.rs`, module `a`, that is the root).
-                let mut p = me.to_vec();
-                p.pop();
-                p
-            };
-            let mut rest = &code[from..];
-            while let Some(r) = rest.strip_prefix("super::") {
+    /// Every path of a `use` tree: `crate::{a, b::{c, d}}` gives `crate::a`, `crate::b::c`,
+    /// `crate::b::d`.
+    fn add_use(&mut self, prefix: &mut ModPath, tree: &syn::UseTree) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                self.add_use(prefix, &p.tree);
                 prefix.pop();
-                rest = r;
             }
-            for p in paths_after(rest) {
-                let mut full = prefix.clone();
-                full.extend(p);
-                out.push(full);
+            syn::UseTree::Name(syn::UseName { ident })
+            | syn::UseTree::Rename(syn::UseRename { ident, .. }) => {
+                prefix.push(ident.to_string());
+                self.add(prefix);
+                prefix.pop();
+            }
+            syn::UseTree::Glob(_) => self.add(prefix),
+            syn::UseTree::Group(g) => g.items.iter().for_each(|t| self.add_use(prefix, t)),
+        }
+    }
+
+    /// The `crate::a::b` / `super::c` token runs of a macro's arguments (which `syn` does not
+    /// parse as code), groups included.
+    fn add_tokens(&mut self, mut c: Cursor) {
+        while !c.eof() {
+            if let Some((inside, _, _, next)) = c.any_group() {
+                self.add_tokens(inside);
+                c = next;
+            } else if let Some((ident, mut next)) = c.ident() {
+                let mut segments = vec![ident.to_string()];
+                while let Some((id, after)) = colon(next).and_then(colon).and_then(|d| d.ident()) {
+                    segments.push(id.to_string());
+                    next = after;
+                }
+                self.add(&segments);
+                c = next;
+            } else {
+                c = c.token_tree().map_or(c, |(_, next)| next);
             }
         }
     }
-    out
 }
 
-/// Edges between the modules of `nodes` (each a module path): `a → b` when code in `a` (or a
-/// module below it) names `b` (or something below it).
-fn graph(nodes: &[Vec<String>]) -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
+/// The cursor after a `:` at `c` (a `::` is two of them).
+fn colon(c: Cursor) -> Option<Cursor> {
+    c.punct()
+        .filter(|(p, _)| p.as_char() == ':')
+        .map(|(_, next)| next)
+}
+
+impl<'ast> Visit<'ast> for Names {
+    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+        self.module.push(m.ident.to_string());
+        visit::visit_item_mod(self, m);
+        self.module.pop();
+    }
+
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        self.add_use(&mut ModPath::new(), &u.tree);
+    }
+
+    fn visit_path(&mut self, p: &'ast syn::Path) {
+        let segments: ModPath = p.segments.iter().map(|s| s.ident.to_string()).collect();
+        self.add(&segments);
+        visit::visit_path(self, p);
+    }
+
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        let tokens = TokenBuffer::new2(m.tokens.clone());
+        self.add_tokens(tokens.begin());
+        visit::visit_macro(self, m);
+    }
+}
+
+/// The paths named by the code of `file`, the module `module`.
+fn names_in(file: &Path, module: ModPath) -> Vec<ModPath> {
+    let code = std::fs::read_to_string(file).expect("readable source");
+    let ast = syn::parse_file(&code).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let mut names = Names {
+        module,
+        found: Vec::new(),
+    };
+    names.visit_file(&ast);
+    names.found
+}
+
+/// Every `.rs` file of the library under `dir` with its module path (`a/mod.rs` → `[a]`,
+/// `a/b.rs` → `[a, b]`). The binary's files — `main.rs` and the `cli/` it declares, where
+/// `crate::` means the binary — are left out.
+fn modules(dir: &Path, prefix: &ModPath, out: &mut Vec<(std::path::PathBuf, ModPath)>) {
+    for e in std::fs::read_dir(dir).expect("readable src directory") {
+        let p = e.expect("directory entry").path();
+        let name = p
+            .file_stem()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        let mut module = prefix.clone();
+        if prefix.is_empty() && matches!(name.as_str(), "main" | "cli") {
+            continue;
+        }
+        if p.is_dir() {
+            module.push(name);
+            modules(&p, &module, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            if !matches!(name.as_str(), "mod" | "lib") {
+                module.push(name);
+            }
+            out.push((p, module));
+        }
+    }
+}
+
+/// Edges between `nodes` (module paths): `a → b` when code in `a` (or a module below it) names
+/// `b` (or something below it).
+fn graph(nodes: &[ModPath]) -> Graph {
     let owner = |m: &[String]| {
         nodes
             .iter()
@@ -192,97 +163,73 @@ fn graph(nodes: &[Vec<String>]) -> BTreeMap<String, BTreeSet<String>> {
             .max_by_key(|n| n.len())
             .map(|n| n.join("::"))
     };
-    let mut g: BTreeMap<String, BTreeSet<String>> = nodes
+    let mut g: Graph = nodes
         .iter()
         .map(|n| (n.join("::"), BTreeSet::new()))
         .collect();
-    for f in files {
-        if f.file_name().is_some_and(|n| n == "main.rs") {
-            continue;
-        }
-        let me = module_of(&src, &f);
-        let Some(from) = owner(&me) else { continue };
-        let code = strip(&std::fs::read_to_string(&f).expect("readable source"));
-        for r in references(&me, &code) {
-            if let Some(to) = owner(&r) {
-                if to != from {
-                    g.get_mut(&from).expect("node").insert(to);
-                }
+    let mut files = Vec::new();
+    modules(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &ModPath::new(),
+        &mut files,
+    );
+    for (file, module) in files {
+        let Some(from) = owner(&module) else { continue };
+        for to in names_in(&file, module).iter().filter_map(|r| owner(r)) {
+            if to != from {
+                g.get_mut(&from).expect("node").insert(to);
             }
         }
     }
     g
 }
 
-/// A cycle of `g`, if any, as the list of its nodes.
-fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+/// A cycle of `g`, if any, as the list of its nodes (the first repeated at the end).
+fn find_cycle(g: &Graph) -> Option<Vec<String>> {
     fn dfs(
         n: &str,
-        g: &BTreeMap<String, BTreeSet<String>>,
-        state: &mut BTreeMap<String, u8>,
+        g: &Graph,
+        done: &mut BTreeSet<String>,
         stack: &mut Vec<String>,
     ) -> Option<Vec<String>> {
-        state.insert(n.to_string(), 1);
+        if let Some(at) = stack.iter().position(|x| x == n) {
+            let mut cycle = stack[at..].to_vec();
+            cycle.push(n.to_string());
+            return Some(cycle);
+        }
+        if done.contains(n) {
+            return None;
+        }
         stack.push(n.to_string());
-        for m in &g[n] {
-            match state.get(m.as_str()).copied().unwrap_or(0) {
-                1 => {
-                    let at = stack.iter().position(|x| x == m).expect("on the stack");
-                    let mut c = stack[at..].to_vec();
-                    c.push(m.clone());
-                    return Some(c);
-                }
-                0 => {
-                    if let Some(c) = dfs(m, g, state, stack) {
-                        return Some(c);
-                    }
-                }
-                _ => {}
-            }
-        }
+        let found = g[n].iter().find_map(|m| dfs(m, g, done, stack));
         stack.pop();
-        state.insert(n.to_string(), 2);
-        None
+        done.insert(n.to_string());
+        found
     }
-    let mut state = BTreeMap::new();
-    for n in g.keys() {
-        if state.get(n.as_str()).copied().unwrap_or(0) == 0 {
-            if let Some(c) = dfs(n, g, &mut state, &mut Vec::new()) {
-                return Some(c);
-            }
-        }
-    }
-    None
+    let mut done = BTreeSet::new();
+    g.keys().find_map(|n| dfs(n, g, &mut done, &mut Vec::new()))
 }
 
-/// The child modules of `dir` (files `x.rs` and directories `x/` with a `mod.rs` or an `x.rs`).
-fn children(dir: &Path, prefix: &[&str]) -> Vec<Vec<String>> {
-    let mut out = BTreeSet::new();
-    for e in std::fs::read_dir(dir).expect("readable directory") {
-        let p = e.expect("directory entry").path();
-        let name = p
-            .file_stem()
-            .expect("a name")
-            .to_string_lossy()
-            .into_owned();
-        let module = p.is_dir() || (p.extension().is_some_and(|x| x == "rs") && name != "mod");
-        if module && !matches!(name.as_str(), "lib" | "main") {
-            out.insert(name);
-        }
-    }
-    out.into_iter()
-        .map(|n| {
-            let mut v: Vec<String> = prefix.iter().map(|s| s.to_string()).collect();
-            v.push(n);
-            v
-        })
-        .collect()
+/// The modules one level below `prefix` (`[]`: the top-level modules), as found in `src/`.
+fn children(prefix: &[&str]) -> Vec<ModPath> {
+    let mut files = Vec::new();
+    modules(&src(), &ModPath::new(), &mut files);
+    let below: BTreeSet<ModPath> = files
+        .into_iter()
+        .filter(|(_, m)| m.len() > prefix.len() && m.iter().zip(prefix).all(|(a, b)| a == b))
+        .map(|(_, m)| m[..=prefix.len()].to_vec())
+        .collect();
+    below.into_iter().collect()
+}
+
+/// The library's source folder.
+fn src() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
 #[test]
 fn top_level_modules_form_a_dag() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let nodes = children(&src, &[]);
+    let nodes = children(&[]);
     assert!(nodes.len() >= 8, "found the top-level modules: {nodes:?}");
     let g = graph(&nodes);
     // The graph is real: known dependencies are found.
@@ -298,12 +245,8 @@ fn top_level_modules_form_a_dag() {
 
 #[test]
 fn tui_modules_form_a_dag() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let tui = src.join("tui");
-    if !tui.is_dir() {
-        return;
-    }
-    let nodes = children(&tui, &["tui"]);
+    let nodes = children(&["tui"]);
+    assert!(nodes.len() >= 5, "found the modules of src/tui: {nodes:?}");
     let g = graph(&nodes);
     assert!(g["tui::ui"].contains("tui::app"), "{g:?}");
     assert_eq!(
@@ -315,32 +258,36 @@ fn tui_modules_form_a_dag() {
 
 #[test]
 fn the_cycle_finder_finds_cycles() {
-    let g: BTreeMap<String, BTreeSet<String>> = [
-        ("a", vec!["b"]),
-        ("b", vec!["c"]),
-        ("c", vec!["a"]),
-        ("d", vec![]),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v.into_iter().map(String::from).collect()))
-    .collect();
+    let graph_of = |edges: &[(&str, &[&str])]| -> Graph {
+        edges
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
+            .collect()
+    };
+    let g = graph_of(&[("a", &["b"]), ("b", &["c"]), ("c", &["a"]), ("d", &[])]);
     assert_eq!(
         find_cycle(&g),
         Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
     );
-    let dag: BTreeMap<String, BTreeSet<String>> = [("a", vec!["b"]), ("b", vec![])]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v.into_iter().map(String::from).collect()))
-        .collect();
+    let dag = graph_of(&[("a", &["b", "c"]), ("b", &["c"]), ("c", &[])]);
     assert_eq!(find_cycle(&dag), None);
 }
 
 #[test]
-fn use_trees_are_parsed() {
-    let code = strip(
-        "use crate::{a, b::{c, d::E}};\n// crate::zz\nlet s = \"crate::yy\";\nuse super::super::f::G;\n",
-    );
-    let refs = references(&["x".into(), "y".into(), "z".into()], &code);
-    let names: Vec<String> = refs.iter().map(|p| p.join("::")).collect();
-    assert_eq!(names, ["a", "b::c", "b::d::E", "x::f::G"]);
+fn paths_are_found_in_code_but_not_in_comments_or_strings() {
+    let code = r#"
+        use crate::{a, b::{c, d::E}};
+        // crate::zz
+        /// crate::doc
+        fn f() -> crate::t::T { let s = "crate::yy"; format!("{}", crate::m::g()) }
+        mod inner { use super::super::f::G; }
+    "#;
+    let ast = syn::parse_file(code).unwrap();
+    let mut names = Names {
+        module: vec!["x".into(), "y".into()],
+        found: Vec::new(),
+    };
+    names.visit_file(&ast);
+    let found: Vec<String> = names.found.iter().map(|p| p.join("::")).collect();
+    assert_eq!(found, ["a", "b::c", "b::d::E", "t::T", "m::g", "x::f::G"]);
 }

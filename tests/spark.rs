@@ -2,8 +2,10 @@
 //! same records as the single-machine run (compared as sorted JSONL lines).
 //!
 //! It installs pyspark from PyPI into a venv under `target/spark-venv` (once; later runs reuse
-//! it), runs Spark in local mode with 2 cores and 3 partitions, and needs Java (17+) on the
-//! PATH: without Java or python3 it prints why and passes without checking anything.
+//! it), runs Spark in local mode with 2 cores and 3 partitions, and needs Java (17+) and python3
+//! on the PATH. Without them it says SKIPPED and why, and checks nothing — except in CI (`CI`
+//! set, as `.ci/run` sets it, and `.ci/run` installs both): there a missing prerequisite fails
+//! the test.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,6 +16,16 @@ fn have(cmd: &str, arg: &str) -> bool {
         .output()
         .map(|o| o.status.success())
         .unwrap_or(false)
+}
+
+/// A prerequisite is missing (`why`): in CI (`CI` set) the test fails with `why`; elsewhere it
+/// says SKIPPED and the caller returns without checking anything.
+fn missing(why: &str) {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{why} (in CI a missing prerequisite fails the Spark test; .ci/run installs Java and python3)"
+    );
+    eprintln!("SKIPPED: {why}");
 }
 
 /// The venv with pyspark, created and filled on first use.
@@ -50,11 +62,11 @@ fn spark_venv() -> PathBuf {
 #[ignore = "needs pyspark (installed from PyPI) and Java"]
 fn spark_local_mode_gives_the_single_machine_output() {
     if !have("java", "-version") {
-        eprintln!("SKIPPED: no `java` on the PATH; Spark needs Java 17 or later");
+        missing("no `java` on the PATH; Spark needs Java 17 or later");
         return;
     }
     if !have("python3", "--version") {
-        eprintln!("SKIPPED: no `python3` on the PATH; the Spark recipe is a PySpark script");
+        missing("no `python3` on the PATH; the Spark recipe is a PySpark script");
         return;
     }
     let venv = spark_venv();

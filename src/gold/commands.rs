@@ -371,6 +371,48 @@ pub struct ImportReport {
     pub missing: Vec<String>,
 }
 
+/// The share of a plain-text gold's words that must be located on the page for an import to
+/// count as good (`cescope gold import` marks pages below it `LOW`): 95 %.
+pub const GOOD_COVERAGE: f64 = 0.95;
+
+/// The totals of an [`ImportReport`].
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ImportSummary {
+    /// Pages whose gold was aligned (the page could be read).
+    pub aligned: usize,
+    /// Of those, pages with a coverage of at least [`GOOD_COVERAGE`].
+    pub good: usize,
+    /// The mean coverage of the aligned pages (0 when there is none).
+    pub mean_coverage: f64,
+    /// Aligned pages whose gold file was not written because it exists ([`SaveStatus::Exists`]).
+    pub exists: usize,
+    /// Pages that could not be read or whose gold file could not be written.
+    pub failed: usize,
+}
+
+impl ImportReport {
+    /// Counts the pages aligned, good, kept and failed, and the mean coverage. O(pages).
+    pub fn summary(&self) -> ImportSummary {
+        let mut s = ImportSummary::default();
+        let mut sum = 0.0;
+        for p in &self.pages {
+            s.failed += usize::from(p.status.failed());
+            let Some(stats) = &p.stats else { continue };
+            s.aligned += 1;
+            sum += stats.coverage;
+            s.good += usize::from(stats.coverage >= GOOD_COVERAGE);
+            s.exists += usize::from(p.status == SaveStatus::Exists);
+        }
+        if s.aligned > 0 {
+            // Page counts stay far below 2^52: the conversion is exact.
+            #[allow(clippy::cast_precision_loss)]
+            let n = s.aligned as f64;
+            s.mean_coverage = sum / n;
+        }
+        s
+    }
+}
+
 /// The page file of ground-truth id `id` in `dir`: `<id>.html`, `.htm`, either with `.gz`.
 /// `id` must be a bare file name; errors: [`NameError`].
 pub fn find_page_file(dir: &Path, id: &str) -> Result<Option<PathBuf>, NameError> {
@@ -595,6 +637,11 @@ impl CheckReport {
     pub fn bad(&self) -> usize {
         self.files.iter().filter(|f| !f.ok()).count()
     }
+
+    /// Files with warnings ([`CheckedFile::warnings`]).
+    pub fn warned(&self) -> usize {
+        self.files.iter().filter(|f| !f.warnings.is_empty()).count()
+    }
 }
 
 /// The page file a gold file names: in `pages` when given, else in the gold folder's parent or
@@ -798,5 +845,35 @@ mod tests {
             find_gold_page(&dir.path().join("g.json"), "a.html", Some(dir.path())),
             Some(dir.path().join("a.html"))
         );
+    }
+
+    #[test]
+    fn import_summary_counts_each_kind_of_page() {
+        let page = |coverage: Option<f64>, status: SaveStatus| ImportedPage {
+            id: "x".into(),
+            page: PathBuf::from("x.html"),
+            stats: coverage.map(|coverage| ImportStats {
+                gold_words: 10,
+                page_words: 20,
+                matched: 9,
+                coverage,
+                ranges: 1,
+                headline_f1: None,
+            }),
+            status,
+        };
+        let report = ImportReport {
+            pages: vec![
+                page(Some(1.0), SaveStatus::Exists),
+                page(Some(GOOD_COVERAGE), SaveStatus::Exists),
+                page(Some(0.5), SaveStatus::Unwritable("disk full".into())),
+                page(None, SaveStatus::Unreadable("gone".into())),
+            ],
+            missing: vec!["y".into()],
+        };
+        let s = report.summary();
+        assert_eq!((s.aligned, s.good, s.exists, s.failed), (3, 2, 2, 2));
+        assert!((s.mean_coverage - (1.0 + GOOD_COVERAGE + 0.5) / 3.0).abs() < 1e-12);
+        assert_eq!(ImportReport::default().summary().mean_coverage, 0.0);
     }
 }

@@ -1,0 +1,94 @@
+//! `cescope algos`: the algorithms and headline finders with their parameters.
+
+use std::io::Write;
+
+use anyhow::Result;
+use clap::Args;
+use serde_json::json;
+
+use cescope::algorithms::{self, ParamKind, ParamSpec};
+
+use super::TextOrJson;
+
+/// List the algorithms with their parameters, published defaults, ranges and sources.
+#[derive(Debug, Args)]
+pub struct AlgosArgs {
+    /// Print only the names, one per line.
+    #[arg(long)]
+    names: bool,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value = "text")]
+    format: TextOrJson,
+}
+
+/// A parameter's kind and range as `cescope algos` shows it: `int 1..=200 step 1`, `one of a|b`.
+fn kind_text(k: &ParamKind) -> String {
+    match k {
+        ParamKind::Int { min, max, step } => format!("int {min}..={max} step {step}"),
+        ParamKind::Float { min, max, step } => format!("float {min}..={max} step {step}"),
+        ParamKind::Bool => "bool".into(),
+        ParamKind::Choice { choices } => format!("one of {}", choices.join("|")),
+    }
+}
+
+/// One entry of `cescope algos`: name, description, and each parameter with its default, kind,
+/// help and source.
+fn write_entry(
+    out: &mut impl Write,
+    name: &str,
+    describe: &str,
+    params: &[ParamSpec],
+) -> std::io::Result<()> {
+    writeln!(out, "{name}\n  {describe}")?;
+    for p in params {
+        writeln!(
+            out,
+            "  --set {}={:<12} {}\n      {}\n      source: {}",
+            p.name,
+            p.default.to_string(),
+            kind_text(&p.kind),
+            p.help,
+            p.source
+        )?;
+    }
+    Ok(())
+}
+
+/// `cescope algos`: the registry's algorithms, then the headline finders, as text or JSON (or
+/// only the algorithms' names) on standard output.
+pub fn run(args: &AlgosArgs) -> Result<()> {
+    let reg = algorithms::registry();
+    let mut out = std::io::stdout().lock();
+    if args.names {
+        for e in reg {
+            writeln!(out, "{}", e.name())?;
+        }
+        return Ok(());
+    }
+    match args.format {
+        TextOrJson::Text => {
+            for e in reg {
+                write_entry(&mut out, e.name(), e.describe(), e.params())?;
+            }
+            writeln!(
+                out,
+                "\nheadline finders (cescope title --method NAME, cescope eval --headline)"
+            )?;
+            for f in cescope::headline::registry() {
+                write_entry(&mut out, f.name(), f.describe(), f.params())?;
+            }
+        }
+        TextOrJson::Json => {
+            let mut v: Vec<_> = reg
+                .iter()
+                .map(|e| json!({"name": e.name(), "description": e.describe(), "params": e.params()}))
+                .collect();
+            v.extend(cescope::headline::registry().iter().map(|f| {
+                json!({"name": f.name(), "kind": "headline", "description": f.describe(), "params": f.params()})
+            }));
+            serde_json::to_writer_pretty(&mut out, &v)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}

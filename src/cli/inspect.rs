@@ -1,0 +1,61 @@
+//! `cescope inspect` (also `cescope PATH`): the inspector.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+
+use cescope::algorithms::DEFAULT_ALGORITHM;
+
+/// Open a page, a directory of pages or a ground-truth.json corpus in the inspector
+/// (also `cescope PATH`).
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// The page file, directory or ground-truth.json.
+    path: PathBuf,
+    /// The algorithm active at start.
+    #[arg(long, short, default_value = DEFAULT_ALGORITHM)]
+    algo: String,
+    /// Keymap: `default`, `vim` or a TOML file (a user override in the config directory's
+    /// cescope/keymap.toml is merged on top).
+    #[arg(long, default_value = "default")]
+    keymap: String,
+    /// Decode with this encoding (a WHATWG label), overriding detection.
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
+    /// Skip syntect highlighting (colours come from cescope's byte classes only).
+    #[arg(long)]
+    no_syntax: bool,
+    /// The annotator's name for gold files (default: `annotator` in the config directory's
+    /// cescope/config.toml, else $USER).
+    #[arg(long)]
+    annotator: Option<String>,
+    /// Directory of gold files (default: `gold/` beside the pages' folder, else inside it).
+    #[arg(long, value_name = "DIR")]
+    gold_dir: Option<PathBuf>,
+}
+
+/// Runs the inspector until the user quits. Errors: an unknown algorithm or keymap, a page or
+/// corpus that cannot be opened.
+#[cfg(feature = "tui")]
+pub fn run(args: InspectArgs) -> Result<()> {
+    cescope::algorithms::find(&args.algo)?;
+    let keymap = cescope::tui::keymap::Keymap::load(&args.keymap)?.with_user_overrides()?;
+    let opts = cescope::tui::AppOptions {
+        keymap,
+        syntax: !args.no_syntax,
+        decode: super::decode_options(args.encoding.as_deref()),
+        inline_jobs: false,
+        inline_limit: cescope::tui::AppOptions::default().inline_limit,
+        algo: args.algo,
+        gold_dir: args.gold_dir,
+        annotator: cescope::config::annotator(args.annotator),
+    };
+    cescope::tui::run(&args.path, opts)
+}
+
+/// Without the `tui` feature there is no inspector: says so.
+#[cfg(not(feature = "tui"))]
+pub fn run(_args: InspectArgs) -> Result<()> {
+    anyhow::bail!(super::NO_TUI)
+}

@@ -1,0 +1,165 @@
+//! The command-line tree (clap) and the dispatch to the code behind each subcommand: one file
+//! per command, each with its `#[derive(Args)]` struct (whose doc comment is the command's help
+//! text) and a `run` that takes it. The commands are a thin shell over the library.
+
+mod algos;
+mod bench;
+mod eval;
+mod extract;
+mod generate;
+mod gold;
+mod inspect;
+mod optimize;
+mod title;
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+
+use cescope::algorithms::{ParamSpec, Params};
+use cescope::page::DecodeOptions;
+
+/// cescope — main content extraction (MCE) from web pages.
+#[derive(Debug, Parser)]
+#[command(name = "cescope", version, about, long_about = None)]
+pub struct Cli {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands of `cescope`, each with its arguments; a subcommand's help text is the doc
+/// comment of its `Args` struct.
+// `optimize` has many options; the command is parsed once, so its size does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    // No doc comments here: a variant's doc comment would replace its `Args` struct's as the
+    // command's help text.
+    Inspect(inspect::InspectArgs),
+    Extract(extract::ExtractArgs),
+    Title(title::TitleArgs),
+    Algos(algos::AlgosArgs),
+    Bench(bench::BenchArgs),
+    Eval(eval::EvalArgs),
+    Optimize(optimize::OptimizeArgs),
+    Gold(gold::GoldArgs),
+    Completions(generate::CompletionsArgs),
+    Man(generate::ManArgs),
+}
+
+/// Runs the parsed command. Errors are input errors (exit code 1).
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Inspect(args) => inspect::run(args),
+        Command::Extract(args) => extract::run(&args),
+        Command::Title(args) => title::run(&args),
+        Command::Algos(args) => algos::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::Eval(args) => eval::run(&args),
+        Command::Optimize(args) => optimize::run(&args),
+        Command::Gold(args) => gold::run(args),
+        Command::Completions(args) => generate::completions(&args),
+        Command::Man(args) => generate::man(&args),
+    }
+}
+
+/// `--format text|json` of the commands that print either: lines for a person, or JSON.
+// No doc comments on the variants: clap would show them as the values' help.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum TextOrJson {
+    Text,
+    Json,
+}
+
+/// `--format table|json` of `cescope bench`: an aligned table, or JSON.
+// No doc comments on the variants: clap would show them as the values' help.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum TableOrJson {
+    Table,
+    Json,
+}
+
+/// The options `extract` and `title` share, after their own.
+#[derive(Debug, clap::Args)]
+pub struct PageArgs {
+    /// Set a parameter: NAME=VALUE (repeatable).
+    #[arg(long = "set", short = 's', value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value = "text")]
+    format: TextOrJson,
+    /// Decode with this encoding (a WHATWG label), overriding detection.
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
+}
+
+impl PageArgs {
+    /// The parameters of `specs` with the `--set` values applied ([`params_with`]).
+    fn params(&self, specs: &[ParamSpec]) -> Result<Params> {
+        params_with(specs, &self.set)
+    }
+
+    /// Decoding options with `--encoding` ([`decode_options`]).
+    fn decode(&self) -> DecodeOptions {
+        decode_options(self.encoding.as_deref())
+    }
+}
+
+/// The defaults of an algorithm's (or headline finder's) parameters `specs` with each
+/// `--set NAME=VALUE` of `set` applied in turn. Errors: an unknown name or a bad value, as
+/// [`Params::set_str`] reports it.
+fn params_with(specs: &[ParamSpec], set: &[String]) -> Result<Params> {
+    let mut params = Params::defaults(specs);
+    for s in set {
+        params.set_str(specs, s)?;
+    }
+    Ok(params)
+}
+
+/// Decoding options with `--encoding LABEL` (if given) overriding detection.
+fn decode_options(encoding: Option<&str>) -> DecodeOptions {
+    DecodeOptions {
+        encoding_override: encoding.map(str::to_string),
+        ..Default::default()
+    }
+}
+
+/// Runs `f` on a rayon pool of `threads` worker threads (`--threads N`), or on the global pool
+/// (one thread per core) when `None`. Errors: the pool cannot be started.
+fn with_threads<T: Send>(threads: Option<u16>, f: impl FnOnce() -> T + Send) -> Result<T> {
+    match threads {
+        Some(n) => Ok(rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(n))
+            .build()
+            .context("starting the worker threads")?
+            .install(f)),
+        None => Ok(f()),
+    }
+}
+
+/// A path for the terminal, control characters escaped.
+fn shown(p: &Path) -> String {
+    cescope::fsio::write::printable_path(p)
+}
+
+/// Text taken from a file, for the terminal: control characters escaped.
+fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    cescope::fsio::write::printable(s)
+}
+
+/// What a build without the inspector says when asked for it.
+#[cfg(not(feature = "tui"))]
+const NO_TUI: &str =
+    "this build of cescope has no inspector (built without the `tui` feature); rebuild with default features";
+
+/// A clap value parser for a library option enum: the possible values are `names` (shown in
+/// `--help` and in clap's error for anything else), each parsed by the type's `FromStr`.
+fn named<T>(names: &'static [&'static str]) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: std::str::FromStr<Err = cescope::Error> + Clone + Send + Sync + 'static,
+{
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<T>())
+}
