@@ -121,7 +121,7 @@ fn fitness(args: &BenchArgs, n: usize) -> Result<()> {
     use cescope::eval::run;
     use cescope::optimize::{fitness_bench, ParamSpace, SearchSpace, TrainingSet};
     let first = args.algo.split(',').next().unwrap_or(&args.algo);
-    let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(first.trim())?.into();
+    let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(first.trim())?;
     let space = ParamSpace::new(
         e.clone(),
         Params::defaults(e.params()),
