@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use cescope::tui::app::{App, AppOptions};
+use cescope::tui::app::{App, AppOptions, View};
 use cescope::tui::keymap::Keymap;
 use cescope::tui::ui;
 use ratatui::backend::TestBackend;
@@ -129,16 +129,16 @@ fn help_overlay() {
     }
     insta::assert_snapshot!("help", s);
     // On a small screen End / Home scroll the help (they used to close it).
-    app.help_scroll = 0;
+    assert_eq!(app.help_scroll(), Some(0));
     screen(&mut app, 100, 24);
     app.handle_key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
     screen(&mut app, 100, 24);
-    assert!(app.help && app.help_scroll > 0, "End scrolls the help");
+    assert!(app.help_scroll() > Some(0), "End scrolls the help");
     app.handle_key(KeyEvent::new(KeyCode::Home, KeyModifiers::NONE));
-    assert!(app.help && app.help_scroll == 0, "Home scrolls it back");
+    assert_eq!(app.help_scroll(), Some(0), "Home scrolls it back");
     // Any other action closes help.
     keys(&mut app, "\u{1b}");
-    assert!(!app.help);
+    assert_eq!(app.help_scroll(), None);
 }
 
 fn wait_for_encodings(app: &mut App) {
@@ -191,7 +191,7 @@ fn raw_lines_toggle_keeps_position() {
     let v = app.cursor;
     assert!(v > 0);
     keys(&mut app, "r");
-    assert!(app.raw_lines);
+    assert_eq!(app.view(), View::Raw);
     assert_eq!(
         app.line_count(),
         1,
@@ -213,6 +213,45 @@ fn raw_lines_toggle_keeps_position() {
         let _ = screen(&mut app, 100, 30);
     }
     assert_eq!(app.cursor, v, "five round trips");
+}
+
+/// `r` and `w` choose one view at a time: `w` returns to the source lines it was entered from,
+/// `r` in the reading view goes to the raw lines.
+#[test]
+fn reading_view_returns_to_the_lines_it_came_from() {
+    use View::{Raw, Reading, Virtual};
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    assert_eq!(app.view(), Virtual);
+    let seen: Vec<View> = "rwwwrrww"
+        .chars()
+        .map(|k| {
+            keys(&mut app, &k.to_string());
+            app.view()
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [Raw, Reading, Raw, Reading, Raw, Virtual, Reading, Virtual]
+    );
+}
+
+/// One popup at a time, from the keyboard: a key other than a movement closes the help (and
+/// does nothing else), and while the picker is open every key is typed into it.
+#[test]
+fn help_and_picker_are_never_open_together() {
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    keys(&mut app, "?");
+    assert_eq!(app.help_scroll(), Some(0));
+    keys(&mut app, "p");
+    assert_eq!((app.help_scroll(), app.picker()), (None, None));
+    keys(&mut app, "p?");
+    assert_eq!(app.help_scroll(), None);
+    assert_eq!(app.picker().map(|p| p.query.as_str()), Some("?"));
+    let s = screen(&mut app, 110, 32);
+    assert!(
+        s.contains("PICK ALGORITHM") && !s.contains(" help — keymap"),
+        "{s}"
+    );
 }
 
 #[test]
@@ -1510,7 +1549,7 @@ fn reading_view_annotates_on_text() {
     let mut app = App::open(&sample("news-article.html"), annotate_opts(gold_dir.path())).unwrap();
     keys(&mut app, "T"); // the draft: DANAg's selection
     keys(&mut app, "w");
-    assert!(app.reading);
+    assert_eq!(app.view(), View::Reading);
     keys(&mut app, ")"); // the draft's last line
     let last = cursor_text(&app);
     let s = screen(&mut app, 110, 32);
@@ -1568,7 +1607,7 @@ fn reading_view_annotates_on_text() {
     // Back to the source on the same text.
     let byte = app.line_range(app.cursor).unwrap().start;
     keys(&mut app, "w");
-    assert!(!app.reading);
+    assert_eq!(app.view(), View::Virtual);
     assert!(app.line_range(app.cursor).unwrap().contains(&byte));
 }
 
@@ -2100,7 +2139,7 @@ fn algorithm_picker_by_name() {
     let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
     let danag = app.active;
     keys(&mut app, "p");
-    assert!(app.picker.is_some());
+    assert!(app.picker().is_some());
     assert_eq!(app.picker_matches().len(), app.algos.len());
     type_text(&mut app, "CET");
     let m: Vec<&str> = app
@@ -2115,7 +2154,7 @@ fn algorithm_picker_by_name() {
     insta::assert_snapshot!("picker", s);
     keys(&mut app, "J\n");
     assert_eq!(app.active_algo().extractor.name(), "cetr");
-    assert!(app.picker.is_none());
+    assert!(app.picker().is_none());
     // Keys typed in the picker are text: q does not quit, a does not cycle, Esc cancels.
     keys(&mut app, "p");
     type_text(&mut app, "qa");
@@ -2124,9 +2163,12 @@ fn algorithm_picker_by_name() {
     assert!(app.picker_matches().is_empty());
     assert!(screen(&mut app, 110, 32).contains("no algorithm name contains \"qa\""));
     keys(&mut app, "\n");
-    assert!(app.picker.is_some(), "Enter with no match keeps the picker");
+    assert!(
+        app.picker().is_some(),
+        "Enter with no match keeps the picker"
+    );
     keys(&mut app, "\u{1b}");
-    assert!(app.picker.is_none());
+    assert!(app.picker().is_none());
     assert_eq!(app.active_algo().extractor.name(), "cetr");
     // A prefix match comes first: "dana" lists dana and danag before addanag.
     keys(&mut app, "p");

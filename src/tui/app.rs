@@ -31,7 +31,7 @@ mod table;
 
 pub use algo::AlgoState;
 use algo::JobResult;
-pub use doc::Doc;
+pub use doc::{Doc, PerView, View};
 pub use navigate::{context_rows, Search, MAX_MATCHES};
 pub use pages::{CorpusState, PageEntry};
 pub use table::{HeadlineRow, TableKind};
@@ -162,7 +162,7 @@ pub enum LineClass {
     TrueNegative,
 }
 
-/// Keyboard focus of text input.
+/// Keyboard focus of text input (the picker's query goes to [`Overlay::Picker`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Mode {
     /// Keys are actions.
@@ -175,15 +175,41 @@ pub enum Mode {
     GotoLine,
     /// Keys type a note for the gold file (in review).
     Note,
-    /// Keys filter the algorithm picker's list; ↑ / ↓ move, Enter chooses, Esc cancels
-    /// ([`picker`]).
-    Picker,
+}
+
+/// The popup drawn over the screen that takes the keys: at most one. From the keyboard the
+/// two never meet: every key but a movement closes the help first, and while the picker is
+/// open every key is the picker's.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Overlay {
+    /// No popup.
+    #[default]
+    None,
+    /// The help (`?`): movement scrolls it, any other key closes it. `scroll` is its first row
+    /// shown (clamped to its length when drawn).
+    Help {
+        /// First row shown.
+        scroll: usize,
+    },
+    /// The algorithm picker (`p`): typed text filters its list, ↑ / ↓ move, Enter chooses, Esc
+    /// cancels ([`picker`]).
+    Picker(picker::Picker),
 }
 
 /// What the explain panel's height was fitted to: page, active and pinned algorithm, width.
 type ExplainFit = (u64, usize, Option<usize>, u16);
 
 /// The inspector.
+///
+/// What is shown is set by three exclusive choices and a few independent toggles. The choices
+/// are enums, one value at a time: [`App::view`] (virtual lines, raw lines or the reading
+/// view), [`App::overlay`] (no popup, the help or the picker: the popup that has the keys) and
+/// [`App::mode`] (what typed text goes to). The toggles are bools because any of them combines
+/// with the others and with every choice: `explain` (a panel of its own below the source),
+/// `gold_overlay` and `compare` (the gold's gutter column and headline shading, and the TP / FP
+/// / FN shading, shown together or apart), `combined_view` (what the histogram draws), `table`
+/// (the table stays open beneath a popup: the picker chooses another algorithm for it, help
+/// opens over it) and `review` (a session that keeps on across typing, tables and popups).
 pub struct App {
     /// Options.
     pub opts: AppOptions,
@@ -196,18 +222,16 @@ pub struct App {
     pub algos: Vec<AlgoState>,
     /// Index of the active algorithm (drives histogram, sliders, explain).
     pub active: usize,
-    /// Show raw source lines instead of virtual lines.
-    pub raw_lines: bool,
-    /// Show the reading view (the page's text) instead of the source.
-    pub reading: bool,
+    /// Which display lines are shown ([`App::view`]; `r` and `w` switch).
+    view: View,
+    /// The source lines (virtual or raw) the reading view returns to (`w`).
+    source_view: View,
     /// Histogram shows the combined signal instead of the content / code signals.
     pub combined_view: bool,
     /// Explain panel shown.
     pub explain: bool,
-    /// Help overlay shown.
-    pub help: bool,
-    /// First row of the help overlay shown (it scrolls on small screens).
-    pub help_scroll: usize,
+    /// The popup over the screen that takes the keys, if any.
+    pub overlay: Overlay,
     /// Gold overlay shown.
     pub gold_overlay: bool,
     /// Compare overlay: lines and text coloured as true positive / false positive / false
@@ -275,8 +299,6 @@ pub struct App {
     /// opening. When its result arrives and the view is still there, the view goes to the
     /// selection ([`App::open_view`]).
     open_pending: Option<(usize, usize)>,
-    /// The algorithm picker, when open ([`Mode::Picker`]).
-    pub picker: Option<picker::Picker>,
     /// First row of the explain panel's text shown (it scrolls with the mouse wheel when the
     /// text is longer than the panel can grow); back to 0 at every key.
     pub explain_scroll: usize,
@@ -315,12 +337,11 @@ impl App {
             doc_id: 0,
             algos,
             active,
-            raw_lines: false,
-            reading: false,
+            view: View::Virtual,
+            source_view: View::Virtual,
             combined_view: false,
             explain: true,
-            help: false,
-            help_scroll: 0,
+            overlay: Overlay::None,
             gold_overlay: false,
             compare: false,
             top: 0,
@@ -351,7 +372,6 @@ impl App {
             gutter: Vec::new(),
             placed: None,
             open_pending: None,
-            picker: None,
             explain_scroll: 0,
             explain_fit: None,
             jobs_tx,
@@ -420,7 +440,7 @@ impl App {
         self.gold_overlay = self.doc.as_ref().is_some_and(|d| d.gold.is_some());
         for a in &mut self.algos {
             a.result = None;
-            a.line_cache = [None, None, None];
+            a.line_cache = PerView::default();
             a.prf = None;
             a.busy = false;
         }
@@ -502,6 +522,21 @@ impl App {
         self.ensure_visible();
     }
 
+    /// The help's first row shown, when the help is open.
+    pub fn help_scroll(&self) -> Option<usize> {
+        match self.overlay {
+            Overlay::Help { scroll } => Some(scroll),
+            _ => None,
+        }
+    }
+
+    /// The second algorithm pinned beside the active one (`P`), when it is another one: its
+    /// explanation and table are shown beside the active one's.
+    pub fn pinned(&self) -> Option<usize> {
+        self.second
+            .filter(|&s| s != self.active && s < self.algos.len())
+    }
+
     /// Handles one key event.
     pub fn handle_key(&mut self, ev: KeyEvent) {
         if ev.kind != KeyEventKind::Press {
@@ -515,8 +550,10 @@ impl App {
                 self.review_key(ev);
                 return;
             }
-            Mode::Picker => return self.picker_key(ev),
             Mode::Normal => {}
+        }
+        if matches!(self.overlay, Overlay::Picker(_)) {
+            return self.picker_key(ev);
         }
         if self.review && self.review_key(ev) {
             return;
@@ -541,18 +578,18 @@ impl App {
             if self.table && self.table_key(a) {
                 return;
             }
-            if self.help {
+            if let Overlay::Help { scroll } = &mut self.overlay {
                 // While help is shown, movement scrolls it; everything else closes it first.
                 match a {
-                    Action::CursorDown => self.help_scroll += 1,
-                    Action::CursorUp => self.help_scroll = self.help_scroll.saturating_sub(1),
-                    Action::PageDown => self.help_scroll += 10,
-                    Action::PageUp => self.help_scroll = self.help_scroll.saturating_sub(10),
-                    Action::Top => self.help_scroll = 0,
+                    Action::CursorDown => *scroll += 1,
+                    Action::CursorUp => *scroll = scroll.saturating_sub(1),
+                    Action::PageDown => *scroll += 10,
+                    Action::PageUp => *scroll = scroll.saturating_sub(10),
+                    Action::Top => *scroll = 0,
                     // Clamped to the help's length when drawn.
-                    Action::Bottom => self.help_scroll = usize::MAX / 2,
+                    Action::Bottom => *scroll = usize::MAX / 2,
                     Action::Quit => self.quit = true,
-                    _ => self.help = false,
+                    _ => self.overlay = Overlay::None,
                 }
                 return;
             }
@@ -607,8 +644,10 @@ impl App {
                 }
             }
             Action::Help => {
-                self.help = !self.help;
-                self.help_scroll = 0;
+                self.overlay = match self.overlay {
+                    Overlay::Help { .. } => Overlay::None,
+                    _ => Overlay::Help { scroll: 0 },
+                };
             }
             Action::Cancel => {
                 if let Some(ann) = self
@@ -618,8 +657,8 @@ impl App {
                 {
                     ann.visual = None;
                     ann.char_sel = None;
-                } else if self.help {
-                    self.help = false;
+                } else if matches!(self.overlay, Overlay::Help { .. }) {
+                    self.overlay = Overlay::None;
                 } else if self.step.is_some() {
                     self.step = None;
                 } else if let Some(c) = self.corpus.as_mut() {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use ratatui::style::Color;
 
-use super::{App, Doc, OVERLAY_COLORS};
+use super::{App, Doc, PerView, OVERLAY_COLORS};
 use crate::algorithms::{self, Extraction, Extractor, LineTrace, Params};
 use crate::metrics::Prf;
 
@@ -37,9 +37,9 @@ pub struct AlgoState {
     pub busy: bool,
     /// Generation of the latest request.
     pub generation: u64,
-    /// The result's trace aggregated to virtual lines (`[0]`), raw lines (`[1]`) and the
-    /// reading view's lines (`[2]`), made on first use ([`App::line_trace`]).
-    pub line_cache: [Option<Arc<LineTrace>>; 3],
+    /// The result's trace aggregated to the display lines of each view, made on first use
+    /// ([`App::line_trace`]).
+    pub line_cache: PerView<Option<Arc<LineTrace>>>,
 }
 
 impl AlgoState {
@@ -56,7 +56,7 @@ impl AlgoState {
             selected_chars: 0,
             busy: false,
             generation: 0,
-            line_cache: [None, None, None],
+            line_cache: PerView::default(),
         }
     }
 
@@ -73,7 +73,7 @@ impl AlgoState {
             .map(|t| t.chars().count())
             .sum();
         self.result = Some(Arc::new(x));
-        self.line_cache = [None, None, None];
+        self.line_cache = PerView::default();
         self.busy = false;
     }
 }
@@ -190,8 +190,7 @@ impl App {
             }
         }
         if let Some(d) = &self.doc {
-            let k = self.view();
-            if let Some(h) = d.hl.get(k).and_then(|h| h.as_ref()) {
+            if let Some(h) = d.hl.get(self.view) {
                 changed |= h.take_updates();
             }
         }

@@ -14,6 +14,50 @@ use crate::page::Page;
 use crate::selection::Selection;
 use crate::tui::highlight::Highlighter;
 
+/// Which display lines the source panel shows. Exactly one at a time; it also names the entry
+/// of the caches kept per kind of display line ([`PerView`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum View {
+    /// Virtual lines ([`Page::lines`]), the default.
+    #[default]
+    Virtual,
+    /// The raw (physical) lines of the source.
+    Raw,
+    /// The reading view: the page's text as a reader sees it ([`Page::reading_lines`]).
+    Reading,
+}
+
+/// One value for each [`View`] (a cache kept per kind of display line), by name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PerView<T> {
+    /// For the virtual lines.
+    pub virtual_lines: T,
+    /// For the raw lines.
+    pub raw_lines: T,
+    /// For the reading view's lines.
+    pub reading: T,
+}
+
+impl<T> PerView<T> {
+    /// The value for view `v`.
+    pub fn get(&self, v: View) -> &T {
+        match v {
+            View::Virtual => &self.virtual_lines,
+            View::Raw => &self.raw_lines,
+            View::Reading => &self.reading,
+        }
+    }
+
+    /// The value for view `v`, to change it.
+    pub fn get_mut(&mut self, v: View) -> &mut T {
+        match v {
+            View::Virtual => &mut self.virtual_lines,
+            View::Raw => &mut self.raw_lines,
+            View::Reading => &mut self.reading,
+        }
+    }
+}
+
 /// The open page with its display lines and highlighters.
 pub struct Doc {
     /// The page.
@@ -31,8 +75,8 @@ pub struct Doc {
     pub reading: Arc<Vec<crate::page::text::ReadingLine>>,
     /// The byte ranges of the reading view's lines (their virtual lines).
     pub reading_ranges: Arc<Vec<Range<usize>>>,
-    /// syntect layers for virtual and raw lines (when enabled).
-    pub hl: [Option<Highlighter>; 2],
+    /// syntect layers for virtual and raw lines (when enabled; never for the reading view).
+    pub hl: PerView<Option<Highlighter>>,
     /// The gold standard's main content, when one exists.
     pub gold: Option<Selection>,
     /// The gold standard's text (what extracts are evaluated against).
@@ -72,12 +116,13 @@ impl Doc {
         let rlines = Arc::new(rlines);
         let hl = if syntax {
             let t: Arc<str> = Arc::from(page.text());
-            [
-                Some(Highlighter::new(t.clone(), vlines.clone())),
-                Some(Highlighter::new(t, rlines.clone())),
-            ]
+            PerView {
+                virtual_lines: Some(Highlighter::new(t.clone(), vlines.clone())),
+                raw_lines: Some(Highlighter::new(t, rlines.clone())),
+                reading: None,
+            }
         } else {
-            [None, None]
+            PerView::default()
         };
         let gold_from_corpus = gold_text.is_some();
         let reading = page.reading_lines();
@@ -103,24 +148,26 @@ impl Doc {
     }
 }
 
-impl App {
-    /// Which display lines are shown: 0 virtual lines, 1 raw lines, 2 the reading view (the
-    /// index of [`AlgoState::line_cache`]).
-    pub fn view(&self) -> usize {
-        if self.reading {
-            2
-        } else {
-            self.raw_lines as usize
+impl Doc {
+    /// The byte ranges of the display lines of view `v`.
+    pub fn lines(&self, v: View) -> &[Range<usize>] {
+        match v {
+            View::Virtual => &self.vlines,
+            View::Raw => &self.rlines,
+            View::Reading => &self.reading_ranges,
         }
+    }
+}
+
+impl App {
+    /// Which display lines are shown.
+    pub fn view(&self) -> View {
+        self.view
     }
 
     /// The byte ranges of the display lines of the current view.
     pub(super) fn display_lines<'a>(&self, d: &'a Doc) -> &'a [Range<usize>] {
-        match self.view() {
-            2 => &d.reading_ranges,
-            1 => &d.rlines,
-            _ => &d.vlines,
-        }
+        d.lines(self.view)
     }
 
     /// Number of display lines in the current mode.
@@ -137,13 +184,13 @@ impl App {
     /// The virtual line shown at display line `i` (itself in virtual mode; the first virtual
     /// line starting in the raw line in raw mode; the line's own in the reading view).
     pub fn virtual_of(&self, i: usize) -> usize {
-        match (&self.doc, self.view()) {
-            (Some(d), 1) => d
+        match (&self.doc, self.view) {
+            (Some(d), View::Raw) => d
                 .raw_to_virtual
                 .get(i)
                 .map(|r| r.start.min(d.vlines.len().saturating_sub(1)))
                 .unwrap_or(0),
-            (Some(d), 2) => d.reading.get(i).map_or(0, |l| l.line),
+            (Some(d), View::Reading) => d.reading.get(i).map_or(0, |l| l.line),
             _ => i,
         }
     }
@@ -152,7 +199,7 @@ impl App {
     /// as drawn (same trimming and horizontal scroll as the source view).
     pub fn byte_at(&self, line: usize, col: usize) -> Option<usize> {
         let d = self.doc.as_ref()?;
-        if self.reading {
+        if self.view == View::Reading {
             // The reading view shows text chars one column each (wide chars aside): the char
             // under the column, else the line's last.
             let l = d.reading.get(line)?;
@@ -165,7 +212,8 @@ impl App {
         let shown = range.start..range.start + t.len();
         let mut c = 0usize;
         let mut last = shown.start;
-        for (b, _, w) in crate::tui::display::display_chars(text, shown.clone(), !self.raw_lines) {
+        let trim = self.view != View::Raw;
+        for (b, _, w) in crate::tui::display::display_chars(text, shown.clone(), trim) {
             if c + w > self.hscroll + col {
                 return Some(b);
             }
@@ -186,37 +234,50 @@ impl App {
             .min(v.len().saturating_sub(1))
     }
 
-    /// The trace of algorithm `i` aggregated to the current display lines (virtual or raw),
-    /// computed once per result and line mode ([`algorithms::to_lines`]); `None` without a page
-    /// or a result.
+    /// The trace of algorithm `i` aggregated to the current display lines, computed once per
+    /// result and view ([`algorithms::to_lines`]); `None` without a page or a result.
     pub fn line_trace(&mut self, i: usize) -> Option<Arc<LineTrace>> {
-        let k = self.view();
+        let view = self.view;
         let doc = self.doc.as_ref()?;
-        let display: &[Range<usize>] = match k {
-            2 => &doc.reading_ranges,
-            1 => &doc.rlines,
-            _ => &doc.vlines,
-        };
         let a = self.algos.get_mut(i)?;
         let x = a.result.as_ref()?;
-        if a.line_cache[k].is_none() {
-            a.line_cache[k] = Some(Arc::new(algorithms::to_lines(&x.trace, &doc.page, display)));
+        let cached = a.line_cache.get_mut(view);
+        if cached.is_none() {
+            let lt = algorithms::to_lines(&x.trace, &doc.page, doc.lines(view));
+            *cached = Some(Arc::new(lt));
         }
-        a.line_cache[k].clone()
+        cached.clone()
     }
 
+    /// The trace of algorithm `i` on the current display lines if [`App::line_trace`] has
+    /// made it for the current result and view (drawing reads it after the frame's set-up made
+    /// it).
+    pub fn cached_line_trace(&self, i: usize) -> Option<&Arc<LineTrace>> {
+        self.algos.get(i)?.line_cache.get(self.view).as_ref()
+    }
+
+    /// `r`: raw lines, or back to virtual lines (from the reading view: raw lines).
     pub(super) fn toggle_raw(&mut self) {
-        let raw = self.reading || !self.raw_lines;
-        self.switch_view(false, raw);
+        let to = if self.view == View::Raw {
+            View::Virtual
+        } else {
+            View::Raw
+        };
+        self.switch_view(to);
     }
 
+    /// `w`: the reading view, or back to the source lines it was entered from.
     pub(super) fn toggle_reading(&mut self) {
-        let reading = !self.reading;
-        self.switch_view(reading, self.raw_lines);
+        let to = if self.view == View::Reading {
+            self.source_view
+        } else {
+            View::Reading
+        };
+        self.switch_view(to);
     }
 
-    /// Switches to the view `reading` / `raw`, keeping the cursor on the text it was on.
-    pub(super) fn switch_view(&mut self, reading: bool, raw: bool) {
+    /// Switches to view `to`, keeping the cursor on the text it was on.
+    pub(super) fn switch_view(&mut self, to: View) {
         // The byte the cursor stood on before the previous toggle, if the cursor has not moved
         // off its line since: a raw line holds several virtual lines, so mapping line starts
         // back and forth would drift up a few lines per round trip.
@@ -231,8 +292,10 @@ impl App {
         let anchor_byte = anchor_byte
             .and_then(|v| self.line_range(v))
             .map(|r| r.start);
-        self.raw_lines = raw;
-        self.reading = reading;
+        self.view = to;
+        if to != View::Reading {
+            self.source_view = to;
+        }
         self.cursor = self.line_at_byte(byte);
         self.top = self.cursor.saturating_sub(rows_above);
         self.toggle_byte = Some(byte);
@@ -246,8 +309,7 @@ impl App {
     /// Asks the highlighter for the visible lines (plus a margin).
     pub fn request_highlight(&self) {
         if let Some(d) = &self.doc {
-            let k = self.view();
-            if let Some(h) = d.hl.get(k).and_then(|h| h.as_ref()) {
+            if let Some(h) = d.hl.get(self.view) {
                 let n = self.line_count();
                 let s = self.top.saturating_sub(20);
                 let e = (self.top + self.view_height + 20).min(n);

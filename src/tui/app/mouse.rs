@@ -4,7 +4,7 @@
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Position;
 
-use super::App;
+use super::{App, View};
 
 impl App {
     /// Handles one mouse event (wheel scrolls; clicks on the histogram, overview, sliders and
@@ -43,7 +43,7 @@ impl App {
                     let col = p.x.saturating_sub(r.source_text_x) as usize;
                     let byte = self.byte_at(line, col);
                     let dragging = matches!(ev.kind, MouseEventKind::Drag(_));
-                    let reading = self.reading;
+                    let reading = self.view() == View::Reading;
                     let text = self.doc.as_ref().map_or("", |d| d.page.text());
                     // The end of the character at `lo` (which may take several bytes).
                     let one_char = |lo: usize| {

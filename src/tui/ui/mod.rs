@@ -1,12 +1,20 @@
-//! Drawing the inspector: source view, histogram, overview, sliders, explain panel, status bar,
-//! corpus list and help overlay. Everything here reads [`App`] and writes the frame (plus the
-//! hit-test rectangles in [`App::rects`]); no state changes otherwise.
+//! Drawing the inspector, one widget per panel (as ratatui's demo2 and gitui do): the source
+//! (`source`) with the histogram and overview beside it (`histogram`), the page list
+//! (`corpus`), the parameter bar (`params`), the explain panel (`explain`), the status
+//! bar (`status`), and over them the tables (`tables`), the picker (`picker`) and the
+//! help (`help`); `style` holds what they share.
+//!
+//! [`draw`] lays the panels out. Before drawing it fits the view to the source panel
+//! ([`App::fit_view`]) and makes the line traces the panels show ([`App::line_trace`]); then
+//! every panel reads [`App`] and writes the frame, and the panels that can be clicked record
+//! their areas in [`App::rects`] (their state, as ratatui's stateful widgets keep a list's
+//! offset). After drawing, the scroll of the explain panel is clamped to its text.
 
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::app::App;
+use super::app::{App, Overlay};
 
 mod corpus;
 mod explain;
@@ -19,19 +27,20 @@ mod status;
 mod style;
 mod tables;
 
-use corpus::draw_corpus;
 pub use corpus::status_mark;
-use explain::{draw_explain, explain_height};
-use help::draw_help;
-use params::draw_params;
-use picker::draw_picker;
-use source::draw_source_and_histogram;
-use status::draw_status;
+use corpus::PageList;
+use explain::ExplainPanel;
+use help::HelpPopup;
+use histogram::Histogram;
+use params::ParamsBar;
+use picker::PickerPopup;
+use source::{Gutter, SourceView};
+use status::StatusBar;
 pub use style::{
     class_style, shorten_middle, CURRENT_MATCH_BG, FN_BG, FP_BG, HEADLINE_BG, MATCH_BG, SELECT_BG,
     SUGGESTED_HEADLINE_BG, TP_BG,
 };
-use tables::draw_tables;
+use tables::TableOverlay;
 
 /// Smallest usable terminal.
 pub const MIN_SIZE: (u16, u16) = (80, 24);
@@ -45,14 +54,14 @@ pub fn draw(f: &mut Frame, app: &mut App) {
             MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
         );
         f.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
-        app.rects = Default::default();
+        app.rects = super::app::Rects::default();
         return;
     }
     // The explain panel grows to show its whole text, up to a third of the screen (then it
     // scrolls, with the mouse wheel).
     let explain_h = if app.explain {
         let most = (area.height / 3).max(5);
-        let need = explain_height(app, area.width);
+        let need = ExplainPanel(app).height(area.width);
         app.explain_rows(area.width, need).clamp(3, most)
     } else {
         0
@@ -81,30 +90,38 @@ pub fn draw(f: &mut Frame, app: &mut App) {
             Constraint::Length(hist_w),
         ])
         .split(main);
-    if corpus_w > 0 {
-        draw_corpus(f, app, cols[0]);
-    } else {
-        app.rects.corpus = Rect::default();
+    // The frame's set-up: the traces of the gutter's algorithms (the active one among them)
+    // on the display lines, and the view fitted to the source panel.
+    let gutter = Gutter::of(app);
+    for &i in &gutter.columns {
+        let _ = app.line_trace(i);
     }
-    draw_source_and_histogram(f, app, cols[1], cols[2]);
-    draw_params(f, app, rows[1]);
-    if app.explain {
-        draw_explain(f, app, rows[2]);
-    }
-    draw_status(f, app, rows[3]);
-    if app.table {
-        draw_tables(f, app, main);
-    }
-    if app.picker.is_some() {
-        draw_picker(f, app, main);
-    }
-    if app.help {
-        draw_help(f, app, area);
-    }
-}
+    app.fit_view(source::text_rows(cols[1]));
 
-/// The second algorithm pinned beside the active one (`P`), when it is another one.
-fn pinned(app: &App) -> Option<usize> {
-    app.second
-        .filter(|&s| s != app.active && s < app.algos.len())
+    let mut rects = std::mem::take(&mut app.rects);
+    if corpus_w > 0 {
+        f.render_stateful_widget(PageList(app), cols[0], &mut rects.corpus);
+    } else {
+        rects.corpus = Rect::default();
+    }
+    f.render_stateful_widget(SourceView::new(app, &gutter), cols[1], &mut rects);
+    f.render_stateful_widget(Histogram(app), cols[2], &mut rects);
+    f.render_stateful_widget(ParamsBar(app), rows[1], &mut rects.params);
+    if app.explain {
+        f.render_stateful_widget(ExplainPanel(app), rows[2], &mut rects);
+    }
+    f.render_widget(StatusBar(app), rows[3]);
+    if app.table {
+        f.render_widget(TableOverlay(app), main);
+    }
+    if let Some(p) = app.picker() {
+        f.render_widget(PickerPopup::new(app, p), main);
+    }
+    app.rects = rects;
+    if app.explain {
+        app.explain_scroll = app.explain_scroll.min(app.rects.explain_overflow);
+    }
+    if let Overlay::Help { scroll } = &mut app.overlay {
+        f.render_stateful_widget(HelpPopup::new(&app.opts.keymap, &app.algos), area, scroll);
+    }
 }

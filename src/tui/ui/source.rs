@@ -3,323 +3,148 @@
 //! annotation, compare, selection).
 
 use std::ops::Range;
+use std::sync::Arc;
 
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
-use ratatui::Frame;
+use ratatui::widgets::{Block, Borders, Paragraph, StatefulWidget, Widget};
 
-use super::super::app::{App, LineClass, GOLD_COLOR};
+use super::super::app::{App, Doc, LineClass, Rects, View, GOLD_COLOR};
 use super::super::display::display_chars;
-use super::histogram::{draw_histogram, hist_title};
 use super::style::{
-    class_style, digits, fmt_value, shade_bg, shorten_middle, title_block, CURRENT_MATCH_BG, FN_BG,
-    FP_BG, HEADLINE_BG, MATCH_BG, SELECT_BG, SUGGESTED_HEADLINE_BG, TP_BG,
+    class_style, digits, shade_bg, shorten_middle, Runs, CURRENT_MATCH_BG, FN_BG, FP_BG,
+    HEADLINE_BG, MATCH_BG, SELECT_BG, SUGGESTED_HEADLINE_BG, TP_BG,
 };
 use crate::algorithms::{revealed, Extraction, LineTrace, Role};
-use crate::page::{ByteClass, Page};
+use crate::page::{ByteClass, Page, Span as LexSpan};
 use crate::selection::Selection;
 
 /// Most gutter columns; beyond it the most recently overlaid columns give way (never the active
 /// algorithm's).
-pub(super) const GUTTER_MAX: usize = 8;
+const GUTTER_MAX: usize = 8;
 
-/// Does display line `i` (bytes `range`) carry the gutter mark of `sel`? A line that shows
-/// content text is marked iff `sel` holds some of it ([`Page::holds_selected_text`]: the
-/// extract has a line from it), so the gutter and `cescope extract` agree; in the reading view
-/// every line is such a line. A line of markup only follows the trace's Selected marks `lt`
-/// (the algorithm's own decision, at its own unit), or, without them, whether `sel` touches it.
-pub(super) fn line_selected(
-    page: &Page,
-    lt: Option<&LineTrace>,
-    sel: &Selection,
-    i: usize,
-    range: &Range<usize>,
-) -> bool {
-    if page.holds_text(range.clone()) {
-        return page.holds_selected_text(sel, range.clone());
-    }
-    match lt.and_then(|lt| lt.marks.iter().find(|m| m.role == Role::Selected)) {
-        Some(m) => m.contains(i),
-        None => sel.intersects(range.clone()),
+/// A shading of the source text: byte ranges (sorted, disjoint) and their background colour.
+type Layer<'a> = (&'a [Range<usize>], Color);
+
+/// The gutter's columns in a frame.
+pub(super) struct Gutter {
+    /// The algorithms with a column, left to right ([`App::gutter_columns`], at most
+    /// [`GUTTER_MAX`]).
+    pub(super) columns: Vec<usize>,
+    /// How many algorithms are overlaid, also those beyond the last column.
+    overlaid: usize,
+}
+
+impl Gutter {
+    /// The gutter of `app`: the overlaid algorithms, then the active one; the most recently
+    /// overlaid give way beyond [`GUTTER_MAX`] (the active one never).
+    pub(super) fn of(app: &App) -> Gutter {
+        let mut columns = app.gutter_columns();
+        let overlaid = columns.len();
+        while columns.len() > GUTTER_MAX {
+            match columns.iter().rposition(|&i| i != app.active) {
+                Some(k) => columns.remove(k),
+                None => break,
+            };
+        }
+        Gutter { columns, overlaid }
     }
 }
 
-pub(super) fn draw_source_and_histogram(
-    f: &mut Frame,
-    app: &mut App,
-    src_area: Rect,
-    hist_area: Rect,
-) {
-    let name = app
-        .doc
-        .as_ref()
-        .map(|d| d.page.name().to_string())
-        .unwrap_or_else(|| "(no page)".into());
-    let mode = match app.view() {
-        2 => "reading view",
-        1 => "raw lines",
-        _ => "virtual lines",
-    };
-    // The gutter's columns ([`App::gutter_columns`]): the overlaid algorithms, then the active
-    // one; the most recently overlaid give way beyond GUTTER_MAX (the active one never).
-    let mut columns = app.gutter_columns();
-    let overlaid = columns.len();
-    while columns.len() > GUTTER_MAX {
-        match columns.iter().rposition(|&i| i != app.active) {
-            Some(k) => columns.remove(k),
-            None => break,
-        };
+/// The source panel. Drawn after the frame's set-up has fitted the view to the panel
+/// ([`App::fit_view`]) and made the line traces of the gutter's algorithms
+/// ([`App::line_trace`]); records the text area and where the text starts in [`Rects`].
+pub(super) struct SourceView<'a> {
+    app: &'a App,
+    gutter: &'a Gutter,
+}
+
+impl<'a> SourceView<'a> {
+    pub(super) fn new(app: &'a App, gutter: &'a Gutter) -> Self {
+        SourceView { app, gutter }
     }
-    let gold_shown = app.gold_overlay && app.doc.as_ref().is_some_and(|d| d.gold.is_some());
-    let title = source_title(
-        app,
-        &name,
-        mode,
-        (&columns, overlaid),
-        gold_shown,
-        src_area.width,
-    );
-    let sblock = Block::default()
+}
+
+impl StatefulWidget for SourceView<'_> {
+    type State = Rects;
+
+    fn render(self, area: Rect, buf: &mut Buffer, rects: &mut Rects) {
+        let app = self.app;
+        let name = app
+            .doc
+            .as_ref()
+            .map_or_else(|| "(no page)".into(), |d| d.page.name().to_string());
+        let mode = match app.view() {
+            View::Reading => "reading view",
+            View::Raw => "raw lines",
+            View::Virtual => "virtual lines",
+        };
+        let gold_shown = app.gold_overlay && app.doc.as_ref().is_some_and(|d| d.gold.is_some());
+        let block = frame(source_title(
+            app,
+            &name,
+            mode,
+            self.gutter,
+            gold_shown,
+            area.width,
+        ));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        rects.source = inner;
+        let Some(doc) = app.doc.as_ref() else {
+            Paragraph::new("No page open. See the status bar for the reason.").render(inner, buf);
+            return;
+        };
+        let shades = Shades::of(app, doc);
+        let rows = Rows::new(app, doc, self.gutter, &shades);
+        let n = app.line_count();
+        let mut text_x = inner.x;
+        for (row, y) in (inner.y..inner.bottom()).enumerate() {
+            let i = app.top + row;
+            if i >= n {
+                break;
+            }
+            let (line, used) = rows.line(i, usize::from(inner.width));
+            if row == 0 {
+                text_x = inner.x + u16::try_from(used).unwrap_or(u16::MAX);
+            }
+            Paragraph::new(line).render(Rect::new(inner.x, y, inner.width, 1), buf);
+        }
+        rects.source_text_x = text_x;
+    }
+}
+
+/// The source panel's frame, with `title`.
+fn frame(title: Line<'static>) -> Block<'static> {
+    Block::default()
         .borders(Borders::ALL)
         .border_style(Style::default().fg(Color::DarkGray))
-        .title(title);
-    let inner = sblock.inner(src_area);
-    f.render_widget(sblock, src_area);
-    // The traces of the active algorithm and of every shown overlay, on the display lines.
-    for &i in &columns {
-        let _ = app.line_trace(i);
-    }
-    let k = app.view();
-    let hist_title = hist_title(app, app.active_algo().line_cache[k].as_deref());
-    let hblock = title_block(hist_title);
-    let hinner = hblock.inner(hist_area);
-    f.render_widget(hblock, hist_area);
+        .title(title)
+}
 
-    app.view_height = inner.height as usize;
-    app.settle_view();
-    app.rects.source = inner;
-    let n = app.line_count();
-    if app.cursor >= n {
-        app.cursor = n.saturating_sub(1);
-    }
-    if app.top > app.cursor || app.cursor >= app.top + app.view_height {
-        app.top = app
-            .cursor
-            .saturating_sub(app.view_height.saturating_sub(1).min(app.cursor));
-    }
-    app.request_highlight();
-    let Some(doc) = app.doc.as_ref() else {
-        f.render_widget(
-            Paragraph::new("No page open. See the status bar for the reason."),
-            inner,
-        );
-        return;
-    };
-    let page = &doc.page;
-    let text = page.text();
-    let spans = &page.lexed().spans;
-    // In step mode the active algorithm's decision shows in the gutter once its Selected marks
-    // are revealed, and its selection shades the source at the last phase.
-    let phases = app.active_algo().extractor.phases();
-    let last_phase = app.step.is_none_or(|s| s + 1 >= phases.len());
-    // While a phase unfolds span by span, the gutter waits for its end.
-    let decision_shown = app.substep.is_none()
-        && (last_phase
-            || app.active_algo().result.as_ref().is_some_and(|x| {
-                x.trace
-                    .marks
-                    .iter()
-                    .any(|m| m.role == Role::Selected && revealed(phases, app.step, &m.key))
-            }));
-    // One column per gutter entry; `None` draws a blank column (overlay off, or the active
-    // algorithm's decision not revealed yet in step mode).
-    let overlays: Vec<Option<(usize, &std::sync::Arc<Extraction>)>> = columns
-        .iter()
-        .map(|&i| {
-            let a = &app.algos[i];
-            a.result
-                .as_ref()
-                .filter(|_| i != app.active || decision_shown)
-                .map(|r| (i, r))
-        })
-        .collect();
-    let gold = doc.gold.as_ref().filter(|_| app.gold_overlay);
-    let active = &app.algos[app.active];
-    // Background layers of the source text, first match wins.
-    let compare_sel: Option<[Selection; 3]> = match (app.compare, &doc.gold, &active.result) {
-        (true, Some(g), Some(x)) => Some([
-            x.selection.intersection(g),
-            x.selection.difference(g),
-            g.difference(&x.selection),
-        ]),
-        _ => None,
-    };
-    let mut layers: Vec<(&[Range<usize>], Color)> = Vec::new();
-    // Search matches first (they win over every other shading), the current one brighter.
-    let current_match: Vec<Range<usize>> = app
-        .search
-        .as_ref()
-        .and_then(|s| s.matches.get(s.current?).cloned())
-        .into_iter()
-        .collect();
-    if let Some(s) = &app.search {
-        layers.push((&current_match, CURRENT_MATCH_BG));
-        layers.push((&s.matches, MATCH_BG));
-    }
-    let ann = app.ann.as_ref();
-    let char_sel: Vec<Range<usize>> = ann.and_then(|a| a.char_sel.clone()).into_iter().collect();
-    let headline: Vec<Range<usize>> = ann
-        .and_then(|a| a.gold.headline_range())
-        .into_iter()
-        .collect();
-    if !char_sel.is_empty() {
-        layers.push((&char_sel, SELECT_BG));
-    }
-    // A suggestion nobody confirmed is always shown, shaded apart from a confirmed headline.
-    let suggested = ann.is_some_and(|a| a.headline_unconfirmed());
-    if !headline.is_empty() && (app.gold_overlay || suggested) {
-        let bg = if suggested {
-            SUGGESTED_HEADLINE_BG
-        } else {
-            HEADLINE_BG
-        };
-        layers.push((&headline, bg));
-    }
-    if let Some(c) = &compare_sel {
-        layers.push((c[0].ranges(), TP_BG));
-        layers.push((c[1].ranges(), FP_BG));
-        layers.push((c[2].ranges(), FN_BG));
-    } else if last_phase {
-        if let Some(r) = &active.result {
-            layers.push((r.selection.ranges(), shade_bg(active.color)));
-        }
-    }
-    let num_w = digits(n.max(1)) + 1;
-    let hl = doc.hl.get(app.view()).and_then(|h| h.as_ref());
-    let mut app_text_x = inner.x;
-    for row in 0..inner.height as usize {
-        let i = app.top + row;
-        let y = inner.y + row as u16;
-        if i >= n {
-            break;
-        }
-        let range = app.line_range(i).unwrap_or(0..0);
-        let shown_range = {
-            let t = text[range.clone()].trim_end();
-            range.start..range.start + t.len()
-        };
-        let mut line_spans: Vec<Span> = Vec::new();
-        for o in &overlays {
-            let Some((ai, x)) = o else {
-                line_spans.push(Span::raw(" "));
-                continue;
-            };
-            let sel = line_selected(
-                page,
-                app.algos[*ai].line_cache[k].as_deref(),
-                &x.selection,
-                i,
-                &range,
-            );
-            let c = app.algos[*ai].color;
-            line_spans.push(if sel {
-                Span::styled("▌", Style::default().fg(c))
-            } else {
-                Span::raw(" ")
-            });
-        }
-        if let Some(g) = gold {
-            line_spans.push(if line_selected(page, None, g, i, &range) {
-                Span::styled("▌", Style::default().fg(GOLD_COLOR))
-            } else {
-                Span::raw(" ")
-            });
-        }
-        let in_visual = ann
-            .and_then(|a| a.visual)
-            .is_some_and(|v| v.min(app.cursor) <= i && i <= v.max(app.cursor));
-        let num_style = if i == app.cursor {
-            Style::default().fg(Color::Black).bg(Color::Gray)
-        } else if in_visual {
-            Style::default().fg(Color::White).bg(SELECT_BG)
-        } else if app.compare {
-            match app.line_class(i) {
-                Some(LineClass::TruePositive) => Style::default().fg(Color::Black).bg(Color::Green),
-                Some(LineClass::FalsePositive) => Style::default().fg(Color::Black).bg(Color::Red),
-                Some(LineClass::FalseNegative) => {
-                    Style::default().fg(Color::Black).bg(Color::Yellow)
-                }
-                _ => Style::default().fg(Color::DarkGray),
-            }
-        } else {
-            Style::default().fg(Color::DarkGray)
-        };
-        line_spans.push(Span::styled(
-            format!("{:>w$} ", i + 1, w = num_w),
-            num_style,
-        ));
-        let used: usize = line_spans.iter().map(|s| s.width()).sum();
-        if row == 0 {
-            app_text_x = inner.x + used as u16;
-        }
-        let width = (inner.width as usize).saturating_sub(used);
-        if app.reading {
-            if let Some(l) = doc.reading.get(i) {
-                line_spans.extend(styled_reading(l, app.hscroll, width, &layers));
-            }
-            f.render_widget(
-                Paragraph::new(Line::from(line_spans)),
-                Rect::new(inner.x, y, inner.width, 1),
-            );
-            continue;
-        }
-        let hl_spans = hl.and_then(|h| h.get(i));
-        line_spans.extend(styled_text(
-            text,
-            spans,
-            shown_range,
-            app.hscroll,
-            width,
-            !app.raw_lines,
-            &layers,
-            hl_spans.as_deref().map(|v| v.as_slice()),
-        ));
-        f.render_widget(
-            Paragraph::new(Line::from(line_spans)),
-            Rect::new(inner.x, y, inner.width, 1),
-        );
-    }
-    app.rects.source_text_x = app_text_x;
-    draw_histogram(f, app, hinner);
-    // The histogram's scale on its bottom border: what a full half-width bar stands for.
-    if hist_area.height >= 2 && hist_area.width > 12 {
-        let t = format!(" full bar = {} ", fmt_value(app.rects.hist_scale));
-        let w = (t.chars().count() as u16).min(hist_area.width - 2);
-        f.render_widget(
-            Paragraph::new(t).style(Style::default().fg(Color::Gray)),
-            Rect::new(hist_area.x + 1, hist_area.y + hist_area.height - 1, w, 1),
-        );
-    }
+/// Text rows of a source panel drawn in `area`.
+pub(super) fn text_rows(area: Rect) -> usize {
+    usize::from(frame(Line::default()).inner(area).height)
 }
 
 /// The source panel's title: the file (shortened in the middle when long) and the view, then
 /// the gutter's legend — one coloured mark per column in column order (the active algorithm's
 /// name bold), then the gold's. The legend never ends mid-name: names that do not fit in
 /// `width` give way to "+N more" (the active one last of all), which also counts the overlaid
-/// algorithms beyond the gutter's last column (`columns.1` overlays in all).
-pub(super) fn source_title(
+/// algorithms beyond the gutter's last column.
+fn source_title(
     app: &App,
     name: &str,
     mode: &str,
-    columns: (&[usize], usize),
+    gutter: &Gutter,
     gold: bool,
     width: u16,
 ) -> Line<'static> {
-    let (columns, overlaid) = columns;
-    let dropped = overlaid.saturating_sub(columns.len());
-    let width = (width as usize).saturating_sub(4);
+    let columns = &gutter.columns;
+    let dropped = gutter.overlaid.saturating_sub(columns.len());
+    let width = usize::from(width).saturating_sub(4);
     let entry = |i: usize| format!("▌{} ", app.algos[i].extractor.name());
     let gold_w = if gold { "▌gold ".chars().count() } else { 0 };
     let active_w = entry(app.active).chars().count();
@@ -385,95 +210,318 @@ pub(super) fn source_title(
     Line::from(spans)
 }
 
-/// The visible part of one display line as styled spans: class colours, syntect refinement,
-/// selection shading; newlines shown as `↵` (a run of white space after a newline collapses
-/// into it), tabs as spaces, control characters as `·`.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn styled_text<'a>(
-    text: &'a str,
-    lex: &[crate::page::Span],
-    range: Range<usize>,
-    hscroll: usize,
-    width: usize,
-    trim_leading: bool,
-    layers: &[(&[Range<usize>], Color)],
-    hl: Option<&[(Range<usize>, Style)]>,
-) -> Vec<Span<'a>> {
-    let mut out: Vec<Span> = Vec::new();
-    let mut si = lex.partition_point(|s| (s.end as usize) <= range.start);
-    let mut hi = 0usize;
-    let mut ris: Vec<usize> = layers
-        .iter()
-        .map(|(rs, _)| rs.partition_point(|r| r.end <= range.start))
-        .collect();
-    let mut col = 0usize; // display columns consumed, including the scrolled-off ones
-    let mut cur_style: Option<Style> = None;
-    let mut buf = String::new();
-    let limit = hscroll + width;
-    for (b, shown, w) in display_chars(text, range.clone(), trim_leading) {
-        if col >= limit {
-            break;
+/// Does display line `i` (bytes `range`) carry the gutter mark of `sel`? A line that shows
+/// content text is marked iff `sel` holds some of it ([`Page::holds_selected_text`]: the
+/// extract has a line from it), so the gutter and `cescope extract` agree; in the reading view
+/// every line is such a line. A line of markup only follows the trace's Selected marks `lt`
+/// (the algorithm's own decision, at its own unit), or, without them, whether `sel` touches it.
+fn line_selected(
+    page: &Page,
+    lt: Option<&LineTrace>,
+    sel: &Selection,
+    i: usize,
+    range: &Range<usize>,
+) -> bool {
+    if page.holds_text(range.clone()) {
+        return page.holds_selected_text(sel, range.clone());
+    }
+    match lt.and_then(|lt| lt.marks.iter().find(|m| m.role == Role::Selected)) {
+        Some(m) => m.contains(i),
+        None => sel.intersects(range.clone()),
+    }
+}
+
+/// The ranges behind the source's shadings that are made for the frame (the others are the
+/// app's own: search matches, the active algorithm's selection).
+struct Shades {
+    /// The search match the cursor moved to.
+    current_match: Vec<Range<usize>>,
+    /// Characters selected with the mouse for annotation.
+    char_sel: Vec<Range<usize>>,
+    /// The annotated headline.
+    headline: Vec<Range<usize>>,
+    /// The compare overlay: true positives, false positives, false negatives.
+    compare: Option<[Selection; 3]>,
+    /// Step mode is off or at the active algorithm's last phase: its selection shades.
+    last_phase: bool,
+}
+
+impl Shades {
+    fn of(app: &App, doc: &Doc) -> Shades {
+        let active = app.active_algo();
+        let compare = match (app.compare, &doc.gold, &active.result) {
+            (true, Some(g), Some(x)) => Some([
+                x.selection.intersection(g),
+                x.selection.difference(g),
+                g.difference(&x.selection),
+            ]),
+            _ => None,
+        };
+        let current_match = app
+            .search
+            .as_ref()
+            .and_then(|s| s.matches.get(s.current?).cloned())
+            .into_iter()
+            .collect();
+        let ann = app.ann.as_ref();
+        let phases = active.extractor.phases();
+        Shades {
+            current_match,
+            char_sel: ann.and_then(|a| a.char_sel.clone()).into_iter().collect(),
+            headline: ann
+                .and_then(|a| a.gold.headline_range())
+                .into_iter()
+                .collect(),
+            compare,
+            last_phase: app.step.is_none_or(|s| s + 1 >= phases.len()),
         }
-        if col < hscroll {
-            col += w;
-            continue;
+    }
+
+    /// The background layers of the source text, first match wins: search matches (the
+    /// current one brighter), the mouse selection, the headline (a suggestion nobody confirmed
+    /// always, shaded apart), then the compare overlay or the active algorithm's selection.
+    fn layers<'a>(&'a self, app: &'a App) -> Vec<Layer<'a>> {
+        let mut layers: Vec<Layer<'a>> = Vec::new();
+        if let Some(s) = &app.search {
+            layers.push((&self.current_match, CURRENT_MATCH_BG));
+            layers.push((&s.matches, MATCH_BG));
         }
-        if col + w > limit {
-            break;
+        if !self.char_sel.is_empty() {
+            layers.push((&self.char_sel, SELECT_BG));
         }
-        col += w;
-        while si < lex.len() && (lex[si].end as usize) <= b {
-            si += 1;
+        let suggested = app
+            .ann
+            .as_ref()
+            .is_some_and(crate::tui::annotate::Annotation::headline_unconfirmed);
+        if !self.headline.is_empty() && (app.gold_overlay || suggested) {
+            let bg = if suggested {
+                SUGGESTED_HEADLINE_BG
+            } else {
+                HEADLINE_BG
+            };
+            layers.push((&self.headline, bg));
         }
-        let class = lex.get(si).map_or(ByteClass::Text, |s| s.class);
-        let mut st = class_style(class);
-        if let Some(h) = hl {
-            while hi < h.len() && h[hi].0.end <= b {
-                hi += 1;
+        if let Some(c) = &self.compare {
+            layers.push((c[0].ranges(), TP_BG));
+            layers.push((c[1].ranges(), FP_BG));
+            layers.push((c[2].ranges(), FN_BG));
+        } else if self.last_phase {
+            let active = app.active_algo();
+            if let Some(r) = &active.result {
+                layers.push((r.selection.ranges(), shade_bg(active.color)));
             }
-            if let Some((r, s)) = h.get(hi) {
-                if r.start <= b {
-                    st = st.patch(*s);
+        }
+        layers
+    }
+}
+
+/// What every row of the source panel is drawn from.
+struct Rows<'a> {
+    app: &'a App,
+    doc: &'a Doc,
+    /// One entry per gutter column; `None` draws a blank column (overlay off, or the active
+    /// algorithm's decision not revealed yet in step mode).
+    overlays: Vec<Option<(usize, &'a Arc<Extraction>)>>,
+    /// The gold's gutter column, when it is shown.
+    gold: Option<&'a Selection>,
+    layers: Vec<Layer<'a>>,
+    /// Width of the line numbers.
+    num_w: usize,
+}
+
+impl<'a> Rows<'a> {
+    fn new(app: &'a App, doc: &'a Doc, gutter: &Gutter, shades: &'a Shades) -> Rows<'a> {
+        // In step mode the active algorithm's decision shows in the gutter once its Selected
+        // marks are revealed, and its selection shades the source at the last phase. While a
+        // phase unfolds span by span, the gutter waits for its end.
+        let phases = app.active_algo().extractor.phases();
+        let decision_shown = app.substep.is_none()
+            && (shades.last_phase
+                || app.active_algo().result.as_ref().is_some_and(|x| {
+                    x.trace
+                        .marks
+                        .iter()
+                        .any(|m| m.role == Role::Selected && revealed(phases, app.step, &m.key))
+                }));
+        let overlays = gutter
+            .columns
+            .iter()
+            .map(|&i| {
+                app.algos[i]
+                    .result
+                    .as_ref()
+                    .filter(|_| i != app.active || decision_shown)
+                    .map(|r| (i, r))
+            })
+            .collect();
+        Rows {
+            app,
+            doc,
+            overlays,
+            gold: doc.gold.as_ref().filter(|_| app.gold_overlay),
+            layers: shades.layers(app),
+            num_w: digits(app.line_count().max(1)) + 1,
+        }
+    }
+
+    /// Display line `i` in a row `width` columns wide: gutter, line number and text; and the
+    /// columns before the text.
+    fn line(&self, i: usize, width: usize) -> (Line<'a>, usize) {
+        let app = self.app;
+        let page = &self.doc.page;
+        let range = app.line_range(i).unwrap_or(0..0);
+        let mut spans: Vec<Span> = Vec::new();
+        for o in &self.overlays {
+            let Some((ai, x)) = o else {
+                spans.push(Span::raw(" "));
+                continue;
+            };
+            let a = &app.algos[*ai];
+            let lt = a.line_cache.get(app.view()).as_deref();
+            spans.push(gutter_mark(
+                line_selected(page, lt, &x.selection, i, &range),
+                a.color,
+            ));
+        }
+        if let Some(g) = self.gold {
+            spans.push(gutter_mark(
+                line_selected(page, None, g, i, &range),
+                GOLD_COLOR,
+            ));
+        }
+        spans.push(Span::styled(
+            format!("{:>w$} ", i + 1, w = self.num_w),
+            self.number_style(i),
+        ));
+        let used: usize = spans.iter().map(Span::width).sum();
+        let width = width.saturating_sub(used);
+        if app.view() == View::Reading {
+            if let Some(l) = self.doc.reading.get(i) {
+                spans.extend(styled_reading(l, app.hscroll, width, &self.layers));
+            }
+        } else {
+            let text = page.text();
+            let shown = range.start..range.start + text[range.clone()].trim_end().len();
+            let hl = self.doc.hl.get(app.view()).as_ref();
+            let hl_spans = hl.and_then(|h| h.get(i));
+            spans.extend(self.styled_text(shown, width, hl_spans.as_deref().map(Vec::as_slice)));
+        }
+        (Line::from(spans), used)
+    }
+
+    /// The line number's style: the cursor's, the visual range's, the compare class's.
+    fn number_style(&self, i: usize) -> Style {
+        let app = self.app;
+        let in_visual = app
+            .ann
+            .as_ref()
+            .and_then(|a| a.visual)
+            .is_some_and(|v| v.min(app.cursor) <= i && i <= v.max(app.cursor));
+        if i == app.cursor {
+            Style::default().fg(Color::Black).bg(Color::Gray)
+        } else if in_visual {
+            Style::default().fg(Color::White).bg(SELECT_BG)
+        } else if app.compare {
+            match app.line_class(i) {
+                Some(LineClass::TruePositive) => Style::default().fg(Color::Black).bg(Color::Green),
+                Some(LineClass::FalsePositive) => Style::default().fg(Color::Black).bg(Color::Red),
+                Some(LineClass::FalseNegative) => {
+                    Style::default().fg(Color::Black).bg(Color::Yellow)
                 }
+                _ => Style::default().fg(Color::DarkGray),
             }
+        } else {
+            Style::default().fg(Color::DarkGray)
         }
-        if shown == '↵' || shown == '·' {
-            st = Style::default().fg(Color::DarkGray);
-        }
-        for (k, (rs, bg)) in layers.iter().enumerate() {
-            while ris[k] < rs.len() && rs[ris[k]].end <= b {
-                ris[k] += 1;
-            }
-            if rs.get(ris[k]).is_some_and(|r| r.start <= b) {
-                st = st.bg(*bg);
+    }
+
+    /// The visible part (from column `hscroll`, `width` columns) of the source bytes `range`
+    /// as styled spans: class colours, syntect refinement `hl`, the shadings; newlines shown as
+    /// `↵` (a run of white space after a newline collapses into it, except on raw lines), tabs
+    /// as spaces, control characters as `·`.
+    fn styled_text(
+        &self,
+        range: Range<usize>,
+        width: usize,
+        hl: Option<&[(Range<usize>, Style)]>,
+    ) -> Vec<Span<'static>> {
+        let text = self.doc.page.text();
+        let lex: &[LexSpan] = &self.doc.page.lexed().spans;
+        let hscroll = self.app.hscroll;
+        let trim_leading = self.app.view() != View::Raw;
+        let mut runs = Runs::default();
+        let mut si = lex.partition_point(|s| (s.end as usize) <= range.start);
+        let mut hi = 0usize;
+        let mut ris: Vec<usize> = self
+            .layers
+            .iter()
+            .map(|(rs, _)| rs.partition_point(|r| r.end <= range.start))
+            .collect();
+        let mut col = 0usize; // display columns consumed, including the scrolled-off ones
+        let limit = hscroll + width;
+        for (b, shown, w) in display_chars(text, range.clone(), trim_leading) {
+            if col >= limit {
                 break;
             }
-        }
-        if cur_style != Some(st) {
-            if let Some(s) = cur_style.take() {
-                out.push(Span::styled(std::mem::take(&mut buf), s));
+            if col < hscroll {
+                col += w;
+                continue;
             }
-            cur_style = Some(st);
+            if col + w > limit {
+                break;
+            }
+            col += w;
+            while si < lex.len() && (lex[si].end as usize) <= b {
+                si += 1;
+            }
+            let class = lex.get(si).map_or(ByteClass::Text, |s| s.class);
+            let mut st = class_style(class);
+            if let Some(h) = hl {
+                while hi < h.len() && h[hi].0.end <= b {
+                    hi += 1;
+                }
+                if let Some((r, s)) = h.get(hi) {
+                    if r.start <= b {
+                        st = st.patch(*s);
+                    }
+                }
+            }
+            if shown == '↵' || shown == '·' {
+                st = Style::default().fg(Color::DarkGray);
+            }
+            for (k, (rs, bg)) in self.layers.iter().enumerate() {
+                while ris[k] < rs.len() && rs[ris[k]].end <= b {
+                    ris[k] += 1;
+                }
+                if rs.get(ris[k]).is_some_and(|r| r.start <= b) {
+                    st = st.bg(*bg);
+                    break;
+                }
+            }
+            runs.push(shown, st);
         }
-        buf.push(shown);
+        runs.finish()
     }
-    if let Some(s) = cur_style {
-        out.push(Span::styled(buf, s));
+}
+
+/// A gutter cell: the mark in `color` when `marked`, else blank.
+fn gutter_mark(marked: bool, color: Color) -> Span<'static> {
+    if marked {
+        Span::styled("▌", Style::default().fg(color))
+    } else {
+        Span::raw(" ")
     }
-    out
 }
 
 /// One line of the reading view as styled spans: its text from column `hscroll`, each char
 /// shaded by the first layer whose ranges hold the char's source byte.
-pub(super) fn styled_reading<'a>(
+fn styled_reading(
     l: &crate::page::text::ReadingLine,
     hscroll: usize,
     width: usize,
-    layers: &[(&[Range<usize>], Color)],
-) -> Vec<Span<'a>> {
-    let mut out: Vec<Span> = Vec::new();
-    let mut cur: Option<Style> = None;
-    let mut buf = String::new();
+    layers: &[Layer<'_>],
+) -> Vec<Span<'static>> {
+    let mut runs = Runs::default();
     for (c, &b) in l.text.chars().zip(&l.starts).skip(hscroll).take(width) {
         let mut st = Style::default();
         for (rs, bg) in layers {
@@ -483,16 +531,7 @@ pub(super) fn styled_reading<'a>(
                 break;
             }
         }
-        if cur != Some(st) {
-            if let Some(s) = cur.take() {
-                out.push(Span::styled(std::mem::take(&mut buf), s));
-            }
-            cur = Some(st);
-        }
-        buf.push(c);
+        runs.push(c, st);
     }
-    if let Some(s) = cur {
-        out.push(Span::styled(buf, s));
-    }
-    out
+    runs.finish()
 }

@@ -1,10 +1,10 @@
-//! The status bar (two rows).
+//! The status bar (two rows): what the user is working with, then where.
 
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
-use ratatui::Frame;
+use ratatui::widgets::{Paragraph, Widget};
 
 use super::super::app::{App, Mode};
 use super::super::keymap::Action;
@@ -15,21 +15,45 @@ use super::style::{shorten_middle, FN_BG, FP_BG, TP_BG};
 /// against the gold and its parameters (cut at the end when the row is short). Row 2: a message
 /// if there is one, then the page (name shortened in the middle), encoding, lines, selection
 /// size, corpus position and the help hint.
-pub(super) fn draw_status(f: &mut Frame, app: &App, area: Rect) {
-    let dim = Style::default().fg(Color::Gray);
-    let badge = |t: String, bg: Color| {
-        Span::styled(
-            format!(" {t} "),
-            Style::default()
-                .fg(Color::Black)
-                .bg(bg)
-                .add_modifier(Modifier::BOLD),
-        )
-    };
-    // Row 1: modes, algorithm, scores, parameters.
+pub(super) struct StatusBar<'a>(pub(super) &'a App);
+
+impl Widget for StatusBar<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let width = usize::from(area.width);
+        let mut top = modes(self.0);
+        algorithm(self.0, &mut top, width);
+        let rows = Layout::default()
+            .direction(Direction::Vertical)
+            .constraints([Constraint::Length(1), Constraint::Length(1)])
+            .split(area);
+        Paragraph::new(Line::from(top)).render(rows[0], buf);
+        Paragraph::new(Line::from(facts(self.0, width))).render(rows[1], buf);
+    }
+}
+
+/// A mode's badge: `t` bold, black on `bg`.
+fn badge(t: &str, bg: Color) -> Span<'static> {
+    Span::styled(
+        format!(" {t} "),
+        Style::default()
+            .fg(Color::Black)
+            .bg(bg)
+            .add_modifier(Modifier::BOLD),
+    )
+}
+
+/// Style of the facts of row 2.
+fn dim() -> Style {
+    Style::default().fg(Color::Gray)
+}
+
+/// Row 1's start: what is being typed (search, line number, filter, note, picker), the
+/// review's progress, a count, the step, visual / read-only / unsaved, the compare legend.
+fn modes(app: &App) -> Vec<Span<'static>> {
     let mut top: Vec<Span> = Vec::new();
+    let typing = |t: String, bg: Color| Span::styled(t, Style::default().fg(Color::Black).bg(bg));
     match app.mode {
-        Mode::Search => top.push(Span::styled(
+        Mode::Search => top.push(typing(
             format!(
                 " /{}▏ {} ",
                 app.input,
@@ -39,45 +63,45 @@ pub(super) fn draw_status(f: &mut Frame, app: &App, area: Rect) {
                         format!("{} matches", s.matches.len())
                     })
             ),
-            Style::default().fg(Color::Black).bg(Color::LightCyan),
+            Color::LightCyan,
         )),
-        Mode::GotoLine => top.push(Span::styled(
+        Mode::GotoLine => top.push(typing(
             format!(" go to line :{}▏ ", app.input),
-            Style::default().fg(Color::Black).bg(Color::LightCyan),
+            Color::LightCyan,
         )),
-        Mode::Filter => top.push(badge("FILTER".into(), Color::LightCyan)),
-        Mode::Picker => top.push(badge("PICK ALGORITHM".into(), Color::LightCyan)),
-        Mode::Note => top.push(Span::styled(
+        Mode::Filter => top.push(badge("FILTER", Color::LightCyan)),
+        Mode::Note => top.push(typing(
             format!(" REVIEW note: {}▏ ", app.input),
-            Style::default().fg(Color::Black).bg(Color::LightMagenta),
+            Color::LightMagenta,
         )),
+        Mode::Normal if app.picker().is_some() => {
+            top.push(badge("PICK ALGORITHM", Color::LightCyan));
+        }
         Mode::Normal => {}
     }
     if app.review && app.mode != Mode::Note {
-        top.push(badge(
-            app.review_progress().replacen("review", "REVIEW", 1),
-            Color::LightMagenta,
-        ));
+        let progress = app.review_progress().replacen("review", "REVIEW", 1);
+        top.push(badge(&progress, Color::LightMagenta));
     }
     if let Some(n) = app.count {
-        top.push(badge(format!("{n}…"), Color::LightCyan));
+        top.push(badge(&format!("{n}…"), Color::LightCyan));
     }
     if let Some(s) = app.step {
         let n = app.active_algo().extractor.phases().len();
-        top.push(badge(format!("STEP {}/{n}", s + 1), Color::Yellow));
+        top.push(badge(&format!("STEP {}/{n}", s + 1), Color::Yellow));
     }
     if let Some(a) = &app.ann {
         if a.visual.is_some() || a.char_sel.is_some() {
-            top.push(badge("VISUAL".into(), Color::LightBlue));
+            top.push(badge("VISUAL", Color::LightBlue));
         }
         if a.read_only.is_some() {
-            top.push(badge("READ-ONLY".into(), Color::Red));
+            top.push(badge("READ-ONLY", Color::Red));
         } else if a.dirty {
-            top.push(badge("[+] unsaved".into(), Color::Yellow));
+            top.push(badge("[+] unsaved", Color::Yellow));
         }
     }
     if app.compare {
-        top.push(Span::styled(" compare ", dim));
+        top.push(Span::styled(" compare ", dim()));
         top.push(Span::styled("TP", Style::default().bg(TP_BG)));
         top.push(Span::raw(" "));
         top.push(Span::styled("FP", Style::default().bg(FP_BG)));
@@ -85,14 +109,26 @@ pub(super) fn draw_status(f: &mut Frame, app: &App, area: Rect) {
         top.push(Span::styled("FN", Style::default().bg(FN_BG)));
         top.push(Span::raw(" "));
     }
+    top
+}
+
+/// Are the active algorithm's extraction and scores shown: outside step mode, or at its last
+/// step (in step mode the scores are the extraction's, shown at its step only).
+fn extracted(app: &App) -> bool {
+    let phases = app.active_algo().extractor.phases().len();
+    app.step.is_none_or(|s| s + 1 >= phases)
+}
+
+/// Row 1's rest: the active algorithm, its P / R / F1, the busy mark and its parameters, cut
+/// at the end of a row `width` columns wide.
+fn algorithm(app: &App, top: &mut Vec<Span<'static>>, width: usize) {
     let a = app.active_algo();
     top.push(Span::styled(
         format!(" {} ", a.extractor.name()),
         Style::default().fg(a.color).add_modifier(Modifier::BOLD),
     ));
-    // In step mode the scores are the extraction's: they show at its (last) step only.
     let phases = a.extractor.phases().len();
-    let extracted = app.step.is_none_or(|s| s + 1 >= phases);
+    let extracted = extracted(app);
     if a.prf.is_some() && !extracted {
         top.push(Span::styled(
             format!("P / R / F1 at step {phases} "),
@@ -116,9 +152,9 @@ pub(super) fn draw_status(f: &mut Frame, app: &App, area: Rect) {
             Style::default().fg(Color::Yellow),
         ));
     }
-    let used: usize = top.iter().map(|s| s.width()).sum();
+    let used: usize = top.iter().map(Span::width).sum();
     let params = a.params.to_string();
-    let room = (area.width as usize).saturating_sub(used + 1);
+    let room = width.saturating_sub(used + 1);
     let params = if params.chars().count() > room {
         let cut: String = params.chars().take(room.saturating_sub(1)).collect();
         format!("{cut}…")
@@ -126,8 +162,13 @@ pub(super) fn draw_status(f: &mut Frame, app: &App, area: Rect) {
         params
     };
     top.push(Span::styled(params, Style::default().fg(a.color)));
+}
 
-    // Row 2: message, page, corpus, help.
+/// Row 2 in `width` columns: the message, the page name, the facts (encoding, gold, lines,
+/// selection, corpus position) and the help hint. The page name is worth more than the last
+/// facts: they give way from the end (the encoding, the first, stays) until the name fits
+/// whole; then it is shortened in the middle.
+fn facts(app: &App, width: usize) -> Vec<Span<'static>> {
     let mut bottom: Vec<Span> = Vec::new();
     if let Some((msg, err)) = &app.status {
         let st = if *err {
@@ -137,40 +178,7 @@ pub(super) fn draw_status(f: &mut Frame, app: &App, area: Rect) {
         };
         bottom.push(Span::styled(format!(" {msg} "), st));
     }
-    let mut facts: Vec<String> = Vec::new();
-    if let Some(d) = &app.doc {
-        let p = &d.page;
-        let enc = if p.had_errors() {
-            format!("{} (bytes replaced)", p.encoding().name())
-        } else {
-            format!(
-                "{}{}",
-                p.encoding().name(),
-                p.encoding_source().display_note()
-            )
-        };
-        facts.push(enc);
-        if let Some(ann) = &app.ann {
-            if ann.recovery_offered {
-                facts.push(format!(
-                    "recovery file newer: {} restores",
-                    app.opts.keymap.keys_label(Action::Recover)
-                ));
-            } else if ann.existed || !ann.gold.main_content.ranges.is_empty() {
-                facts.push("gold".into());
-            }
-            if ann.headline_unconfirmed() {
-                facts.push(format!(
-                    "headline? {} confirms",
-                    app.opts.keymap.keys_label(Action::TakeHeadline)
-                ));
-            }
-        }
-        facts.push(format!("{} virtual lines", d.vlines.len()));
-        if a.result.is_some() && extracted {
-            facts.push(format!("{} chars selected", a.selected_chars));
-        }
-    }
+    let mut facts = page_facts(app);
     if let Some(c) = &app.corpus {
         let vis = c.visible();
         let pos = vis
@@ -193,10 +201,7 @@ pub(super) fn draw_status(f: &mut Frame, app: &App, area: Rect) {
         .as_ref()
         .map(|d| d.page.name().to_string())
         .unwrap_or_default();
-    // The page name is worth more than the last facts: drop facts from the end (keeping the
-    // encoding, the first) until the name fits whole or the row has only the encoding left.
-    let width = area.width as usize;
-    let msg_w: usize = bottom.iter().map(|s| s.width()).sum();
+    let msg_w: usize = bottom.iter().map(Span::width).sum();
     let row_w = |facts: &[String]| {
         msg_w
             + facts.iter().map(|f| f.chars().count() + 3).sum::<usize>()
@@ -214,16 +219,53 @@ pub(super) fn draw_status(f: &mut Frame, app: &App, area: Rect) {
         ));
     }
     for fact in facts {
-        bottom.push(Span::styled(format!("│ {fact} "), dim));
+        bottom.push(Span::styled(format!("│ {fact} "), dim()));
     }
     bottom.push(Span::styled(
         format!("│ {help}"),
         Style::default().fg(Color::DarkGray),
     ));
-    let rows = Layout::default()
-        .direction(Direction::Vertical)
-        .constraints([Constraint::Length(1), Constraint::Length(1)])
-        .split(area);
-    f.render_widget(Paragraph::new(Line::from(top)), rows[0]);
-    f.render_widget(Paragraph::new(Line::from(bottom)), rows[1]);
+    bottom
+}
+
+/// The open page's facts: encoding, gold (or a newer recovery file, an unconfirmed headline),
+/// virtual lines, characters selected.
+fn page_facts(app: &App) -> Vec<String> {
+    let mut facts: Vec<String> = Vec::new();
+    let Some(d) = &app.doc else {
+        return facts;
+    };
+    let p = &d.page;
+    let enc = if p.had_errors() {
+        format!("{} (bytes replaced)", p.encoding().name())
+    } else {
+        format!(
+            "{}{}",
+            p.encoding().name(),
+            p.encoding_source().display_note()
+        )
+    };
+    facts.push(enc);
+    if let Some(ann) = &app.ann {
+        if ann.recovery_offered {
+            facts.push(format!(
+                "recovery file newer: {} restores",
+                app.opts.keymap.keys_label(Action::Recover)
+            ));
+        } else if ann.existed || !ann.gold.main_content.ranges.is_empty() {
+            facts.push("gold".into());
+        }
+        if ann.headline_unconfirmed() {
+            facts.push(format!(
+                "headline? {} confirms",
+                app.opts.keymap.keys_label(Action::TakeHeadline)
+            ));
+        }
+    }
+    facts.push(format!("{} virtual lines", d.vlines.len()));
+    let a = app.active_algo();
+    if a.result.is_some() && extracted(app) {
+        facts.push(format!("{} chars selected", a.selected_chars));
+    }
+    facts
 }

@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Borders};
 use crate::page::ByteClass;
 
 /// Base colour of a byte class (before syntect refines it).
+#[must_use]
 pub fn class_style(c: ByteClass) -> Style {
     match c {
         ByteClass::Text => Style::default().fg(Color::White),
@@ -24,6 +25,7 @@ pub fn class_style(c: ByteClass) -> Style {
     }
 }
 
+/// A panel's frame: a dark border with `title` in bold.
 pub(super) fn title_block(title: String) -> Block<'static> {
     Block::default()
         .borders(Borders::ALL)
@@ -34,6 +36,7 @@ pub(super) fn title_block(title: String) -> Block<'static> {
         ))
 }
 
+/// Decimal digits of `n`.
 pub(super) fn digits(n: usize) -> usize {
     n.to_string().len()
 }
@@ -86,6 +89,7 @@ pub(super) fn shade_bg(c: Color) -> Color {
 
 /// `s` in at most `max` characters, shortened in the middle with `…` (file names keep their
 /// start and their end, which tell them apart).
+#[must_use]
 pub fn shorten_middle(s: &str, max: usize) -> String {
     let n = s.chars().count();
     if n <= max {
@@ -102,6 +106,7 @@ pub fn shorten_middle(s: &str, max: usize) -> String {
     format!("{start}…{end}")
 }
 
+/// A size in bytes for the page list: `812B`, `51K`, `1.2M`.
 pub(super) fn human_size(b: u64) -> String {
     if b >= 1 << 20 {
         format!("{:.1}M", b as f64 / (1u64 << 20) as f64)
@@ -109,5 +114,35 @@ pub(super) fn human_size(b: u64) -> String {
         format!("{:.0}K", b as f64 / 1024.0)
     } else {
         format!("{b}B")
+    }
+}
+
+/// Characters gathered into spans, one span a run of characters of the same style.
+#[derive(Default)]
+pub(super) struct Runs {
+    out: Vec<Span<'static>>,
+    style: Option<Style>,
+    text: String,
+}
+
+impl Runs {
+    /// Adds `c` in style `st`.
+    pub(super) fn push(&mut self, c: char, st: Style) {
+        if self.style != Some(st) {
+            if let Some(s) = self.style.take() {
+                self.out
+                    .push(Span::styled(std::mem::take(&mut self.text), s));
+            }
+            self.style = Some(st);
+        }
+        self.text.push(c);
+    }
+
+    /// The spans.
+    pub(super) fn finish(mut self) -> Vec<Span<'static>> {
+        if let Some(s) = self.style {
+            self.out.push(Span::styled(self.text, s));
+        }
+        self.out
     }
 }

@@ -1,49 +1,65 @@
 //! The table overlay: the region / block tables (`b`) and the headline candidates (`#`).
 
+use std::fmt::Write as _;
+
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Clear, Paragraph};
-use ratatui::Frame;
+use ratatui::widgets::{Clear, Paragraph, Widget};
 
 use super::super::app::{App, TableKind};
 use super::super::keymap::Action;
-use super::pinned;
 use super::style::{fmt_value, title_block};
+use crate::algorithms::candidates::CandidateTable;
 use crate::algorithms::Role;
 
-/// The region / block tables (`b`) over the main area: the active algorithm's, and below it
-/// the pinned second algorithm's (`P`).
-pub(super) fn draw_tables(f: &mut Frame, app: &App, area: Rect) {
-    let area = Rect::new(
-        area.x + 1,
-        area.y + 1,
-        area.width.saturating_sub(2),
-        area.height.saturating_sub(2),
-    );
-    f.render_widget(Clear, area);
-    if app.table_kind == TableKind::Headlines {
-        draw_headline_table(f, app, area);
-        return;
-    }
-    match pinned(app) {
-        Some(s) => {
-            let halves = Layout::default()
-                .direction(Direction::Vertical)
-                .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
-                .split(area);
-            draw_table(f, app, app.active, halves[0]);
-            draw_table(f, app, s, halves[1]);
+/// The table overlay over the main area: the headline candidates, or the region / block
+/// tables — the active algorithm's, and below it the pinned second algorithm's (`P`).
+pub(super) struct TableOverlay<'a>(pub(super) &'a App);
+
+impl Widget for TableOverlay<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.0;
+        let area = Rect::new(
+            area.x + 1,
+            area.y + 1,
+            area.width.saturating_sub(2),
+            area.height.saturating_sub(2),
+        );
+        Clear.render(area, buf);
+        if app.table_kind == TableKind::Headlines {
+            headline_table(app, area, buf);
+            return;
         }
-        None => draw_table(f, app, app.active, area),
+        match app.pinned() {
+            Some(s) => {
+                let halves = Layout::default()
+                    .direction(Direction::Vertical)
+                    .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
+                    .split(area);
+                region_table(app, app.active, halves[0], buf);
+                region_table(app, s, halves[1], buf);
+            }
+            None => region_table(app, app.active, area, buf),
+        }
     }
 }
 
-/// The headline candidates panel: rank, score, line and text of TitleFinder's candidates.
-pub(super) fn draw_headline_table(f: &mut Frame, app: &App, area: Rect) {
+/// The style of a table's header row.
+fn header() -> Style {
+    Style::default()
+        .fg(Color::Yellow)
+        .add_modifier(Modifier::BOLD)
+}
+
+/// The headline candidates panel: rank, score, line and text of the default headline finder's
+/// candidates.
+fn headline_table(app: &App, area: Rect, buf: &mut Buffer) {
     let rows = app.headline_rows();
     let block = title_block(format!(
-        " headline candidates (TitleFinder tf) — {} · ↑↓ move, Enter jumps, {} takes it, Esc closes ",
+        " headline candidates ({}) — {} · ↑↓ move, Enter jumps, {} takes it, Esc closes ",
+        App::headline_finder_label(),
         rows.len(),
         app.opts
             .keymap
@@ -53,12 +69,10 @@ pub(super) fn draw_headline_table(f: &mut Frame, app: &App, area: Rect) {
             .unwrap_or_default()
     ));
     let inner = block.inner(area);
-    f.render_widget(block, area);
+    block.render(area, buf);
     let mut lines = vec![Line::styled(
         format!("{:>4}  {:>7}  {:>6}  text", "#", "score", "line"),
-        Style::default()
-            .fg(Color::Yellow)
-            .add_modifier(Modifier::BOLD),
+        header(),
     )];
     if rows.is_empty() {
         lines.push(Line::from(
@@ -66,7 +80,7 @@ pub(super) fn draw_headline_table(f: &mut Frame, app: &App, area: Rect) {
         ));
     }
     let sel = app.table_row.min(rows.len().saturating_sub(1));
-    let body_h = (inner.height as usize).saturating_sub(1);
+    let body_h = usize::from(inner.height).saturating_sub(1);
     let first = sel.saturating_sub(body_h.saturating_sub(1));
     for (k, r) in rows.iter().enumerate().skip(first).take(body_h) {
         let line = app.line_at_byte(r.range.start) + 1;
@@ -79,12 +93,13 @@ pub(super) fn draw_headline_table(f: &mut Frame, app: &App, area: Rect) {
             st,
         ));
     }
-    f.render_widget(Paragraph::new(lines), inner);
+    Paragraph::new(lines).render(inner, buf);
 }
 
-/// One algorithm's candidate table: number, display lines, the sums of its series, the units
-/// to the neighbours, seed / selected, and its verdict.
-pub(super) fn draw_table(f: &mut Frame, app: &App, i: usize, area: Rect) {
+/// Algorithm `i`'s candidate table: number, display lines, the sums of its series, the units
+/// to the neighbours, seed / selected, and its verdict; the active algorithm's with the
+/// highlighted row.
+fn region_table(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
     let name = app.algos[i].extractor.name();
     let Some(t) = app.table_of(i) else {
         let block = title_block(format!(" {name}: no candidate regions or blocks "));
@@ -93,7 +108,7 @@ pub(super) fn draw_table(f: &mut Frame, app: &App, i: usize, area: Rect) {
         } else {
             "this algorithm's trace has no candidate or selected marks on this page"
         };
-        f.render_widget(Paragraph::new(why).block(block), area);
+        Paragraph::new(why).block(block).render(area, buf);
         return;
     };
     let active = i == app.active;
@@ -109,34 +124,9 @@ pub(super) fn draw_table(f: &mut Frame, app: &App, i: usize, area: Rect) {
         t.unit.name()
     ));
     let inner = block.inner(area);
-    f.render_widget(block, area);
-    let short = |l: &str| -> String {
-        let w = l.split(['(', ',']).next().unwrap_or(l).trim();
-        w.chars().take(10).collect()
-    };
-    let sum_heads: Vec<String> = t
-        .rows
-        .first()
-        .map(|r| r.sums.iter().map(|(l, _)| short(l)).collect())
-        .unwrap_or_default();
-    let mut head = format!("{:>4}  {:<13}", "#", "lines");
-    for h in &sum_heads {
-        head.push_str(&format!(" {h:>10}"));
-    }
-    head.push_str(&format!(
-        " {:>6} {:>6}  {:<4} {:<3}  why",
-        "before",
-        "after",
-        Role::Seed.name(),
-        "sel"
-    ));
-    let mut lines = vec![Line::styled(
-        head,
-        Style::default()
-            .fg(Color::Yellow)
-            .add_modifier(Modifier::BOLD),
-    )];
-    let body_h = (inner.height as usize).saturating_sub(1);
+    block.render(area, buf);
+    let mut lines = vec![Line::styled(table_head(&t), header())];
+    let body_h = usize::from(inner.height).saturating_sub(1);
     let sel_row = if active {
         app.table_row.min(t.rows.len().saturating_sub(1))
     } else {
@@ -155,17 +145,18 @@ pub(super) fn draw_table(f: &mut Frame, app: &App, i: usize, area: Rect) {
         });
         let mut row = format!("{:>4}  {:<13}", r.number, span_lines);
         for (_, v) in &r.sums {
-            row.push_str(&format!(" {:>10}", fmt_value(*v)));
+            let _ = write!(row, " {:>10}", fmt_value(*v));
         }
         let dist = |d: Option<usize>| d.map_or("–".to_string(), |d| d.to_string());
-        row.push_str(&format!(
+        let _ = write!(
+            row,
             " {:>6} {:>6}  {:<4} {:<3}  {}",
             dist(r.before),
             dist(r.after),
             if r.seed { Role::Seed.name() } else { "" },
             if r.selected { "✓" } else { "" },
             r.why
-        ));
+        );
         let mut st = if r.selected {
             Style::default().fg(Color::LightGreen)
         } else {
@@ -176,5 +167,28 @@ pub(super) fn draw_table(f: &mut Frame, app: &App, i: usize, area: Rect) {
         }
         lines.push(Line::styled(row, st));
     }
-    f.render_widget(Paragraph::new(lines), inner);
+    Paragraph::new(lines).render(inner, buf);
+}
+
+/// A candidate table's header row: the sums' series by the first word of their labels.
+fn table_head(t: &CandidateTable) -> String {
+    let short = |l: &str| -> String {
+        let w = l.split(['(', ',']).next().unwrap_or(l).trim();
+        w.chars().take(10).collect()
+    };
+    let mut head = format!("{:>4}  {:<13}", "#", "lines");
+    if let Some(r) = t.rows.first() {
+        for (l, _) in &r.sums {
+            let _ = write!(head, " {:>10}", short(l));
+        }
+    }
+    let _ = write!(
+        head,
+        " {:>6} {:>6}  {:<4} {:<3}  why",
+        "before",
+        "after",
+        Role::Seed.name(),
+        "sel"
+    );
+    head
 }
