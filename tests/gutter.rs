@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use cescope::page::Page;
 use cescope::selection::Selection;
-use cescope::tui::app::{App, AppOptions};
+use cescope::tui::app::{App, AppOptions, View};
 use cescope::tui::keymap::Keymap;
 use cescope::tui::ui;
 use ratatui::backend::TestBackend;
@@ -106,10 +106,10 @@ fn drawn_marks(app: &mut App) -> Vec<bool> {
 
 /// Switches to the reading view (`reading`) or the source with the `w` key.
 fn toggle_reading(app: &mut App, reading: bool) {
-    if app.reading != reading {
+    if (app.view() == View::Reading) != reading {
         app.handle_key(KeyEvent::new(KeyCode::Char('w'), KeyModifiers::NONE));
     }
-    assert_eq!(app.reading, reading, "w switches the view");
+    assert_eq!(app.view() == View::Reading, reading, "w switches the view");
 }
 
 /// The reading lines where the drawn gutter and the extract disagree, described; empty when

@@ -47,7 +47,7 @@ pub mod trafilatura;
 
 pub use params::{find_spec, Choice, ParamKind, ParamSpec, ParamType, ParamValue, Params, Text};
 pub use trace::{
-    explain_generic, explain_generic_known, revealed, to_lines, Agg, LineMarks, LineSeries,
+    explain_generic, explain_generic_known, revealed, to_lines, Agg, Keys, LineMarks, LineSeries,
     LineTrace, Location, Marks, Phase, Positions, Role, Scalar, Series, Step, Trace, Unit,
 };
 

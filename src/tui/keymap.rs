@@ -672,24 +672,10 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 fn suggestion(name: &str) -> String {
     Action::ALL
         .iter()
-        .map(|a| (edit_distance(name, a.name()), a.name()))
+        .map(|a| (strsim::levenshtein(name, a.name()), a.name()))
         .filter(|&(d, _)| d <= 3)
         .min()
         .map_or_else(String::new, |(_, n)| format!(" (did you mean `{n}`?)"))
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, &cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]
@@ -699,6 +685,19 @@ mod tests {
 
     fn press(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
         KeyEvent::new(code, modifiers)
+    }
+
+    /// A misspelt action name is answered with the closest name (fewest single-character
+    /// edits, strsim's Levenshtein distance), only within three edits.
+    #[test]
+    fn suggestions_are_the_closest_action_names() {
+        assert_eq!(suggestion("cursor_dwn"), " (did you mean `cursor_down`?)");
+        assert_eq!(suggestion("qiut"), " (did you mean `quit`?)");
+        assert_eq!(
+            suggestion("toggle_raw_line"),
+            " (did you mean `toggle_raw_lines`?)"
+        );
+        assert_eq!(suggestion("completely_unknown"), "");
     }
 
     fn key(s: &str) -> KeySpec {

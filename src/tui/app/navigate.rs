@@ -202,6 +202,25 @@ impl App {
         self.placed = Some((line, self.top, h));
     }
 
+    /// Fits the view to a source panel of `rows` text rows; the drawing code calls it before
+    /// every frame. A view a jump placed is fitted to the new height ([`App::settle_view`]),
+    /// the cursor stays on a line of the page and on screen, and the highlighter is asked for
+    /// the lines shown.
+    pub fn fit_view(&mut self, rows: usize) {
+        self.view_height = rows;
+        self.settle_view();
+        let n = self.line_count();
+        if self.cursor >= n {
+            self.cursor = n.saturating_sub(1);
+        }
+        if self.top > self.cursor || self.cursor >= self.top + self.view_height {
+            self.top = self
+                .cursor
+                .saturating_sub(self.view_height.saturating_sub(1).min(self.cursor));
+        }
+        self.request_highlight();
+    }
+
     /// Called by the drawing code once the frame's view height is known. A view placed by a
     /// jump for another height (the first frame, a resized terminal, an explain panel that
     /// grew), with cursor and view unmoved since, is fitted to this one: placed again when the

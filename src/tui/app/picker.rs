@@ -2,12 +2,12 @@
 //! as command palettes do. A key opens it ([`crate::tui::keymap::Action::PickAlgorithm`]);
 //! typed text filters the list (a case-insensitive substring of the name, names that start
 //! with it first), ↑ / ↓ move, Enter makes the highlighted algorithm active, Esc cancels. While
-//! it is open every key goes to it ([`super::Mode::Picker`]): nothing typed there falls through
-//! to a command.
+//! it is open every key goes to it ([`super::Overlay::Picker`]): nothing typed there falls
+//! through to a command.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::{App, Mode};
+use super::{App, Mode, Overlay};
 
 /// The picker's state.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -20,7 +20,8 @@ pub struct Picker {
 }
 
 impl App {
-    /// Opens the picker with an empty query, the active algorithm highlighted.
+    /// Opens the picker with an empty query, the active algorithm highlighted (in place of
+    /// the help, and ending any typing).
     pub(crate) fn open_picker(&mut self) {
         let mut p = Picker::default();
         p.row = self
@@ -28,8 +29,8 @@ impl App {
             .iter()
             .position(|&i| i == self.active)
             .unwrap_or(0);
-        self.picker = Some(p);
-        self.mode = Mode::Picker;
+        self.overlay = Overlay::Picker(p);
+        self.mode = Mode::Normal;
     }
 
     /// The algorithms (indices into [`App::algos`]) whose name contains `query` (ASCII case
@@ -49,10 +50,17 @@ impl App {
         m.into_iter().map(|(_, i)| i).collect()
     }
 
+    /// The picker, when it is open.
+    pub fn picker(&self) -> Option<&Picker> {
+        match &self.overlay {
+            Overlay::Picker(p) => Some(p),
+            _ => None,
+        }
+    }
+
     /// The picker's list for its current query (empty when it is closed).
     pub fn picker_matches(&self) -> Vec<usize> {
-        self.picker
-            .as_ref()
+        self.picker()
             .map_or_else(Vec::new, |p| self.matches_for(&p.query))
     }
 
@@ -62,8 +70,7 @@ impl App {
     pub(crate) fn picker_key(&mut self, ev: KeyEvent) {
         let matches = self.picker_matches();
         let last = matches.len().saturating_sub(1);
-        let Some(p) = self.picker.as_mut() else {
-            self.mode = Mode::Normal;
+        let Overlay::Picker(p) = &mut self.overlay else {
             return;
         };
         let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
@@ -95,7 +102,7 @@ impl App {
 
     /// Closes the picker; `Some(i)` makes algorithm `i` active.
     fn close_picker(&mut self, chosen: Option<usize>) {
-        self.picker = None;
+        self.overlay = Overlay::None;
         self.mode = Mode::Normal;
         if let Some(i) = chosen {
             self.set_active(i);

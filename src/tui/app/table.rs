@@ -73,6 +73,20 @@ impl App {
             .clone()
     }
 
+    /// The default headline finder as the headline panel names it: the family its
+    /// description starts with (up to the first comma) and its registered name, `TitleFinder
+    /// tf`; the bare name when the description has no such start.
+    pub fn headline_finder_label() -> String {
+        let name = crate::headline::DEFAULT_FINDER;
+        match crate::headline::find(name) {
+            Ok(f) => match f.describe().split_once(',') {
+                Some((family, _)) => format!("{family} {}", f.name()),
+                None => f.name().to_string(),
+            },
+            Err(_) => name.to_string(),
+        }
+    }
+
     /// The byte range of the highlighted row of the table overlay, if any.
     fn table_target(&self) -> Option<std::ops::Range<usize>> {
         match self.table_kind {

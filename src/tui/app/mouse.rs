@@ -1,0 +1,116 @@
+//! The mouse: the wheel scrolls the source or the explain panel; clicks and drags on the
+//! source, histogram, overview, sliders and page list.
+
+use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::Position;
+
+use super::{App, View};
+
+impl App {
+    /// Handles one mouse event (wheel scrolls; clicks on the histogram, overview, sliders and
+    /// corpus list).
+    pub fn handle_mouse(&mut self, ev: MouseEvent) {
+        let p = Position::new(ev.column, ev.row);
+        match ev.kind {
+            MouseEventKind::ScrollDown if self.rects.explain.contains(p) => {
+                self.explain_scroll = (self.explain_scroll + 1).min(self.rects.explain_overflow);
+            }
+            MouseEventKind::ScrollUp if self.rects.explain.contains(p) => {
+                self.explain_scroll = self.explain_scroll.saturating_sub(1);
+            }
+            MouseEventKind::ScrollDown => {
+                let n = self.line_count();
+                self.top = (self.top + 3).min(n.saturating_sub(1));
+                if self.cursor < self.top {
+                    self.cursor = self.top;
+                }
+            }
+            MouseEventKind::ScrollUp => {
+                self.top = self.top.saturating_sub(3);
+                if self.cursor >= self.top + self.view_height {
+                    self.cursor = self.top + self.view_height.saturating_sub(1);
+                }
+            }
+            MouseEventKind::Down(MouseButton::Left) | MouseEventKind::Drag(MouseButton::Left) => {
+                let r = self.rects.clone();
+                if r.overview.contains(p) && r.overview.height > 0 {
+                    let frac = (p.y - r.overview.y) as f64 / r.overview.height as f64;
+                    self.cursor = (frac * self.line_count() as f64) as usize;
+                    self.top = self.cursor.saturating_sub(self.view_height / 2);
+                    self.ensure_visible();
+                } else if r.source.contains(p) {
+                    let line = self.top + (p.y - r.source.y) as usize;
+                    let col = p.x.saturating_sub(r.source_text_x) as usize;
+                    let byte = self.byte_at(line, col);
+                    let dragging = matches!(ev.kind, MouseEventKind::Drag(_));
+                    let reading = self.view() == View::Reading;
+                    let text = self.doc.as_ref().map_or("", |d| d.page.text());
+                    // The end of the character at `lo` (which may take several bytes).
+                    let one_char = |lo: usize| {
+                        lo + text
+                            .get(lo..)
+                            .and_then(|t| t.chars().next())
+                            .map_or(0, char::len_utf8)
+                    };
+                    if let (Some(ann), Some(b)) = (self.ann.as_mut(), byte) {
+                        if dragging {
+                            if let Some(a) = ann.drag_anchor {
+                                ann.visual = None;
+                                let (lo, hi) = (a.min(b), a.max(b));
+                                let mut end = hi.max(one_char(lo)).max(one_char(hi));
+                                let mut lo = lo;
+                                if reading {
+                                    // The reading view selects whole words.
+                                    (lo, end) = snap_to_words(text, lo, end);
+                                }
+                                ann.char_sel = (end > lo).then_some(lo..end);
+                            }
+                        } else {
+                            ann.drag_anchor = Some(b);
+                            ann.char_sel = None;
+                        }
+                    }
+                    self.cursor = line;
+                    self.ensure_visible();
+                } else if r.histogram.contains(p) {
+                    self.cursor = self.top + (p.y - r.histogram.y) as usize;
+                    self.ensure_visible();
+                } else if let Some(k) = r.params.iter().position(|rc| rc.contains(p)) {
+                    let rc = r.params[k];
+                    let frac = (p.x - rc.x) as f64 / (rc.width.max(2) - 1) as f64;
+                    self.set_param_fraction(k, frac);
+                } else if r.corpus.contains(p) {
+                    if let Some(c) = &self.corpus {
+                        let row = (p.y - r.corpus.y) as usize;
+                        let vis = c.visible();
+                        let pos = vis.iter().position(|&i| i == c.current).unwrap_or(0);
+                        let first = pos.saturating_sub(r.corpus.height as usize / 2);
+                        if let Some(&i) = vis.get(first + row) {
+                            self.open_entry(i);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `lo..hi` widened to whole words of `text`: left while the char before `lo` is alphanumeric,
+/// right while the char at `hi` is.
+fn snap_to_words(text: &str, mut lo: usize, mut hi: usize) -> (usize, usize) {
+    let word = |c: char| c.is_alphanumeric() || c == '\'' || c == '’';
+    while let Some(c) = text.get(..lo).and_then(|t| t.chars().next_back()) {
+        if !word(c) {
+            break;
+        }
+        lo -= c.len_utf8();
+    }
+    while let Some(c) = text.get(hi..).and_then(|t| t.chars().next()) {
+        if !word(c) {
+            break;
+        }
+        hi += c.len_utf8();
+    }
+    (lo, hi)
+}

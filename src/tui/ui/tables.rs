@@ -1,0 +1,194 @@
+//! The table overlay: the region / block tables (`b`) and the headline candidates (`#`).
+
+use std::fmt::Write as _;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Clear, Paragraph, Widget};
+
+use super::super::app::{App, TableKind};
+use super::super::keymap::Action;
+use super::style::{fmt_value, title_block};
+use crate::algorithms::candidates::CandidateTable;
+use crate::algorithms::Role;
+
+/// The table overlay over the main area: the headline candidates, or the region / block
+/// tables — the active algorithm's, and below it the pinned second algorithm's (`P`).
+pub(super) struct TableOverlay<'a>(pub(super) &'a App);
+
+impl Widget for TableOverlay<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.0;
+        let area = Rect::new(
+            area.x + 1,
+            area.y + 1,
+            area.width.saturating_sub(2),
+            area.height.saturating_sub(2),
+        );
+        Clear.render(area, buf);
+        if app.table_kind == TableKind::Headlines {
+            headline_table(app, area, buf);
+            return;
+        }
+        match app.pinned() {
+            Some(s) => {
+                let halves = Layout::default()
+                    .direction(Direction::Vertical)
+                    .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
+                    .split(area);
+                region_table(app, app.active, halves[0], buf);
+                region_table(app, s, halves[1], buf);
+            }
+            None => region_table(app, app.active, area, buf),
+        }
+    }
+}
+
+/// The style of a table's header row.
+fn header() -> Style {
+    Style::default()
+        .fg(Color::Yellow)
+        .add_modifier(Modifier::BOLD)
+}
+
+/// The headline candidates panel: rank, score, line and text of the default headline finder's
+/// candidates.
+fn headline_table(app: &App, area: Rect, buf: &mut Buffer) {
+    let rows = app.headline_rows();
+    let block = title_block(format!(
+        " headline candidates ({}) — {} · ↑↓ move, Enter jumps, {} takes it, Esc closes ",
+        App::headline_finder_label(),
+        rows.len(),
+        app.opts
+            .keymap
+            .keys_label(Action::TakeHeadline)
+            .split(", ")
+            .next()
+            .unwrap_or_default()
+    ));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let mut lines = vec![Line::styled(
+        format!("{:>4}  {:>7}  {:>6}  text", "#", "score", "line"),
+        header(),
+    )];
+    if rows.is_empty() {
+        lines.push(Line::from(
+            "no candidate: the page has no title or no text matching it",
+        ));
+    }
+    let sel = app.table_row.min(rows.len().saturating_sub(1));
+    let body_h = usize::from(inner.height).saturating_sub(1);
+    let first = sel.saturating_sub(body_h.saturating_sub(1));
+    for (k, r) in rows.iter().enumerate().skip(first).take(body_h) {
+        let line = app.line_at_byte(r.range.start) + 1;
+        let mut st = Style::default();
+        if k == sel {
+            st = st.add_modifier(Modifier::REVERSED);
+        }
+        lines.push(Line::styled(
+            format!("{:>4}  {:>7.3}  {:>6}  {}", k + 1, r.score, line, r.text),
+            st,
+        ));
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
+
+/// Algorithm `i`'s candidate table: number, display lines, the sums of its series, the units
+/// to the neighbours, seed / selected, and its verdict; the active algorithm's with the
+/// highlighted row.
+fn region_table(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
+    let name = app.algos[i].extractor.name();
+    let Some(t) = app.table_of(i) else {
+        let block = title_block(format!(" {name}: no candidate regions or blocks "));
+        let why = if i == app.active && app.step.is_some() {
+            "no candidate or selected marks computed yet at this step"
+        } else {
+            "this algorithm's trace has no candidate or selected marks on this page"
+        };
+        Paragraph::new(why).block(block).render(area, buf);
+        return;
+    };
+    let active = i == app.active;
+    let hint = if active {
+        " · ↑↓ move, Enter jumps, Esc closes"
+    } else {
+        ""
+    };
+    let block = title_block(format!(
+        " {name}: {} — {} in {}s{hint} ",
+        t.label,
+        t.rows.len(),
+        t.unit.name()
+    ));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let mut lines = vec![Line::styled(table_head(&t), header())];
+    let body_h = usize::from(inner.height).saturating_sub(1);
+    let sel_row = if active {
+        app.table_row.min(t.rows.len().saturating_sub(1))
+    } else {
+        0
+    };
+    let first = if active {
+        sel_row.saturating_sub(body_h.saturating_sub(1))
+    } else {
+        0
+    };
+    for (k, r) in t.rows.iter().enumerate().skip(first).take(body_h) {
+        let span_lines = r.bytes.as_ref().map_or("–".to_string(), |b| {
+            let a = app.line_at_byte(b.start) + 1;
+            let z = app.line_at_byte(b.end.saturating_sub(1).max(b.start)) + 1;
+            format!("{a}–{z}")
+        });
+        let mut row = format!("{:>4}  {:<13}", r.number, span_lines);
+        for (_, v) in &r.sums {
+            let _ = write!(row, " {:>10}", fmt_value(*v));
+        }
+        let dist = |d: Option<usize>| d.map_or("–".to_string(), |d| d.to_string());
+        let _ = write!(
+            row,
+            " {:>6} {:>6}  {:<4} {:<3}  {}",
+            dist(r.before),
+            dist(r.after),
+            if r.seed { Role::Seed.name() } else { "" },
+            if r.selected { "✓" } else { "" },
+            r.why
+        );
+        let mut st = if r.selected {
+            Style::default().fg(Color::LightGreen)
+        } else {
+            Style::default()
+        };
+        if active && k == sel_row {
+            st = st.add_modifier(Modifier::REVERSED);
+        }
+        lines.push(Line::styled(row, st));
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
+
+/// A candidate table's header row: the sums' series by the first word of their labels.
+fn table_head(t: &CandidateTable) -> String {
+    let short = |l: &str| -> String {
+        let w = l.split(['(', ',']).next().unwrap_or(l).trim();
+        w.chars().take(10).collect()
+    };
+    let mut head = format!("{:>4}  {:<13}", "#", "lines");
+    if let Some(r) = t.rows.first() {
+        for (l, _) in &r.sums {
+            let _ = write!(head, " {:>10}", short(l));
+        }
+    }
+    let _ = write!(
+        head,
+        " {:>6} {:>6}  {:<4} {:<3}  why",
+        "before",
+        "after",
+        Role::Seed.name(),
+        "sel"
+    );
+    head
+}

@@ -1,0 +1,355 @@
+//! Moving about the inspector: the mouse, search and go to line, the jump list and the jumps to
+//! the headline, seed and false positives / negatives, and where a page opens. Snapshots keep
+//! their names from `tests/tui.rs` (`tui__…`).
+
+#![cfg(feature = "tui")]
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use cescope::tui::app::{App, AppOptions};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use common::tui::{
+    cursor_text, enter, gap, gold_corpus, keys, mouse, opts, render, row_of_line, sample, screen,
+    tui_snapshot, type_text,
+};
+
+/// Is the cursor on the line of the active algorithm's first selected byte?
+fn at_first_selected(app: &App) -> bool {
+    let x = app.active_algo().result.clone().expect("a result");
+    let first = x.selection.ranges().first().expect("a selection").start;
+    app.line_range(app.cursor).unwrap().contains(&first)
+}
+
+#[test]
+fn mouse_wheel_histogram_click_and_slider_click() {
+    use ratatui::crossterm::event::{MouseButton, MouseEventKind};
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    let _ = screen(&mut app, 110, 32);
+    // The wheel scrolls three lines.
+    let r = app.rects.clone();
+    let top = app.top;
+    app.handle_mouse(mouse(
+        MouseEventKind::ScrollDown,
+        r.source.x + 5,
+        r.source.y + 2,
+    ));
+    assert_eq!(app.top, top + 3);
+    // A click on the histogram moves the cursor to that row.
+    app.handle_mouse(mouse(
+        MouseEventKind::Down(MouseButton::Left),
+        r.histogram.x + 2,
+        r.histogram.y + 4,
+    ));
+    assert_eq!(app.cursor, app.top + 4);
+    // A click on the overview jumps through the page.
+    app.handle_mouse(mouse(
+        MouseEventKind::Down(MouseButton::Left),
+        r.overview.x,
+        r.overview.y + r.overview.height - 1,
+    ));
+    assert!(
+        app.cursor > app.line_count() * 8 / 10,
+        "cursor {}",
+        app.cursor
+    );
+    // A click at the right end of the gap slider sets the largest gap; at the left end, 0.
+    let _ = screen(&mut app, 110, 32);
+    let s = app.rects.params[0];
+    app.handle_mouse(mouse(
+        MouseEventKind::Down(MouseButton::Left),
+        s.x + s.width - 1,
+        s.y,
+    ));
+    assert_eq!(gap(&app), 200);
+    app.handle_mouse(mouse(MouseEventKind::Down(MouseButton::Left), s.x, s.y));
+    assert_eq!(gap(&app), 0);
+    // A click on a choice cycles it.
+    let c = app.rects.params[1];
+    app.handle_mouse(mouse(MouseEventKind::Down(MouseButton::Left), c.x + 1, c.y));
+    assert_eq!(
+        app.active_algo()
+            .params
+            .get("smoothing")
+            .unwrap()
+            .to_string(),
+        "none"
+    );
+    // Dragging over the source selects characters for annotation.
+    let _ = screen(&mut app, 110, 32);
+    let r = app.rects.clone();
+    app.handle_mouse(mouse(
+        MouseEventKind::Down(MouseButton::Left),
+        r.source_text_x,
+        r.source.y + 1,
+    ));
+    app.handle_mouse(mouse(
+        MouseEventKind::Drag(MouseButton::Left),
+        r.source_text_x + 5,
+        r.source.y + 1,
+    ));
+    let sel = app
+        .ann
+        .as_ref()
+        .unwrap()
+        .char_sel
+        .clone()
+        .expect("a character range");
+    assert!(
+        sel.end > sel.start && sel.end - sel.start <= 6 * 4,
+        "{sel:?}"
+    );
+}
+
+/// Search (`/`, `n`, `N`, smart case, matches highlighted), go to a line (`:`), jumps to the first
+/// / last selected line and the headline, and the jump list (`'` back, `` ` `` forward).
+#[test]
+fn search_goto_and_jump_list() {
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    keys(&mut app, "/");
+    type_text(&mut app, "flood barrier");
+    // Matches are found while typing and shown in the prompt.
+    let s = screen(&mut app, 110, 32);
+    assert!(s.contains("/flood barrier▏"), "{s}");
+    let n = app.search.as_ref().unwrap().matches.len();
+    assert!(n >= 4, "lower case query matches either case: {n}");
+    enter(&mut app);
+    assert!(cursor_text(&app).to_lowercase().contains("flood barrier"));
+    let first = app.cursor;
+    let t = render(&mut app, 110, 32);
+    let s = t.backend().to_string();
+    assert!(s.contains(&format!("match 1 of {n}")), "{s}");
+    // The current match is shaded in the source.
+    let buf = t.backend().buffer();
+    assert!(
+        (0..32u16)
+            .any(|y| (0..110u16).any(|x| buf[(x, y)].bg == cescope::tui::ui::CURRENT_MATCH_BG)),
+        "current match shaded"
+    );
+    tui_snapshot!("search", s);
+    keys(&mut app, "n");
+    assert!(app.cursor > first);
+    let second = app.cursor;
+    keys(&mut app, "N");
+    assert_eq!(app.cursor, first);
+    // Upper case makes the search case-sensitive.
+    keys(&mut app, "/");
+    type_text(&mut app, "Flood barrier");
+    enter(&mut app);
+    assert!(app.search.as_ref().unwrap().matches.len() < n);
+    assert!(cursor_text(&app).contains("Flood barrier"));
+
+    // Go to line 40, then back through the jump list, and forward again.
+    keys(&mut app, ":");
+    type_text(&mut app, "40");
+    let s = screen(&mut app, 110, 32);
+    assert!(s.contains("go to line :40▏"), "{s}");
+    tui_snapshot!("goto_prompt", s);
+    enter(&mut app);
+    assert_eq!(app.cursor, 39);
+    let before_back = app.cursor;
+    keys(&mut app, "'");
+    assert_ne!(app.cursor, 39);
+    keys(&mut app, "`");
+    assert_eq!(app.cursor, before_back);
+    // A line that does not exist is an error, the cursor stays.
+    keys(&mut app, ":");
+    type_text(&mut app, "99999");
+    enter(&mut app);
+    assert_eq!(app.cursor, 39);
+    assert!(screen(&mut app, 110, 32).contains("no line \"99999\""));
+    // Esc cancels typing.
+    keys(&mut app, ":");
+    type_text(&mut app, "1");
+    keys(&mut app, "\u{1b}");
+    assert_eq!(app.cursor, 39);
+
+    // First and last selected line of the active algorithm.
+    let x = app.active_algo().result.clone().unwrap();
+    let sel = x.selection.ranges();
+    keys(&mut app, "(");
+    assert!(app.line_range(app.cursor).unwrap().contains(&sel[0].start));
+    keys(&mut app, ")");
+    let last = sel.last().unwrap().end - 1;
+    assert!(app.line_range(app.cursor).unwrap().contains(&last));
+    let _ = second;
+}
+
+/// The headline jump goes to the gold's headline (a corpus page's `headline` found in the
+/// source); the seed jump to the active algorithm's seed region.
+#[test]
+fn jump_to_headline_and_seed() {
+    let dir = gold_corpus();
+    let gt = dir.path().join("ground-truth.json");
+    let mut gold: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&gt).unwrap()).unwrap();
+    gold["harbour"]["headline"] = "Channel to be dredged".into();
+    std::fs::write(&gt, gold.to_string()).unwrap();
+    let mut app = App::open(&gt, opts()).unwrap();
+    let opened = app.cursor;
+    assert!(
+        cursor_text(&app).contains("The harbour board"),
+        "opens at the gold's first line"
+    );
+    keys(&mut app, "^");
+    assert!(
+        cursor_text(&app).contains("Channel to be dredged"),
+        "{:?}",
+        cursor_text(&app)
+    );
+    keys(&mut app, "*");
+    let lt = app.line_trace(app.active).unwrap();
+    let seed = lt
+        .marks
+        .iter()
+        .find(|m| m.role == cescope::algorithms::Role::Seed)
+        .expect("DANAg marks its seed region");
+    assert_eq!(app.cursor, seed.spans[0].start);
+    // Back twice: the seed jump, then the headline jump.
+    keys(&mut app, "''");
+    assert_eq!(app.cursor, opened);
+}
+
+/// Issue 19, item 5: a jump keeps the lines above its target in sight and never leaves the
+/// screen half empty. On the teaching page (23 lines) `:14` used to put line 12 at the top,
+/// hiding the headline (line 9) and leaving the rows below line 23 empty.
+#[test]
+fn jump_keeps_context_and_fills_the_screen() {
+    let mut app = App::open(&sample("teaching.html"), opts()).unwrap();
+    let n = app.line_count();
+    assert_eq!(n, 23);
+    for (w, h) in [(110u16, 32u16), (160, 48), (80, 24)] {
+        screen(&mut app, w, h);
+        keys(&mut app, ":14\n");
+        let s = screen(&mut app, w, h);
+        assert_eq!(app.cursor, 13);
+        let view = app.view_height;
+        // The screen is filled as far as the page allows.
+        assert!(
+            app.top + view >= n || app.top == 0,
+            "{w}x{h}: top {} of {n} lines in {view} rows leaves rows empty\n{s}",
+            app.top
+        );
+        assert!(row_of_line(&s, n.min(app.top + view)).is_some(), "{s}");
+        // The cursor has context above it: the headline (line 9) is on screen.
+        let ctx = cescope::tui::app::context_rows(view).min(13);
+        assert!(app.cursor - app.top >= ctx, "{w}x{h}: top {}", app.top);
+        if view >= 20 {
+            assert!(row_of_line(&s, 9).is_some(), "{w}x{h}: the headline\n{s}");
+        }
+        keys(&mut app, ":1\n");
+    }
+    // On a long page a jump far down puts a third of the view above its target.
+    let mut app = App::open(&sample("wiki-article.html"), opts()).unwrap();
+    screen(&mut app, 110, 32);
+    let n = app.line_count();
+    keys(&mut app, &format!(":{}\n", n / 2));
+    screen(&mut app, 110, 32);
+    let ctx = cescope::tui::app::context_rows(app.view_height);
+    assert_eq!(app.cursor - app.top, ctx);
+    // A jump to a line already on screen with context does not move the view.
+    let top = app.top;
+    keys(&mut app, &format!(":{}\n", n / 2 + 2));
+    assert_eq!(app.top, top);
+    // The last line: the view ends with it, full.
+    keys(&mut app, &format!(":{n}\n"));
+    screen(&mut app, 110, 32);
+    assert_eq!(app.top + app.view_height, n);
+}
+
+/// Issue 19, item 5: `f` / `m` (next false-positive / false-negative region) wrap around to
+/// the first one, saying so, instead of stopping at the last.
+#[test]
+fn false_positive_and_negative_jumps_wrap_around() {
+    let dir = gold_corpus();
+    let mut app = App::open(&dir.path().join("ground-truth.json"), opts()).unwrap();
+    screen(&mut app, 110, 32);
+    use cescope::tui::app::LineClass;
+    let starts = |app: &App, want: LineClass| -> Vec<usize> {
+        (0..app.line_count())
+            .filter(|&i| {
+                app.line_class(i) == Some(want) && (i == 0 || app.line_class(i - 1) != Some(want))
+            })
+            .collect()
+    };
+    let fp_starts = starts(&app, LineClass::FalsePositive);
+    assert!(fp_starts.len() >= 2, "the headline and the share line");
+    app.handle_key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
+    keys(&mut app, "f");
+    assert_eq!(
+        app.cursor, fp_starts[0],
+        "wrapped to the first false-positive region"
+    );
+    let s = screen(&mut app, 110, 32);
+    assert!(s.contains("wrapped around"), "{s}");
+    keys(&mut app, "f");
+    assert_eq!(app.cursor, fp_starts[1]);
+    assert!(!screen(&mut app, 110, 32).contains("wrapped around"));
+    // False negatives: a gap of 0 leaves paragraphs out.
+    keys(&mut app, "[[");
+    let fn_starts = starts(&app, LineClass::FalseNegative);
+    assert!(!fn_starts.is_empty(), "gap 0 misses some of the gold");
+    app.handle_key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
+    keys(&mut app, "m");
+    assert_eq!(app.cursor, fn_starts[0]);
+    assert!(screen(&mut app, 110, 32).contains("wrapped around"));
+    for &next in fn_starts.iter().skip(1) {
+        keys(&mut app, "m");
+        assert_eq!(app.cursor, next);
+    }
+}
+
+/// Issue 19, item 5: a page opens at its main content — the gold standard's first line when it
+/// has one, else the active algorithm's first selected line — not at `<head>`; also a corpus
+/// page opened with `>`, and when the algorithm runs on a worker thread (unless the user moved
+/// before its result arrived).
+#[test]
+fn pages_open_at_the_selection() {
+    // No gold: DANAg's first selected line.
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    assert!(at_first_selected(&app));
+    let s = screen(&mut app, 110, 32);
+    assert!(row_of_line(&s, app.cursor + 1).is_some(), "on screen\n{s}");
+    assert!(app.cursor > 0 && app.top < app.cursor, "with context above");
+    // Gold (a ground-truth corpus): the gold's first line, not the algorithm's.
+    let dir = gold_corpus();
+    let app = App::open(&dir.path().join("ground-truth.json"), opts()).unwrap();
+    assert!(
+        cursor_text(&app).contains("The harbour board"),
+        "{:?}",
+        cursor_text(&app)
+    );
+    // A corpus page opened with `>`.
+    let pages = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-pages");
+    let mut app = App::open(&pages, opts()).unwrap();
+    keys(&mut app, ">");
+    assert!(at_first_selected(&app), "{}", cursor_text(&app));
+    assert!(app.cursor > 0, "{}", cursor_text(&app));
+    // A DOM algorithm runs on a worker thread: the view goes to its selection on arrival.
+    let worker = AppOptions {
+        inline_jobs: false,
+        algo: "cetd".into(),
+        ..opts()
+    };
+    let wait = |app: &mut App| {
+        let t = Instant::now();
+        while app.active_algo().result.is_none() && t.elapsed() < Duration::from_secs(20) {
+            app.poll_background();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        app.poll_background();
+    };
+    let mut app = App::open(&sample("news-article.html"), worker.clone()).unwrap();
+    assert_eq!(app.cursor, 0, "cetd is still running");
+    wait(&mut app);
+    assert!(at_first_selected(&app));
+    // The user moved before the result came: the view stays where the user put it.
+    let mut app = App::open(&sample("news-article.html"), worker).unwrap();
+    keys(&mut app, "JJ");
+    wait(&mut app);
+    assert!(app.active_algo().result.is_some());
+    assert_eq!(app.cursor, 2);
+}
