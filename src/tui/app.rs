@@ -326,7 +326,7 @@ impl App {
         if active.is_none() {
             if let Ok(e) = algorithms::find(&opts.algo) {
                 active = Some(algos.len());
-                algos.push(AlgoState::new(Arc::from(e), algos.len()));
+                algos.push(AlgoState::new(e, algos.len()));
             }
         }
         let active = active.unwrap_or(0);
