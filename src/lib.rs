@@ -12,6 +12,9 @@
 //! syntect) and `plots` (the SVG plots of `eval --report`: plotters). `cargo build
 //! --no-default-features` gives the library and a CLI for batch use without them.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod algorithms;
 pub mod batch;
 pub mod bench;

@@ -730,7 +730,7 @@ fn every_algorithm_is_drawn_alike_under_another_name_and_keys() {
 #[test]
 fn bte_and_plain_from_the_registry_are_drawn() {
     let (_dir, path) = links_page();
-    let bte: Arc<dyn Extractor> = Arc::from(cescope::algorithms::find("bte").unwrap());
+    let bte: Arc<dyn Extractor> = cescope::algorithms::find("bte").unwrap();
     let mut app = open_with(&path, bte);
     let page = app.doc.as_ref().unwrap().page.clone();
     let line = (0..app.line_count())
@@ -748,7 +748,7 @@ fn bte_and_plain_from_the_registry_are_drawn() {
     keys(&mut app, "..");
     assert!(screen(&mut app, 100, 30).contains("optimum"));
 
-    let plain: Arc<dyn Extractor> = Arc::from(cescope::algorithms::find("plain").unwrap());
+    let plain: Arc<dyn Extractor> = cescope::algorithms::find("plain").unwrap();
     let mut app = open_with(&path, plain);
     let x = app.active_algo().result.clone().unwrap();
     assert!(page.render(&x.selection).contains("Section 0"));
@@ -761,7 +761,7 @@ fn bte_and_plain_from_the_registry_are_drawn() {
 #[test]
 fn lqf_from_the_registry_is_drawn() {
     let (_dir, path) = links_page();
-    let lqf: Arc<dyn Extractor> = Arc::from(cescope::algorithms::find("lqf").unwrap());
+    let lqf: Arc<dyn Extractor> = cescope::algorithms::find("lqf").unwrap();
     let mut app = open_with(&path, lqf);
     let page = app.doc.as_ref().unwrap().page.clone();
     let x = app.active_algo().result.clone().unwrap();
@@ -788,7 +788,7 @@ fn lqf_from_the_registry_is_drawn() {
 #[test]
 fn step_mode_survives_switching_to_an_algorithm_with_fewer_phases() {
     let (_dir, path) = links_page();
-    let bte: Arc<dyn Extractor> = Arc::from(cescope::algorithms::find("bte").unwrap());
+    let bte: Arc<dyn Extractor> = cescope::algorithms::find("bte").unwrap();
     let mut app = App::open(&path, opts()).unwrap();
     let addanag = app
         .algos

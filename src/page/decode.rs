@@ -1109,7 +1109,7 @@ mod tests {
             (b"text/html", None),
         ];
         for (input, want) in cases {
-            assert_eq!(extract_meta_charset(input), *want, "{:?}", input);
+            assert_eq!(extract_meta_charset(input), *want, "{input:?}");
         }
     }
 
