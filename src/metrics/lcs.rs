@@ -2,7 +2,7 @@
 //! (suffix automaton) of two symbol sequences, with their O(n·m) dynamic-programming test
 //! oracles; the measures of [`super`] and the alignment of [`super::align`] build on them.
 
-use super::IdMap;
+use rustc_hash::FxHashMap;
 
 /// Length of the longest common subsequence of two symbol sequences (tokens from
 /// [`intern`](super::intern), or chars as `u32`), bit-parallel.
@@ -36,7 +36,7 @@ pub fn lcs_len(a: &[u32], b: &[u32]) -> usize {
 /// sparsely (only the non-zero words, with their indices), so the table never takes more than
 /// 32 bytes per pattern position.
 struct MatchTable {
-    rows: IdMap<u32, Row>,
+    rows: FxHashMap<u32, Row>,
     /// Sparse rows: word indices and masks, in increasing word order within a row.
     word_idx: Vec<usize>,
     masks: Vec<u64>,
@@ -58,7 +58,7 @@ impl MatchTable {
         let mut occ: Vec<(u32, usize)> = pattern.iter().copied().zip(0..).collect();
         occ.sort_unstable();
         let mut table = MatchTable {
-            rows: IdMap::default(),
+            rows: FxHashMap::default(),
             word_idx: Vec::new(),
             masks: Vec::new(),
             dense: Vec::new(),
@@ -280,7 +280,7 @@ struct SuffixAutomaton {
     head: Vec<u32>,
     edge_sym: Vec<u32>,
     edge_next: Vec<u32>,
-    trans: IdMap<u64, u32>,
+    trans: FxHashMap<u64, u32>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -298,7 +298,7 @@ impl SuffixAutomaton {
             head: Vec::with_capacity(cap),
             edge_sym: Vec::with_capacity(3 * s.len()),
             edge_next: Vec::with_capacity(3 * s.len()),
-            trans: IdMap::with_capacity_and_hasher(3 * s.len(), Default::default()),
+            trans: FxHashMap::with_capacity_and_hasher(3 * s.len(), Default::default()),
         };
         sam.add_state(0, NONE);
         let mut last = 0u32;

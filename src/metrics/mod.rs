@@ -36,7 +36,8 @@ pub(crate) use lcs::reference;
 pub use lcs::{lcs_len, lcstring_len};
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+
+use rustc_hash::FxHashMap;
 
 /// Precision / recall / F1 with the counts behind them.
 ///
@@ -279,7 +280,7 @@ pub fn word_prf(extract: &str, gold: &str) -> Prf {
 /// gold's tokenising and interning are not repeated. Unit: tokens.
 #[derive(Clone, Default)]
 pub struct GoldWords {
-    dict: IdMap<String, u32>,
+    dict: FxHashMap<String, u32>,
     ids: Vec<u32>,
 }
 
@@ -295,7 +296,7 @@ impl std::fmt::Debug for GoldWords {
 impl GoldWords {
     /// Tokenises and interns `gold`. O(len) time and memory.
     pub fn new(gold: &str) -> GoldWords {
-        let mut dict: IdMap<String, u32> = IdMap::default();
+        let mut dict: FxHashMap<String, u32> = FxHashMap::default();
         let mut ids = Vec::new();
         scan_words(gold, |token, _| {
             let next = u32::try_from(dict.len()).unwrap_or(u32::MAX - 1);
@@ -394,34 +395,6 @@ pub fn mean(values: impl IntoIterator<Item = f64>) -> f64 {
         (sum + comp) / n as f64
     }
 }
-
-/// Small multiplicative hasher for `u32` / `u64` keys (std's SipHash is needlessly slow here).
-#[derive(Default, Clone, Copy)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    #[inline]
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(u64::from(x));
-    }
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 ^= self.0 >> 29;
-    }
-}
-
-type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
 #[cfg(test)]
 mod tests {

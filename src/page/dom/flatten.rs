@@ -1,37 +1,17 @@
 //! Flattening scraper's tree into the [`Dom`] arena: dense pre-order ids, own spans sorted per
 //! node, hulls, inherited flags.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 use std::sync::OnceLock;
 
 use ego_tree::NodeId as EgoId;
 use html5ever::{ns, LocalName};
+use rustc_hash::FxHashMap;
 use scraper::{Html, Node};
 
 use super::sink::Stamp;
 use super::{Dom, DomOptions, NodeInfo, NodeKind, F_ANCHOR, F_HIDDEN, F_HTML_NS, F_NONTEXT, NONE};
 use crate::page::lex::Tag;
-
-/// A cheap hasher for ego-tree node ids (a `usize` index inside), used once per node while
-/// flattening.
-#[derive(Default)]
-struct IdHasher(u64);
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-type IdMap = HashMap<EgoId, u32, BuildHasherDefault<IdHasher>>;
 
 /// `hidden`, `aria-hidden="true"` or inline `display: none` among `attrs` (name, value).
 fn is_hidden_element<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> bool {
@@ -60,7 +40,9 @@ fn is_hidden_element<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> boo
 
 pub(super) fn build(html: Html, stamps: Vec<Stamp>, text_len: usize, opts: DomOptions) -> Dom {
     let mut nodes: Vec<NodeInfo> = Vec::with_capacity(html.tree.values().len());
-    let mut map: IdMap = HashMap::with_capacity_and_hasher(nodes.capacity(), Default::default());
+    // ego-tree ids (a `usize` index inside) → our pre-order ids, once per node.
+    let mut map: FxHashMap<EgoId, u32> =
+        FxHashMap::with_capacity_and_hasher(nodes.capacity(), Default::default());
     let mut strings = String::with_capacity(text_len / 2);
     let mut attrs: Vec<(LocalName, (usize, usize))> = Vec::new();
     let mut stack: Vec<u32> = Vec::new();
