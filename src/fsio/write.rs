@@ -9,7 +9,8 @@
 //!   destination's folder, which is flushed and synced (`fsync`), then renamed over the
 //!   destination, and the folder is synced. A full disk, a crash or a kill at any moment leaves
 //!   the old file or the complete new one, never a truncated mix; the temporary file is removed
-//!   when writing fails. A symbolic link (or any non-regular file) at the destination is refused,
+//!   when writing fails (the `tempfile` crate draws the unique part, removes the file on drop
+//!   and persists it; the folder's `fsync` and the refusal of links are done here). A symbolic link (or any non-regular file) at the destination is refused,
 //!   so cescope never writes through a link. [`Replace`] says what may happen to an existing
 //!   file: refuse, replace, or replace keeping **one** backup `<name>.bak`.
 //! * [`Outputs`]: two inputs that map to one output file are an error naming both.
@@ -24,7 +25,8 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+
+use tempfile::{Builder, NamedTempFile};
 
 /// The longest file name accepted by [`check_file_name`], in bytes (the common limit of Linux,
 /// macOS and Windows file systems).
@@ -281,45 +283,33 @@ fn split(path: &Path) -> Result<(PathBuf, String), WriteError> {
     Ok((dir, name))
 }
 
-/// A temporary file that is removed when dropped unless it was moved into place.
-struct TempFile {
-    path: PathBuf,
-    file: Option<File>,
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.path.as_os_str().is_empty() {
-            let _ = std::fs::remove_file(&self.path);
+/// A new temporary file `.<name>.<unique>.tmp` in `dir` (the name cut to 200 bytes, within
+/// the file name limit), made by `make`, which must fail with `AlreadyExists` when the name is
+/// taken (`tempfile` then draws another unique part). It is removed when dropped unless it was
+/// persisted (moved into place).
+fn temp_in<F>(
+    dir: &Path,
+    name: &str,
+    make: impl FnMut(&Path) -> io::Result<F>,
+) -> io::Result<NamedTempFile<F>> {
+    let mut stem = String::new();
+    for c in name.chars() {
+        if stem.len() + c.len_utf8() > 200 {
+            break;
         }
+        stem.push(c);
     }
+    Builder::new()
+        .prefix(&format!(".{stem}."))
+        .suffix(".tmp")
+        .make_in(dir, make)
 }
 
 /// Creates a new private (0600) temporary file `.<name>.<unique>.tmp` in `dir`, never
-/// replacing anything.
-fn create_temp(dir: &Path, name: &str, dest: &Path) -> Result<TempFile, WriteError> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    // Keep the temporary name within the file name limit.
-    let stem: String = {
-        let mut s = String::new();
-        for c in name.chars() {
-            if s.len() + c.len_utf8() > 200 {
-                break;
-            }
-            s.push(c);
-        }
-        s
-    };
-    for _ in 0..100 {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let tmp = dir.join(format!(
-            ".{stem}.{:x}{:x}{n:x}.tmp",
-            std::process::id(),
-            nanos
-        ));
+/// replacing anything. The file is opened here, not by `tempfile`'s own constructor, so that
+/// an error names only its cause (`tempfile` appends the temporary path to it).
+fn create_temp(dir: &Path, name: &str, dest: &Path) -> Result<NamedTempFile, WriteError> {
+    temp_in(dir, name, |tmp| {
         let mut o = OpenOptions::new();
         o.write(true).create_new(true);
         #[cfg(unix)]
@@ -327,25 +317,12 @@ fn create_temp(dir: &Path, name: &str, dest: &Path) -> Result<TempFile, WriteErr
             use std::os::unix::fs::OpenOptionsExt;
             o.mode(0o600);
         }
-        match o.open(&tmp) {
-            Ok(f) => {
-                return Ok(TempFile {
-                    path: tmp,
-                    file: Some(f),
-                })
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => {
-                return Err(io_err(
-                    dest,
-                    format!("creating a temporary file in {}", printable_path(dir)),
-                )(e))
-            }
-        }
-    }
-    Err(io_err(dest, "creating a temporary file")(io::Error::other(
-        "100 temporary names were taken",
-    )))
+        o.open(tmp)
+    })
+    .map_err(io_err(
+        dest,
+        format!("creating a temporary file in {}", printable_path(dir)),
+    ))
 }
 
 /// A writer that fails like a full disk after `left` bytes (fault injection).
@@ -395,11 +372,11 @@ pub fn write_atomic(
             path: path.to_path_buf(),
         });
     }
-    let mut tmp = create_temp(&dir, &name, path)?;
-    let file = tmp.file.take().expect("a new temporary file");
+    let tmp = create_temp(&dir, &name, path)?;
+    let file = tmp.as_file();
     let bytes = {
         let mut w = Limited {
-            inner: io::BufWriter::with_capacity(1 << 16, &file),
+            inner: io::BufWriter::with_capacity(1 << 16, file),
             left: opts.fail_after,
             written: 0,
         };
@@ -408,9 +385,8 @@ pub fn write_atomic(
             .map_err(io_err(path, "writing"))?;
         w.written
     };
-    set_permissions(&file, path);
+    set_permissions(file, path);
     file.sync_all().map_err(io_err(path, "syncing to disk"))?;
-    drop(file);
 
     // Check again just before the rename (a rename replaces a link, never writes through it).
     let existed = check_destination(path)?;
@@ -420,12 +396,10 @@ pub fn write_atomic(
         None
     };
     if opts.replace == Replace::Never {
-        persist_noclobber(&tmp.path, path)?;
+        persist_noclobber(tmp, path)?;
     } else {
-        std::fs::rename(&tmp.path, path)
-            .map_err(io_err(path, "moving the temporary file into place"))?;
+        persist(tmp, path)?;
     }
-    tmp.path = PathBuf::new(); // moved: nothing to remove
     sync_dir(&dir).map_err(io_err(path, "syncing the folder"))?;
     Ok(Written {
         path: path.to_path_buf(),
@@ -440,25 +414,30 @@ pub fn write_bytes(path: &Path, opts: &WriteOptions, data: &[u8]) -> Result<Writ
     write_atomic(path, opts, |w| w.write_all(data))
 }
 
-/// Moves `tmp` to `path` unless `path` exists: a hard link (atomic: fails when the name is
-/// taken), then the temporary name is removed; where the file system has no hard links, a
-/// check followed by a rename.
-fn persist_noclobber(tmp: &Path, path: &Path) -> Result<(), WriteError> {
-    match std::fs::hard_link(tmp, path) {
-        Ok(()) => {
-            let _ = std::fs::remove_file(tmp);
-            Ok(())
-        }
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(WriteError::Exists {
+/// Moves `tmp` to `path`, replacing a file there (a rename).
+fn persist<F>(tmp: NamedTempFile<F>, path: &Path) -> Result<(), WriteError> {
+    tmp.persist(path)
+        .map(drop)
+        .map_err(|e| io_err(path, "moving the temporary file into place")(e.error))
+}
+
+/// Moves `tmp` to `path` unless `path` exists: atomically where the file system allows it
+/// (`tempfile`'s `persist_noclobber`: a rename that refuses to replace, else a hard link and
+/// the removal of the temporary name); where it has no hard links either, a check followed by
+/// a rename.
+fn persist_noclobber<F>(tmp: NamedTempFile<F>, path: &Path) -> Result<(), WriteError> {
+    match tmp.persist_noclobber(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => Err(WriteError::Exists {
             path: path.to_path_buf(),
         }),
-        Err(_) => {
+        Err(e) => {
             if check_destination(path)? {
                 return Err(WriteError::Exists {
                     path: path.to_path_buf(),
                 });
             }
-            std::fs::rename(tmp, path).map_err(io_err(path, "moving the temporary file into place"))
+            persist(e.file, path)
         }
     }
 }
@@ -466,23 +445,26 @@ fn persist_noclobber(tmp: &Path, path: &Path) -> Result<(), WriteError> {
 /// Keeps the current `path` as `<name>.bak`, replacing an older backup atomically: a hard link
 /// (or, without hard links, a synced copy) under a temporary name, renamed over the backup.
 fn keep_backup(path: &Path, dir: &Path, name: &str) -> Result<PathBuf, WriteError> {
-    let bak = dir.join(format!("{name}.bak"));
+    let bak_name = format!("{name}.bak");
+    let bak = dir.join(&bak_name);
     check_destination(&bak)?;
-    let mut tmp = create_temp(dir, &format!("{name}.bak"), &bak)?;
-    drop(tmp.file.take());
-    let _ = std::fs::remove_file(&tmp.path);
-    if std::fs::hard_link(path, &tmp.path).is_err() {
-        let mut out = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp.path)
+    let moved = match temp_in(dir, &bak_name, |tmp| std::fs::hard_link(path, tmp)) {
+        Ok(tmp) => tmp.persist(&bak).map_err(|e| e.error),
+        Err(_) => {
+            let tmp = temp_in(dir, &bak_name, |tmp| {
+                OpenOptions::new().write(true).create_new(true).open(tmp)
+            })
             .map_err(io_err(&bak, "creating the backup"))?;
-        let mut src = File::open(path).map_err(io_err(&bak, "reading the file to back up"))?;
-        io::copy(&mut src, &mut out).map_err(io_err(&bak, "copying the file to back up"))?;
-        out.sync_all().map_err(io_err(&bak, "syncing the backup"))?;
-    }
-    std::fs::rename(&tmp.path, &bak).map_err(io_err(&bak, "moving the backup into place"))?;
-    tmp.path = PathBuf::new();
+            let mut src = File::open(path).map_err(io_err(&bak, "reading the file to back up"))?;
+            io::copy(&mut src, &mut tmp.as_file())
+                .map_err(io_err(&bak, "copying the file to back up"))?;
+            tmp.as_file()
+                .sync_all()
+                .map_err(io_err(&bak, "syncing the backup"))?;
+            tmp.persist(&bak).map(drop).map_err(|e| e.error)
+        }
+    };
+    moved.map_err(io_err(&bak, "moving the backup into place"))?;
     Ok(bak)
 }
 
@@ -728,6 +710,68 @@ mod tests {
         assert!(
             e.to_string().contains("is a directory, not a regular file"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn the_temporary_file_is_private_and_named_after_the_destination() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.json");
+        write_atomic(&p, &WriteOptions::default(), |w| {
+            let tmp: Vec<String> = names(dir.path());
+            assert_eq!(tmp.len(), 1, "{tmp:?}");
+            assert!(
+                tmp[0].starts_with(".a.json.") && tmp[0].ends_with(".tmp"),
+                "{tmp:?}"
+            );
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let meta = std::fs::metadata(dir.path().join(&tmp[0])).unwrap();
+                assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+            }
+            w.write_all(b"x")
+        })
+        .unwrap();
+        assert_eq!(names(dir.path()), ["a.json"]);
+        // A name near the limit gets a temporary name within it.
+        let long = dir.path().join(format!("{}.json", "n".repeat(245)));
+        write_bytes(&long, &WriteOptions::default(), b"y").unwrap();
+        assert_eq!(std::fs::read(&long).unwrap(), b"y");
+    }
+
+    #[test]
+    fn a_missing_folder_is_named_once_with_its_cause() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("missing").join("a.json");
+        let e = write_bytes(&p, &WriteOptions::default(), b"x").unwrap_err();
+        let folder = dir.path().join("missing");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "cannot write {}: creating a temporary file in {}: No such file or directory \
+                 (os error 2)",
+                p.display(),
+                folder.display()
+            )
+        );
+    }
+
+    #[test]
+    fn never_does_not_replace_a_file_created_while_writing() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.json");
+        let e = write_atomic(&p, &WriteOptions::new(Replace::Never), |w| {
+            std::fs::write(&p, "theirs").unwrap();
+            w.write_all(b"ours")
+        })
+        .unwrap_err();
+        assert!(matches!(e, WriteError::Exists { .. }), "{e}");
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "theirs");
+        assert_eq!(
+            names(dir.path()),
+            ["a.json"],
+            "the temporary file is removed"
         );
     }
 

@@ -1,0 +1,476 @@
+//! The tree sink: scraper's `HtmlTreeSink` wrapped so that every node it creates or extends is
+//! stamped with the source span of the token being processed.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::ops::Range;
+
+use ego_tree::NodeId as EgoId;
+use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::tendril::StrTendril;
+use html5ever::{Attribute, LocalName, QualName};
+use scraper::{Html, HtmlTreeSink};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum TokKind {
+    None,
+    Start,
+    End,
+    Text,
+    Comment,
+    Doctype,
+}
+
+#[derive(Debug)]
+pub(super) struct Stamp {
+    pub(super) node: EgoId,
+    pub(super) span: Range<usize>,
+    pub(super) end_tag: bool,
+}
+
+/// Character data waiting to be inserted: its source span (`cur..end`) and, when the decoded
+/// text differs from the source (character references, CR), the decoded text from `dpos`.
+#[derive(Debug)]
+pub(super) struct TextSrc {
+    pub(super) cur: usize,
+    pub(super) end: usize,
+    pub(super) dec: Option<String>,
+    pub(super) dpos: usize,
+}
+
+pub(super) struct PosSink<'t> {
+    pub(super) inner: HtmlTreeSink,
+    pub(super) text: Cell<&'t str>,
+    pub(super) kind: Cell<TokKind>,
+    pub(super) span: Cell<(usize, usize)>,
+    pub(super) name: RefCell<Option<LocalName>>,
+    /// The element created for the current start tag.
+    pub(super) created: Cell<Option<EgoId>>,
+    pub(super) last_inserted: Cell<Option<EgoId>>,
+    stamps: RefCell<Vec<Stamp>>,
+    pub(super) texts: RefCell<VecDeque<TextSrc>>,
+    scratch: RefCell<Vec<Range<usize>>>,
+}
+
+fn names_match(token: &LocalName, elem: &LocalName) -> bool {
+    token == elem || token.eq_ignore_ascii_case(elem) || (&**token == "image" && &**elem == "img")
+}
+
+/// Advances a source offset over one decoded character `c` written literally (CR LF and CR read
+/// as LF); `None` if the source does not hold `c` there.
+fn advance_literal(src: &str, pos: usize, c: char) -> Option<usize> {
+    let rest = src.get(pos..)?;
+    if rest.starts_with(c) {
+        return Some(pos + c.len_utf8());
+    }
+    if c == '\n' && rest.starts_with('\r') {
+        return Some(pos + if rest.starts_with("\r\n") { 2 } else { 1 });
+    }
+    None
+}
+
+/// How many source bytes of `src` decode to the first `dlen` bytes of `dec` (the decoded text of
+/// `src`: character references resolved, CR LF / CR as LF, NUL possibly as U+FFFD). `None`
+/// when the two cannot be aligned. A reference is matched by trying its possible lengths,
+/// longest first, and keeping the first after which source and decoded text agree again.
+fn map_prefix(src: &str, dec: &str, dlen: usize) -> Option<usize> {
+    let (sb, db) = (src.as_bytes(), dec.as_bytes());
+    let (mut i, mut j) = (0usize, 0usize);
+    // Do src[i..] and dec[j..] agree up to the next special source byte (or both end)?
+    let agree = |i: usize, j: usize| -> bool {
+        let mut k = 0;
+        loop {
+            let (a, b) = (sb.get(i + k), db.get(j + k));
+            match (a, b) {
+                (None, None) => return true,
+                (Some(b'&' | b'\r' | 0), _) => return true,
+                (Some(x), Some(y)) if x == y => {
+                    k += 1;
+                    if k >= 16 {
+                        return true;
+                    }
+                }
+                _ => return false,
+            }
+        }
+    };
+    while j < dlen {
+        let c = *sb.get(i)?;
+        let d = *db.get(j)?;
+        match c {
+            b'\r' if d == b'\n' => {
+                i += if sb.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
+                j += 1;
+            }
+            0 if d == 0 => {
+                i += 1;
+                j += 1;
+            }
+            0 if dec[j..].starts_with('\u{FFFD}') => {
+                i += 1;
+                j += 3;
+            }
+            b'&' => {
+                // Candidate ends of a reference starting here.
+                let mut k = i + 1;
+                if sb.get(k) == Some(&b'#') {
+                    k += 1;
+                    if matches!(sb.get(k), Some(b'x' | b'X')) {
+                        k += 1;
+                    }
+                }
+                while sb.get(k).is_some_and(|b| b.is_ascii_alphanumeric()) {
+                    k += 1;
+                }
+                if sb.get(k) == Some(&b';') {
+                    k += 1;
+                }
+                let mut found = None;
+                'outer: for end in (i + 2..=k).rev() {
+                    // A reference decodes to one or two chars.
+                    let mut dj = j;
+                    for _ in 0..2 {
+                        let Some(ch) = dec.get(dj..).and_then(|s| s.chars().next()) else {
+                            break;
+                        };
+                        dj += ch.len_utf8();
+                        if agree(end, dj) {
+                            found = Some((end, dj));
+                            break 'outer;
+                        }
+                    }
+                }
+                match found {
+                    Some((end, dj)) if !(d == b'&' && agree(i + 1, j + 1)) || end == i + 1 => {
+                        i = end;
+                        j = dj;
+                    }
+                    _ if d == b'&' => {
+                        i += 1;
+                        j += 1;
+                    }
+                    _ => return None,
+                }
+            }
+            _ if c == d => {
+                i += 1;
+                j += 1;
+            }
+            _ => return None,
+        }
+    }
+    (j == dlen).then_some(i)
+}
+
+impl<'t> PosSink<'t> {
+    pub(super) fn new() -> Self {
+        PosSink {
+            inner: HtmlTreeSink::new(Html::new_document()),
+            text: Cell::new(""),
+            kind: Cell::new(TokKind::None),
+            span: Cell::new((0, 0)),
+            name: RefCell::new(None),
+            created: Cell::new(None),
+            last_inserted: Cell::new(None),
+            stamps: RefCell::new(Vec::new()),
+            texts: RefCell::new(VecDeque::new()),
+            scratch: RefCell::new(Vec::new()),
+        }
+    }
+
+    pub(super) fn into_parts(self) -> (Html, Vec<Stamp>) {
+        (self.inner.0.into_inner(), self.stamps.into_inner())
+    }
+
+    pub(super) fn stamp(&self, node: EgoId, span: Range<usize>, end_tag: bool) {
+        self.stamps.borrow_mut().push(Stamp {
+            node,
+            span,
+            end_tag,
+        });
+    }
+
+    /// Finds the source span of `part`, the next piece of character data the tree builder
+    /// inserts (pieces come in source order; pieces the tree builder dropped are white space or
+    /// NUL and are skipped).
+    fn text_spans(&self, part: &str) {
+        let mut out = self.scratch.borrow_mut();
+        out.clear();
+        if let Some(r) = self.text_span(part, &mut out) {
+            out.push(r);
+        }
+    }
+
+    fn text_span(&self, mut part: &str, out: &mut Vec<Range<usize>>) -> Option<Range<usize>> {
+        if part.is_empty() {
+            return None;
+        }
+        let src = self.text.get();
+        let mut q = self.texts.borrow_mut();
+        loop {
+            let more = q.len() > 1;
+            let e = q.front_mut()?;
+            let rem: &str = match &e.dec {
+                None => src.get(e.cur..e.end).unwrap_or(""),
+                Some(d) => d.get(e.dpos..).unwrap_or(""),
+            };
+            if rem.starts_with(part) {
+                if part.len() == rem.len() {
+                    let r = e.cur..e.end;
+                    q.pop_front();
+                    return Some(r);
+                }
+                if e.dec.is_none() {
+                    let r = e.cur..e.cur + part.len();
+                    e.cur += part.len();
+                    return Some(r);
+                }
+                // Decoded text differs from the source: align the two.
+                let start = e.cur;
+                let seg = src.get(start..e.end).unwrap_or("");
+                match map_prefix(seg, rem, part.len()) {
+                    Some(n) => {
+                        e.cur = start + n;
+                        e.dpos += part.len();
+                        return Some(start..start + n);
+                    }
+                    None => {
+                        // Cannot align: give the piece the rest of the token.
+                        let end = e.end;
+                        q.pop_front();
+                        return Some(start..end);
+                    }
+                }
+            }
+            // The piece continues in the next entry (text split around CDATA delimiters).
+            if more && !rem.is_empty() && part.starts_with(rem) {
+                out.push(e.cur..e.end);
+                part = &part[rem.len()..];
+                q.pop_front();
+                continue;
+            }
+            // Skip one dropped character (white space or NUL), or the whole entry.
+            match rem.chars().next() {
+                Some(c) if c.is_ascii_whitespace() || c == '\0' => {
+                    let np = if e.dec.is_none() {
+                        Some(e.cur + 1)
+                    } else {
+                        advance_literal(src, e.cur, c)
+                    };
+                    match np {
+                        Some(np) if np <= e.end => {
+                            e.cur = np;
+                            e.dpos += c.len_utf8();
+                        }
+                        _ => {
+                            q.pop_front();
+                        }
+                    }
+                }
+                _ => {
+                    q.pop_front();
+                }
+            }
+        }
+    }
+
+    fn text_node_after(&self, node: Option<EgoId>) {
+        if let Some(id) = node {
+            self.last_inserted.set(Some(id));
+        }
+    }
+}
+
+impl<'t> TreeSink for PosSink<'t> {
+    type Handle = EgoId;
+    type Output = Self;
+    type ElemName<'a>
+        = <HtmlTreeSink as TreeSink>::ElemName<'a>
+    where
+        Self: 'a;
+
+    fn finish(self) -> Self {
+        self
+    }
+
+    fn parse_error(&self, _msg: std::borrow::Cow<'static, str>) {}
+
+    fn get_document(&self) -> EgoId {
+        self.inner.get_document()
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a EgoId) -> Self::ElemName<'a> {
+        self.inner.elem_name(target)
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> EgoId {
+        let kind = self.kind.get();
+        let matches = matches!(kind, TokKind::Start | TokKind::End)
+            && self
+                .name
+                .borrow()
+                .as_ref()
+                .is_some_and(|t| names_match(t, &name.local));
+        let name_local = name.local.clone();
+        let h = self.inner.create_element(name, attrs, flags);
+        if matches {
+            if kind == TokKind::Start {
+                self.created.set(Some(h));
+            } else if matches!(&*name_local, "p" | "br") {
+                // `</p>` with no open `<p>` and `</br>` create an element (the spec's only
+                // end tags that do; adoption-agency clones are created on end tags too).
+                self.created.set(Some(h));
+                let (a, b) = self.span.get();
+                self.stamp(h, a..b, false);
+            }
+        }
+        h
+    }
+
+    fn create_comment(&self, text: StrTendril) -> EgoId {
+        let h = self.inner.create_comment(text);
+        if self.kind.get() == TokKind::Comment {
+            let (a, b) = self.span.get();
+            self.stamp(h, a..b, false);
+        }
+        h
+    }
+
+    fn create_pi(&self, target: StrTendril, data: StrTendril) -> EgoId {
+        self.inner.create_pi(target, data)
+    }
+
+    fn append(&self, parent: &EgoId, child: NodeOrText<EgoId>) {
+        match child {
+            NodeOrText::AppendNode(id) => {
+                self.inner.append(parent, NodeOrText::AppendNode(id));
+                self.last_inserted.set(Some(id));
+            }
+            NodeOrText::AppendText(t) => {
+                self.text_spans(&t);
+                self.inner.append(parent, NodeOrText::AppendText(t));
+                let node = self
+                    .inner
+                    .0
+                    .borrow()
+                    .tree
+                    .get(*parent)
+                    .and_then(|p| p.last_child())
+                    .map(|c| c.id());
+                if let Some(n) = node {
+                    for s in self.scratch.borrow_mut().drain(..) {
+                        self.stamp(n, s, false);
+                    }
+                }
+                self.text_node_after(node);
+            }
+        }
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &EgoId,
+        prev_element: &EgoId,
+        child: NodeOrText<EgoId>,
+    ) {
+        let has_parent = self
+            .inner
+            .0
+            .borrow()
+            .tree
+            .get(*element)
+            .is_some_and(|e| e.parent().is_some());
+        if has_parent {
+            self.append_before_sibling(element, child)
+        } else {
+            self.append(prev_element, child)
+        }
+    }
+
+    fn append_doctype_to_document(
+        &self,
+        name: StrTendril,
+        public_id: StrTendril,
+        system_id: StrTendril,
+    ) {
+        self.inner
+            .append_doctype_to_document(name, public_id, system_id);
+        if self.kind.get() == TokKind::Doctype {
+            let last = self
+                .inner
+                .0
+                .borrow()
+                .tree
+                .root()
+                .last_child()
+                .map(|c| c.id());
+            if let Some(n) = last {
+                let (a, b) = self.span.get();
+                self.stamp(n, a..b, false);
+            }
+        }
+    }
+
+    fn mark_script_already_started(&self, node: &EgoId) {
+        self.inner.mark_script_already_started(node)
+    }
+
+    fn pop(&self, node: &EgoId) {
+        self.inner.pop(node)
+    }
+
+    fn get_template_contents(&self, target: &EgoId) -> EgoId {
+        self.inner.get_template_contents(target)
+    }
+
+    fn same_node(&self, x: &EgoId, y: &EgoId) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, mode: QuirksMode) {
+        self.inner.set_quirks_mode(mode)
+    }
+
+    fn append_before_sibling(&self, sibling: &EgoId, new_node: NodeOrText<EgoId>) {
+        match new_node {
+            NodeOrText::AppendNode(id) => {
+                self.inner
+                    .append_before_sibling(sibling, NodeOrText::AppendNode(id));
+                self.last_inserted.set(Some(id));
+            }
+            NodeOrText::AppendText(t) => {
+                self.text_spans(&t);
+                self.inner
+                    .append_before_sibling(sibling, NodeOrText::AppendText(t));
+                let node = self
+                    .inner
+                    .0
+                    .borrow()
+                    .tree
+                    .get(*sibling)
+                    .filter(|s| s.parent().is_some())
+                    .and_then(|s| s.prev_sibling())
+                    .filter(|p| p.value().is_text())
+                    .map(|c| c.id());
+                if let Some(n) = node {
+                    for s in self.scratch.borrow_mut().drain(..) {
+                        self.stamp(n, s, false);
+                    }
+                }
+                self.text_node_after(node);
+            }
+        }
+    }
+
+    fn add_attrs_if_missing(&self, target: &EgoId, attrs: Vec<Attribute>) {
+        self.inner.add_attrs_if_missing(target, attrs)
+    }
+
+    fn remove_from_parent(&self, target: &EgoId) {
+        self.inner.remove_from_parent(target)
+    }
+
+    fn reparent_children(&self, node: &EgoId, new_parent: &EgoId) {
+        self.inner.reparent_children(node, new_parent)
+    }
+}

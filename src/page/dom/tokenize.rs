@@ -1,0 +1,464 @@
+//! The tokenizer adapter: html5gum's positioned tokens turned into html5ever tokens and fed to
+//! the tree builder, with the current token's span handed to the tree sink.
+
+use std::convert::Infallible;
+
+use ego_tree::NodeId as EgoId;
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{
+    Doctype as HDoctype, Tag as HTag, TagKind, Token as HToken, TokenSink, TokenSinkResult,
+};
+use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
+use html5ever::{ns, Attribute, LocalName, QualName};
+use html5gum::emitters::callback::{Callback, CallbackEmitter, CallbackEvent};
+use html5gum::{Emitter, ForwardingEmitter, Span, State, Tokenizer};
+use scraper::Html;
+
+use super::sink::{PosSink, Stamp, TextSrc, TokKind};
+use super::DomOptions;
+
+/// Tokenizes `text` with html5gum and builds scraper's tree from it through the positioned
+/// sink: the tree and the span stamps of its nodes (see the module documentation of
+/// [`super`]).
+pub(super) fn parse(text: &str, opts: &DomOptions) -> (Html, Vec<Stamp>) {
+    let sink = PosSink::new();
+    sink.text.set(text);
+    let tb = TreeBuilder::new(
+        sink,
+        TreeBuilderOpts {
+            scripting_enabled: opts.scripting_enabled,
+            ..Default::default()
+        },
+    );
+    {
+        let cb = Cb {
+            tb: &tb,
+            text,
+            tag: None,
+            tag_start: 0,
+            skip_value: false,
+            next_state: None,
+            stack: Vec::new(),
+            suppressed: Vec::new(),
+        };
+        let em = Em {
+            inner: CallbackEmitter::new(cb),
+        };
+        let Ok(()) = Tokenizer::new_with_emitter(text, em).finish();
+    }
+    tb.sink.into_parts()
+}
+
+struct Cb<'a, 't> {
+    tb: &'a TreeBuilder<EgoId, PosSink<'t>>,
+    text: &'t str,
+    tag: Option<HTag>,
+    tag_start: usize,
+    skip_value: bool,
+    next_state: Option<State>,
+    /// Elements opened by a start tag and not yet closed (as far as end tags tell).
+    stack: Vec<(EgoId, LocalName)>,
+    /// Start tags ignored by the depth cap ([`MAX_DEPTH`]), innermost last, so their end tags
+    /// are ignored too.
+    suppressed: Vec<LocalName>,
+}
+
+/// The deepest nesting of elements the DOM builds. Browsers cap it too (Blink's parser stops
+/// nesting at 512 and inserts deeper elements as siblings): without a cap, html5ever's scope
+/// checks make a page of 100 000 nested `<div>`s cost O(depth²) (39 s measured, release build).
+/// Past the cap, further start tags (and their matching end tags) are ignored — their bytes are
+/// in no node, like other tags the tree builder ignores — and their text goes into the deepest
+/// element. Real pages nest a few dozen levels.
+pub const MAX_DEPTH: usize = 512;
+
+/// HTML void elements (no content, no end tag).
+fn is_void(name: &str) -> bool {
+    matches!(
+        name,
+        "area"
+            | "base"
+            | "basefont"
+            | "bgsound"
+            | "br"
+            | "col"
+            | "embed"
+            | "frame"
+            | "hr"
+            | "img"
+            | "input"
+            | "keygen"
+            | "link"
+            | "meta"
+            | "param"
+            | "source"
+            | "track"
+            | "wbr"
+    )
+}
+
+impl<'a, 't> Cb<'a, 't> {
+    fn sink(&self) -> &PosSink<'t> {
+        &self.tb.sink
+    }
+
+    fn process(&mut self, kind: TokKind, span: (usize, usize), token: HToken) {
+        let s = self.sink();
+        s.kind.set(kind);
+        s.span.set(span);
+        let r = self.tb.process_token(token, 1);
+        self.next_state = match r {
+            TokenSinkResult::Continue | TokenSinkResult::EncodingIndicator(_) => None,
+            TokenSinkResult::Script(_) => Some(State::Data),
+            TokenSinkResult::Plaintext => Some(State::PlainText),
+            TokenSinkResult::RawData(RawKind::Rcdata) => Some(State::RcData),
+            TokenSinkResult::RawData(RawKind::Rawtext) => Some(State::RawText),
+            TokenSinkResult::RawData(_) => Some(State::ScriptData),
+        };
+    }
+
+    /// Is the tree at least [`MAX_DEPTH`] deep at the insertion point? Checked only when our
+    /// own stack is that long (it over-counts elements closed implicitly, e.g. unclosed `<p>`s),
+    /// by walking at most [`MAX_DEPTH`] ancestors of the last inserted node.
+    fn too_deep(&self) -> bool {
+        if self.stack.len() < MAX_DEPTH {
+            return false;
+        }
+        let Some(last) = self.sink().last_inserted.get() else {
+            return false;
+        };
+        let tree = self.sink().inner.0.borrow();
+        tree.tree
+            .get(last)
+            .is_some_and(|n| n.ancestors().take(MAX_DEPTH).count() >= MAX_DEPTH)
+    }
+
+    fn start_tag(&mut self, tag: HTag, span: (usize, usize)) {
+        if !is_void(&tag.name) && !tag.self_closing && self.too_deep() {
+            self.suppressed.push(tag.name);
+            return;
+        }
+        let name = tag.name.clone();
+        let self_closing = tag.self_closing;
+        *self.sink().name.borrow_mut() = Some(name.clone());
+        self.sink().created.set(None);
+        self.process(TokKind::Start, span, HToken::TagToken(tag));
+        if let Some(h) = self.sink().created.take() {
+            self.sink().stamp(h, span.0..span.1, false);
+            // The element's own name (`<image>` makes an `img`).
+            let elem = self.sink().inner.0.borrow().tree.get(h).and_then(|n| {
+                n.value()
+                    .as_element()
+                    .map(|e| (e.name.ns == ns!(html), e.name.local.clone()))
+            });
+            let (html_ns, name) = elem.unwrap_or((true, name));
+            let void = if html_ns {
+                is_void(&name)
+            } else {
+                self_closing
+            };
+            if !void {
+                self.stack.push((h, name));
+            }
+        }
+        self.sink().texts.borrow_mut().clear();
+    }
+
+    fn end_tag(&mut self, name: LocalName, span: (usize, usize)) {
+        if self.suppressed.last() == Some(&name) {
+            self.suppressed.pop();
+            return;
+        }
+        // Which open element does this end tag close? The nearest one of that name (from the
+        // top of our stack) that is an ancestor-or-self of the last inserted node.
+        let matched = {
+            let last = self.sink().last_inserted.get();
+            let tree = &self.sink().inner.0;
+            let tree = tree.borrow();
+            let mut found = None;
+            for (k, (h, n)) in self.stack.iter().enumerate().rev() {
+                if *n != name {
+                    continue;
+                }
+                let open = last.is_some_and(|l| {
+                    l == *h
+                        || tree
+                            .tree
+                            .get(l)
+                            .is_some_and(|ln| ln.ancestors().any(|a| a.id() == *h))
+                });
+                if open {
+                    found = Some(k);
+                }
+                break;
+            }
+            found
+        };
+        *self.sink().name.borrow_mut() = Some(name.clone());
+        self.sink().created.set(None);
+        self.process(
+            TokKind::End,
+            span,
+            HToken::TagToken(HTag {
+                kind: TagKind::EndTag,
+                name,
+                self_closing: false,
+                attrs: Vec::new(),
+                had_duplicate_attributes: false,
+            }),
+        );
+        let created = self.sink().created.take().is_some();
+        if let (Some(k), false) = (matched, created) {
+            let h = self.stack[k].0;
+            self.sink().stamp(h, span.0..span.1, true);
+            self.stack.truncate(k);
+        }
+        self.sink().texts.borrow_mut().clear();
+    }
+}
+
+impl<'a, 't> Cb<'a, 't> {
+    /// Character data with source bytes that are in no token inside it: CDATA delimiters in
+    /// foreign content (`a<![CDATA[b]]>c`) and `</>` (which the tokenizer drops in data, not
+    /// in raw text: `strip_empty_end` says it was dropped here). One text
+    /// source per piece between them, CDATA content literal, the rest decoded.
+    fn push_split(&mut self, start: usize, end: usize, mut in_cdata: bool, strip_empty_end: bool) {
+        let foreign = self
+            .tb
+            .adjusted_current_node_present_but_not_in_html_namespace();
+        let text = self.text;
+        let norm = |s: &str| s.replace("\r\n", "\n").replace('\r', "\n");
+        let mut q = self.sink().texts.borrow_mut();
+        let mut push = |a: usize, b: usize, cdata: bool| {
+            let seg = &text[a..b];
+            if a >= b {
+                return;
+            }
+            let dec = if cdata {
+                seg.contains('\r').then(|| norm(seg))
+            } else {
+                seg.contains(['&', '\r', '\0'])
+                    .then(|| norm(&htmlize::unescape(seg)).replace('\0', "\u{FFFD}"))
+            };
+            q.push_back(TextSrc {
+                cur: a,
+                end: b,
+                dec,
+                dpos: 0,
+            });
+        };
+        let mut pos = start;
+        while pos < end {
+            let rest = &text[pos..end];
+            if in_cdata {
+                let b = rest.find("]]>").map_or(end, |j| pos + j);
+                push(pos, b, true);
+                pos = (b + 3).min(end);
+                in_cdata = false;
+                continue;
+            }
+            let empty_end = if strip_empty_end {
+                rest.find("</>")
+            } else {
+                None
+            };
+            let cdata = if foreign {
+                rest.find("<![CDATA[")
+            } else {
+                None
+            };
+            match (empty_end, cdata) {
+                (Some(e), c) if c.is_none_or(|c| e < c) => {
+                    push(pos, pos + e, false);
+                    pos += e + 3;
+                }
+                (_, Some(c)) => {
+                    push(pos, pos + c, false);
+                    pos += c + 9;
+                    in_cdata = true;
+                }
+                _ => {
+                    push(pos, end, false);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// html5gum hands out UTF-8 (its input is a `&str`); the lossy path is only a safety net.
+fn to_str(b: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(b) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(b),
+    }
+}
+
+impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
+    fn handle_event(&mut self, event: CallbackEvent<'_>, span: Span<usize>) -> Option<Infallible> {
+        match event {
+            CallbackEvent::OpenStartTag { name } => {
+                self.tag = Some(HTag {
+                    kind: TagKind::StartTag,
+                    name: LocalName::from(&*to_str(name)),
+                    self_closing: false,
+                    attrs: Vec::new(),
+                    had_duplicate_attributes: false,
+                });
+                self.tag_start = span.start;
+                self.skip_value = false;
+            }
+            CallbackEvent::AttributeName { name } => {
+                if let Some(tag) = self.tag.as_mut() {
+                    let local = LocalName::from(&*to_str(name));
+                    if tag.attrs.iter().any(|a| a.name.local == local) {
+                        tag.had_duplicate_attributes = true;
+                        self.skip_value = true;
+                    } else {
+                        self.skip_value = false;
+                        tag.attrs.push(Attribute {
+                            name: QualName::new(None, ns!(), local),
+                            value: StrTendril::new(),
+                        });
+                    }
+                }
+            }
+            CallbackEvent::AttributeValue { value } => {
+                if let Some(tag) = self.tag.as_mut() {
+                    if !self.skip_value {
+                        if let Some(a) = tag.attrs.last_mut() {
+                            a.value.push_slice(&to_str(value));
+                        }
+                    }
+                }
+            }
+            CallbackEvent::CloseStartTag { self_closing } => {
+                if let Some(mut tag) = self.tag.take() {
+                    tag.self_closing = self_closing;
+                    let start = self.tag_start;
+                    self.start_tag(tag, (start, span.end));
+                }
+            }
+            CallbackEvent::EndTag { name } => {
+                let name = LocalName::from(&*to_str(name));
+                self.end_tag(name, (span.start, span.end));
+            }
+            CallbackEvent::String { value } => {
+                let mut start = span.start;
+                let end = span.end.max(start);
+                let src = self.text.get(start..end).unwrap_or("");
+                let mut in_cdata = false;
+                if src.starts_with("<![CDATA[") && !value.starts_with(b"<![CDATA[") {
+                    start += 9;
+                    in_cdata = true;
+                }
+                let src = self.text.get(start..end).unwrap_or("");
+                if src.as_bytes() == value {
+                    self.sink().texts.borrow_mut().push_back(TextSrc {
+                        cur: start,
+                        end,
+                        dec: None,
+                        dpos: 0,
+                    });
+                } else if (src.contains("</>") && !value.windows(3).any(|w| w == b"</>"))
+                    || ((src.contains("<![CDATA[") || src.contains("]]>"))
+                        && self
+                            .tb
+                            .adjusted_current_node_present_but_not_in_html_namespace())
+                {
+                    self.push_split(start, end, in_cdata, !value.windows(3).any(|w| w == b"</>"));
+                } else {
+                    self.sink().texts.borrow_mut().push_back(TextSrc {
+                        cur: start,
+                        end,
+                        dec: Some(to_str(value).into_owned()),
+                        dpos: 0,
+                    });
+                }
+                let mut first = true;
+                for part in value.split(|&b| b == 0) {
+                    if !first {
+                        self.process(TokKind::Text, (start, end), HToken::NullCharacterToken);
+                    }
+                    first = false;
+                    if !part.is_empty() {
+                        let t = StrTendril::from_slice(&to_str(part));
+                        self.process(TokKind::Text, (start, end), HToken::CharacterTokens(t));
+                    }
+                }
+            }
+            CallbackEvent::Comment { value } => {
+                let t = StrTendril::from_slice(&to_str(value));
+                self.process(
+                    TokKind::Comment,
+                    (span.start, span.end),
+                    HToken::CommentToken(t),
+                );
+                self.sink().texts.borrow_mut().clear();
+            }
+            CallbackEvent::Doctype {
+                name,
+                public_identifier,
+                system_identifier,
+                force_quirks,
+            } => {
+                let t = |b: &[u8]| StrTendril::from_slice(&to_str(b));
+                let d = HDoctype {
+                    name: Some(name).filter(|n| !n.is_empty()).map(t),
+                    public_id: public_identifier.map(t),
+                    system_id: system_identifier.map(t),
+                    force_quirks,
+                };
+                self.process(
+                    TokKind::Doctype,
+                    (span.start, span.end),
+                    HToken::DoctypeToken(d),
+                );
+                self.sink().texts.borrow_mut().clear();
+            }
+            CallbackEvent::Error(_) => {}
+        }
+        None
+    }
+}
+
+struct Em<'a, 't> {
+    inner: CallbackEmitter<Cb<'a, 't>, Infallible, usize>,
+}
+
+impl<'a, 't> ForwardingEmitter for Em<'a, 't> {
+    type Token = Infallible;
+
+    fn inner(&mut self) -> &mut impl Emitter<Token = Infallible> {
+        &mut self.inner
+    }
+
+    fn should_emit_errors(&mut self) -> bool {
+        false
+    }
+
+    fn emit_eof(&mut self) {
+        self.inner.emit_eof();
+        let cb = self.inner.callback_mut();
+        cb.process(TokKind::None, (0, 0), HToken::EOFToken);
+        cb.tb.end();
+    }
+
+    fn emit_current_tag(&mut self) -> Option<State> {
+        let _naive = self.inner.emit_current_tag();
+        let next = self.inner.callback_mut().next_state.take();
+        if next.is_some() {
+            // The tree builder switched the tokenizer (raw text, RCDATA, script data): the next
+            // character data starts here, not at the previous text token (tech.md pitfall 1).
+            self.inner.init_string();
+        }
+        next
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&mut self) -> bool {
+        self.inner
+            .callback_mut()
+            .tb
+            .adjusted_current_node_present_but_not_in_html_namespace()
+    }
+}
