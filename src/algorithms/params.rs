@@ -151,11 +151,7 @@ impl ParamSpec {
                 Ok(v)
             }
             (ParamKind::Float { min, max, .. }, ParamValue::Float(_) | ParamValue::Int(_)) => {
-                let x = match v {
-                    ParamValue::Float(x) => x,
-                    ParamValue::Int(i) => i as f64,
-                    _ => unreachable!("matched above"),
-                };
+                let x = f64::from_value(&v).unwrap_or(f64::NAN);
                 if !x.is_finite() || x < *min || x > *max {
                     return Err(bad(format!("out of range {min}..={max}")));
                 }

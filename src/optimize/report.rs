@@ -44,7 +44,7 @@ pub fn test_score<S: SearchSpace>(
         .injected()
         .map(|t| space.configure(&t.individual))
         .unwrap_or_else(|| best.clone());
-    let algos: Vec<(Arc<dyn Extractor>, Params)> = vec![(best.0, best.1), (defaults.0, defaults.1)];
+    let algos: Vec<(Arc<dyn Extractor>, Params)> = vec![best, defaults];
     let rep = evaluate(pages, &algos, Metric::Word, false);
     TestScore {
         corpus: corpus.to_string(),
