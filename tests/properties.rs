@@ -47,33 +47,67 @@ fn fragment() -> impl Strategy<Value = String> {
     ]
 }
 
-/// Tags without quotes or raw text, and words: fragments between which inserted white space is
-/// insignificant in HTML.
-fn layout_fragment() -> impl Strategy<Value = String> {
-    prop_oneof![
-        Just("<p>".to_string()),
-        Just("</p>".to_string()),
-        Just("<div class=a>".to_string()),
-        Just("</div>".to_string()),
-        Just("<ul>".to_string()),
-        Just("<li>".to_string()),
-        Just("</li>".to_string()),
-        Just("</ul>".to_string()),
-        // Links as whole inline units: an unclosed `<a>` would swallow the white space inserted
-        // around the next block tag into its anchor text, which Filter 3 (AdDANAg) measures.
-        Just("<a href=x>a link</a>".to_string()),
-        Just("<h1>".to_string()),
-        Just("</h1>".to_string()),
-        Just("<br>".to_string()),
-        Just("<table>".to_string()),
-        Just("<td>".to_string()),
-        Just("</table>".to_string()),
-        Just("سلام دنیا".to_string()),
-        "[a-zA-Z][a-zA-Z .,]{0,40}[a-zA-Z.]",
-    ]
+/// Inline content: words, whole links and line breaks, between which nothing is inserted.
+fn inline_run() -> impl Strategy<Value = Vec<String>> {
+    proptest::collection::vec(
+        prop_oneof![
+            // Links as whole inline units: an unclosed `<a>` would swallow the white space
+            // inserted around the next block tag into its anchor text, which Filter 3 (AdDANAg)
+            // measures.
+            Just("<a href=x>a link</a>".to_string()),
+            Just("<br>".to_string()),
+            Just("سلام دنیا".to_string()),
+            "[a-zA-Z][a-zA-Z .,]{0,40}[a-zA-Z.]",
+        ],
+        1..4,
+    )
 }
 
-/// Block-level tags of [`layout_fragment`], around which inserted white space is insignificant.
+/// `open`, the parts of `inner`, `close`.
+fn wrap(open: &str, inner: Vec<String>, close: &str) -> Vec<String> {
+    let mut v = vec![open.to_string()];
+    v.extend(inner);
+    v.push(close.to_string());
+    v
+}
+
+/// Well-formed block structure as separate parts (each tag one part): paragraphs and headings
+/// of inline content, nested in divisions, lists and tables up to three levels. Well-formed,
+/// because the parser drops a misplaced tag (`<td>` outside a table, a stray `</div>`) or moves
+/// text out of a table (foster parenting), which glues the words around it in the compact page
+/// only — the two layouts then differ for a browser too, and the case says nothing about
+/// layout. (Generating tags freely, four cases in five were such; the test then ran out of
+/// proptest's 1,024 global rejects on some seeds.)
+fn layout_parts() -> impl Strategy<Value = Vec<String>> {
+    let leaf = prop_oneof![
+        inline_run(),
+        inline_run().prop_map(|r| wrap("<p>", r, "</p>")),
+        inline_run().prop_map(|r| wrap("<h1>", r, "</h1>")),
+    ];
+    leaf.prop_recursive(3, 48, 4, |inner| {
+        let kids = proptest::collection::vec(inner, 1..4).prop_map(|v| v.concat());
+        prop_oneof![
+            kids.clone()
+                .prop_map(|k| wrap("<div class=a>", k, "</div>")),
+            proptest::collection::vec(kids.clone(), 1..4).prop_map(|items| {
+                let items = items
+                    .into_iter()
+                    .flat_map(|i| wrap("<li>", i, "</li>"))
+                    .collect();
+                wrap("<ul>", items, "</ul>")
+            }),
+            proptest::collection::vec(kids, 1..4).prop_map(|cells| {
+                let cells = cells
+                    .into_iter()
+                    .flat_map(|c| wrap("<td>", c, "</td>"))
+                    .collect();
+                wrap("<table>", wrap("<tr>", cells, "</tr>"), "</table>")
+            }),
+        ]
+    })
+}
+
+/// Block-level tags of [`layout_parts`], around which inserted white space is insignificant.
 fn is_block_tag(p: &str) -> bool {
     p.starts_with('<') && !p.starts_with("<a") && !p.contains("<br")
 }
@@ -146,10 +180,10 @@ proptest! {
     /// (nearly) the same extraction"): inserting newlines and indentation around tags changes
     /// neither the virtual lines' counts nor any registered extractor's extract. White space is
     /// inserted only around block-level tags, where HTML ignores it (around inline tags such as
-    /// `<a>` it would separate words, as in a browser); a case where it changes the page's words
-    /// anyway — a block tag the parser drops, e.g. `<td>` outside a table — is discarded.
+    /// `<a>` it would separate words, as in a browser), in well-formed pages ([`layout_parts`]); a
+    /// case where it changes the page's words anyway is discarded (none in 600 generated).
     #[test]
-    fn whitespace_layout_does_not_change_extraction(parts in proptest::collection::vec(layout_fragment(), 1..60)) {
+    fn whitespace_layout_does_not_change_extraction(parts in proptest::collection::vec(layout_parts(), 1..6).prop_map(|v| v.concat())) {
         let compact: String = parts.concat();
         let spaced: String = parts
             .iter()
@@ -160,13 +194,20 @@ proptest! {
         // A tag the parser drops in its place (`<td>` outside a table, a stray `</li>`) is no
         // block boundary: white space around it separates words a browser shows glued
         // (`…دنیا<td>سلام…`), so the two pages have different text and nothing is compared.
-        // Both the lines' text (plain) and the DOM's text (where the parser merges the text
-        // around a dropped tag into one node) must have the same words.
+        // Both the lines' text (plain) and the DOM's text nodes (where the parser merges the
+        // text around a dropped tag into one node) must have the same words.
         let all_words = |p: &Page| {
             let plain = cescope::algorithms::find("plain").unwrap();
             cescope::metrics::words(&p.render(&plain.run(p, &Params::defaults(plain.params())).selection))
         };
-        let dom_words = |p: &Page| cescope::metrics::words(&p.dom().text(0));
+        // Words per text node: a node that merged the text around a dropped tag differs.
+        let dom_words = |p: &Page| {
+            let dom = p.dom();
+            dom.text_nodes()
+                .map(|(id, _)| cescope::metrics::words(dom.node_text(id).unwrap_or_default()))
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+        };
         prop_assume!(all_words(&a) == all_words(&b) && dom_words(&a) == dom_words(&b));
         let key = |p: &Page| p.lines().lines.iter().map(|l| (l.length, l.content, l.rtl, l.ascii)).collect::<Vec<_>>();
         prop_assert_eq!(key(&a), key(&b));
