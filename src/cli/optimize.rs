@@ -2,7 +2,6 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
@@ -106,7 +105,9 @@ impl OptimizeArgs {
     fn ga_options(&self) -> GaOptions {
         GaOptions {
             population: self.population,
-            parents: self.parents.unwrap_or((self.population / 4).max(2)),
+            parents: self
+                .parents
+                .unwrap_or_else(|| GaOptions::default_parents(self.population)),
             patience: self.generations,
             max_generations: self.max_generations,
             crossover: self.crossover,
@@ -134,7 +135,6 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
         }
     };
     with_threads(args.threads, || {
-        opts.validate()?;
         if args.search_sets {
             let space = opt::SetSpace::new(&args.candidates, args.max_members)?;
             let axes = opt::plot_axes(&space, args.plot_axes.as_deref())?;
@@ -148,55 +148,18 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
     })?
 }
 
-/// The search of `cescope optimize` over any space: gathers and loads the pages, runs the GA,
-/// scores the test corpora, prints and writes (the plot with gene `x` across, gene `y` or the
-/// train F1 up).
+/// The search of `cescope optimize` over any space ([`cescope::optimize::study`]): prints its
+/// progress, the table (or JSON), writes --out and --plot (the plot with gene `x` across, gene
+/// `y` or the train F1 up).
 fn search<S: SearchSpace>(
     space: &S,
     args: &OptimizeArgs,
     opts: &GaOptions,
     (x, y): (usize, Option<usize>),
 ) -> Result<()> {
-    use cescope::eval::run;
-    use cescope::optimize::{self as opt, TrainingSet};
+    use cescope::optimize::{self as opt, Corpora, Progress};
     use std::io::IsTerminal;
 
-    let t0 = Instant::now();
-    let (pages, notes) = run::gather_with(&args.train, &run::CorpusOrGoldFiles)?;
-    for n in &notes {
-        eprintln!("cescope: note: {n}");
-    }
-    if pages.is_empty() {
-        anyhow::bail!("no page with a gold standard in the training corpus");
-    }
-    let mut tests = Vec::new();
-    for t in &args.test {
-        let (pages, notes) = run::gather_with(std::slice::from_ref(t), &run::CorpusOrGoldFiles)?;
-        for n in &notes {
-            eprintln!("cescope: note: {n}");
-        }
-        if pages.is_empty() {
-            anyhow::bail!(
-                "no page with a gold standard in the test corpus {}",
-                t.display()
-            );
-        }
-        tests.push(pages);
-    }
-    let all = pages.len();
-    let pages = match args.sample {
-        Some(n) => opt::sample(pages, n, opts.seed),
-        None => pages,
-    };
-    let training = TrainingSet::load(&pages, space.needs_dom())?;
-    for n in training.notes() {
-        eprintln!("cescope: warning: {n}");
-    }
-    eprintln!(
-        "cescope: training on {} of {all} page(s), loaded in {:.2} s",
-        training.len(),
-        t0.elapsed().as_secs_f64()
-    );
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         if let Ok(style) =
@@ -204,57 +167,60 @@ fn search<S: SearchSpace>(
         {
             b.set_style(style);
         }
-        b.enable_steady_tick(std::time::Duration::from_millis(200));
         b
     });
-    let mut on_gen = |g: &opt::GenerationStats, evals: usize| {
-        if let Some(b) = &bar {
-            b.set_message(format!(
-                "generation {}: best F1 {:.4}, population mean {:.4}; {evals} evaluations",
-                g.generation, g.best_so_far, g.mean
-            ));
-        }
+    let corpora = Corpora {
+        train: &args.train,
+        test: &args.test,
+        sample: args.sample,
     };
-    let outcome = opt::optimize(space, &training, opts, &mut on_gen)?;
-    if let Some(b) = bar {
+    let study = opt::study(space, corpora, opts, &mut |p| match p {
+        Progress::Note(n) => eprintln!("cescope: note: {n}"),
+        Progress::Warning(n) => eprintln!("cescope: warning: {n}"),
+        Progress::Loaded { pages, of, secs } => {
+            eprintln!("cescope: training on {pages} of {of} page(s), loaded in {secs:.2} s");
+            if let Some(b) = &bar {
+                b.enable_steady_tick(std::time::Duration::from_millis(200));
+            }
+        }
+        Progress::Generation(g, evals) => {
+            if let Some(b) = &bar {
+                b.set_message(format!(
+                    "generation {}: best F1 {:.4}, population mean {:.4}; {evals} evaluations",
+                    g.generation, g.best_so_far, g.mean
+                ));
+            }
+        }
+    });
+    if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let search = t0.elapsed().as_secs_f64();
-    let scores: Vec<opt::TestScore> = args
-        .test
-        .iter()
-        .zip(&tests)
-        .map(|(t, pages)| {
-            let name = pages
-                .first()
-                .map_or_else(|| t.display().to_string(), |p| p.corpus.clone());
-            opt::test_score(space, &outcome, &name, pages)
-        })
-        .collect();
+    let study = study?;
+    let (outcome, scores) = (&study.outcome, &study.scores);
     let mut out = std::io::stdout().lock();
     match args.format {
-        TextOrJson::Text => write!(out, "{}", opt::table(space, &outcome, args.top, &scores))?,
+        TextOrJson::Text => write!(out, "{}", opt::table(space, outcome, args.top, scores))?,
         TextOrJson::Json => {
-            serde_json::to_writer_pretty(&mut out, &opt::to_json(space, &outcome, opts, &scores))?;
+            serde_json::to_writer_pretty(&mut out, &opt::to_json(space, outcome, opts, scores))?;
             writeln!(out)?;
         }
     }
     out.flush()?;
     if let Some(path) = &args.out {
-        opt::write_best(space, &outcome, path)?;
+        opt::write_best(space, outcome, path)?;
         eprintln!("cescope: wrote {}", path.display());
     }
     if let Some(path) = &args.plot {
-        opt::plot(space, &outcome, x, y, path)?;
+        opt::plot(space, outcome, x, y, path)?;
         eprintln!("cescope: wrote {}", path.display());
     }
     eprintln!(
         "cescope: {} distinct evaluations x {} pages in {:.2} s wall ({} thread(s)), {:.2} s with the test corpora",
         outcome.evaluations(),
-        training.len(),
-        search,
+        study.train_pages,
+        study.search_secs,
         rayon::current_num_threads(),
-        t0.elapsed().as_secs_f64()
+        study.total_secs
     );
     Ok(())
 }

@@ -55,6 +55,12 @@ impl Default for GaOptions {
 }
 
 impl GaOptions {
+    /// The number of parents when none is given: a quarter of the population, at least 2
+    /// (5 of the default 20).
+    pub fn default_parents(population: usize) -> usize {
+        (population / 4).max(2)
+    }
+
     /// Checks the ranges. Errors: [`Error::Param`] naming the option.
     pub fn validate(&self) -> Result<()> {
         let bad = |m: &str| Err(Error::Param(m.to_string()));

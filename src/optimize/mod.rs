@@ -46,6 +46,7 @@ mod ga;
 mod plot;
 mod report;
 mod space;
+mod study;
 #[cfg(test)]
 mod tests;
 
@@ -54,6 +55,7 @@ pub use ga::*;
 pub use plot::*;
 pub use report::*;
 pub use space::*;
+pub use study::*;
 
 use rand::{Rng as _, SeedableRng};
 use rand_chacha::ChaCha8Rng;
