@@ -6,10 +6,15 @@
 //! parameter values) or nested filter sets, combined in one of four ways ([`Combine`]):
 //!
 //! - **serial** (section 3): member 1 runs on the page; member k+1 runs on the page *as left by*
-//!   member k — [`Page::masked`] with member k's selection, every byte offset unchanged. A filter
-//!   only removes content (section 4: "the CE filters at most remove nodes"), so member k+1's
-//!   selection is intersected with member k's: text blanked by an earlier member never comes
-//!   back. The result is the last member's selection.
+//!   member k ("the output document of one filter provides the input for the next one"), every
+//!   byte offset unchanged. What is left is set by [`Removal`] (set files: `remove`): by
+//!   default the removed **nodes** go, markup and all ([`Page::pruned`]: every element none of
+//!   whose words member k kept is blanked with its tags; section 4: "the CE filters at most
+//!   remove nodes from the DOM-tree"); `remove = "text"` blanks only the removed text and keeps
+//!   all markup ([`Page::masked`]). The difference matters to members that count tags: BTE after
+//!   LQF sees a removed link list's tags only under `text`, and may cut the article there. A
+//!   filter only removes content, so member k+1's selection is intersected with member k's: text
+//!   removed by an earlier member never comes back. The result is the last member's selection.
 //! - **union / intersection** (section 4, R∪ and R∩): every member runs on the original page;
 //!   the normal-form selections ([`Page::normalize`]: the text of the kept nodes) are united or
 //!   intersected — on normal-form text the node-set operations of the paper.
@@ -58,10 +63,7 @@
 
 use std::fmt;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
-
-use serde::Deserialize;
+use std::sync::Arc;
 
 use super::params::Text;
 use super::trace::Keys;
@@ -72,6 +74,7 @@ pub use crate::error::SetError;
 use crate::error::{Error, Result};
 use crate::page::Page;
 use crate::selection::Selection;
+pub use file::{load, parse, shipped, shipped_text};
 
 /// The most members one set (each nesting level) may have: a bound on what a file can ask
 /// for, far above any published combination (Weissig & Gottron combine at most three).
@@ -86,6 +89,43 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 /// The trace key of member `i`'s row (0-based `i`): `member1`, `member2`, ….
 fn member_key(i: usize) -> String {
     format!("member{}", i + 1)
+}
+
+/// What a serial set's member k+1 sees of what member k removed (set files: `remove`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Removal {
+    /// The removed elements go with their markup ([`Page::pruned`]; Weissig & Gottron,
+    /// section 4: filters remove nodes). The default.
+    #[default]
+    Nodes,
+    /// Only the removed text is blanked; all markup stays ([`Page::masked`]).
+    Text,
+}
+
+impl Removal {
+    /// The name used in set files: `nodes`, `text`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Removal::Nodes => "nodes",
+            Removal::Text => "text",
+        }
+    }
+
+    /// What the next member sees gone, for phase texts and explanations.
+    pub fn what(self) -> &'static str {
+        match self {
+            Removal::Nodes => "the elements it removed blanked, tags and all",
+            Removal::Text => "its removed text blanked, all tags kept",
+        }
+    }
+
+    /// The page `page` as left by a member that kept `kept`.
+    pub fn apply(self, page: &Page, kept: &Selection) -> Page {
+        match self {
+            Removal::Nodes => page.pruned(kept),
+            Removal::Text => page.masked(kept),
+        }
+    }
 }
 
 /// How a set combines its members' selections (Weissig & Gottron, sections 3–4).
@@ -232,6 +272,8 @@ pub struct FilterSet {
     /// the phases.
     info: AlgoInfo,
     combine: Combine,
+    /// What a serial member leaves for the next (unused by the other combinations).
+    removal: Removal,
     members: Vec<Member>,
     /// For each parameter: (member index, the member's own name).
     map: Vec<(usize, Text)>,
@@ -244,6 +286,7 @@ impl fmt::Debug for FilterSet {
         f.debug_struct("FilterSet")
             .field("name", &self.info.name)
             .field("combine", &self.combine)
+            .field("removal", &self.removal)
             .field(
                 "members",
                 &self
@@ -271,7 +314,30 @@ impl FilterSet {
             source,
         };
         check_shape(combine, members.len(), "top level").map_err(wrap)?;
-        Ok(FilterSet::build(name, describe, combine, members))
+        Ok(FilterSet::build(
+            name,
+            describe,
+            combine,
+            Removal::default(),
+            members,
+        ))
+    }
+
+    /// The same set with serial members leaving the page as `removal` says (ignored by the
+    /// parallel combinations).
+    pub fn with_removal(&self, removal: Removal) -> FilterSet {
+        FilterSet::build(
+            self.name(),
+            (!self.auto_describe).then_some(self.describe()),
+            self.combine,
+            removal,
+            self.members.clone(),
+        )
+    }
+
+    /// What a serial member leaves for the next ([`Removal`]).
+    pub fn removal(&self) -> Removal {
+        self.removal
     }
 
     /// Builds a set whose shape was checked ([`check_shape`]).
@@ -279,6 +345,7 @@ impl FilterSet {
         name: &str,
         describe: Option<&str>,
         combine: Combine,
+        removal: Removal,
         members: Vec<Member>,
     ) -> FilterSet {
         let mut specs = Vec::new();
@@ -303,8 +370,12 @@ impl FilterSet {
                 } else {
                     ", "
                 };
+                let remove = match combine {
+                    Combine::Serial => format!(", remove {}", removal.name()),
+                    _ => String::new(),
+                };
                 format!(
-                    "filter set ({}): {}",
+                    "filter set ({}{remove}): {}",
                     combine_text(combine),
                     names.join(sep)
                 )
@@ -314,7 +385,7 @@ impl FilterSet {
         for (i, m) in members.iter().enumerate() {
             phases.push(Phase {
                 name: format!("{} {}", i + 1, names[i]).into(),
-                what: member_role(combine, i, &names, m.weight).into(),
+                what: member_role(combine, removal, i, &names, m.weight).into(),
                 reveals: Keys::Owned(vec![member_key(i)]),
             });
         }
@@ -337,9 +408,14 @@ impl FilterSet {
                         .into(),
                 params: specs.into(),
                 phases: phases.into(),
-                needs_dom: members.iter().any(|m| m.extractor().needs_dom()),
+                // Pruning a page for the next serial member reads its DOM.
+                needs_dom: members.iter().any(|m| m.extractor().needs_dom())
+                    || (combine == Combine::Serial
+                        && removal == Removal::Nodes
+                        && members.len() > 1),
             },
             combine,
+            removal,
             members,
             map,
             auto_describe,
@@ -379,6 +455,7 @@ impl FilterSet {
             self.name(),
             (!self.auto_describe).then_some(self.describe()),
             self.combine,
+            self.removal,
             members,
         )
     }
@@ -402,15 +479,15 @@ impl FilterSet {
     }
 
     /// Each member's normal-form selection on `page` (serial: on the page left by the previous
-    /// member, intersected with its selection).
+    /// member — [`Removal::apply`] — intersected with its selection).
     pub fn member_selections(&self, page: &Page, params: &Params) -> Vec<Selection> {
         let mut out: Vec<Selection> = Vec::with_capacity(self.members.len());
         for (i, m) in self.members.iter().enumerate() {
             let p = self.member_params(i, params);
             let sel = match (self.combine, out.last()) {
                 (Combine::Serial, Some(prev)) => {
-                    let masked = page.masked(prev);
-                    page.normalize(&m.extractor().run(&masked, &p).selection)
+                    let left = self.removal.apply(page, prev);
+                    page.normalize(&m.extractor().run(&left, &p).selection)
                         .intersection(prev)
                 }
                 _ => page.normalize(&m.extractor().run(page, &p).selection),
@@ -473,6 +550,9 @@ impl FilterSet {
             t.insert("describe".into(), self.describe().into());
         }
         t.insert("combine".into(), self.combine.name().into());
+        if self.combine == Combine::Serial {
+            t.insert("remove".into(), self.removal.name().into());
+        }
         if let Combine::Vote { threshold } = self.combine {
             t.insert("threshold".into(), threshold.into());
         }
@@ -525,13 +605,14 @@ fn combine_text(c: Combine) -> String {
 }
 
 /// The phase text of member `i`.
-fn member_role(c: Combine, i: usize, names: &[&str], weight: f64) -> String {
+fn member_role(c: Combine, removal: Removal, i: usize, names: &[&str], weight: f64) -> String {
     match c {
         Combine::Serial if i == 0 => "runs on the page (serial, section 3)".into(),
         Combine::Serial => format!(
-            "runs on the page as left by {} {} (serial, section 3: its removed text blanked)",
+            "runs on the page as left by {} {} (serial, section 3: {})",
             i,
-            names[i - 1]
+            names[i - 1],
+            removal.what()
         ),
         Combine::Union | Combine::Intersection => {
             format!("runs on the original page ({}, section 4)", c.name())
@@ -695,7 +776,7 @@ fn explain_at(set: &FilterSet, x: &Extraction, place: String, range: Range<usize
         Combine::Serial => match hit.iter().position(|h| !h) {
             Some(0) => out.push(format!("stage 1 {} did not select it", names[0])),
             Some(k) => out.push(format!(
-                "kept by {}, removed by stage {} {} (run on the page left by {k} {})",
+                "kept by {}, removed by stage {} {} (run on the page left by {k} {}: {})",
                 if k == 1 {
                     format!("stage 1 {}", names[0])
                 } else {
@@ -703,7 +784,8 @@ fn explain_at(set: &FilterSet, x: &Extraction, place: String, range: Range<usize
                 },
                 k + 1,
                 names[k],
-                names[k - 1]
+                names[k - 1],
+                set.removal.what()
             )),
             None => out.push(format!("kept through all {} stages", names.len())),
         },
@@ -762,407 +844,7 @@ fn lookup(name: &str, sets: bool) -> Option<Arc<dyn Extractor>> {
     None
 }
 
-/// A set file as written (one struct for sets and members).
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSet {
-    name: Option<String>,
-    describe: Option<String>,
-    combine: Option<String>,
-    threshold: Option<toml::Value>,
-    algo: Option<String>,
-    set: Option<String>,
-    weight: Option<toml::Value>,
-    params: Option<toml::Table>,
-    #[serde(default)]
-    member: Vec<RawSet>,
-}
-
-/// Reading state: the files being read (cycle check) and whether members may name registered
-/// sets (not while the shipped sets themselves are being parsed).
-struct Ctx {
-    stack: Vec<PathBuf>,
-    sets: bool,
-}
-
-/// Reads the set file `path`. Errors: [`Error::FilterSet`] naming the file (see [`SetError`]).
-pub fn load(path: &Path) -> Result<FilterSet> {
-    let mut ctx = Ctx {
-        stack: Vec::new(),
-        sets: true,
-    };
-    read_file(path, &mut ctx, "top level", 0).map_err(|source| Error::FilterSet {
-        file: path.display().to_string(),
-        source,
-    })
-}
-
-/// Parses set-file `text`; `set = FILE` members are read relative to `base_dir`. Errors:
-/// [`Error::FilterSet`] (file `<text>`).
-pub fn parse(text: &str, base_dir: &Path) -> Result<FilterSet> {
-    let mut ctx = Ctx {
-        stack: Vec::new(),
-        sets: true,
-    };
-    parse_text(text, base_dir, "set", &mut ctx).map_err(|source| Error::FilterSet {
-        file: "<text>".into(),
-        source,
-    })
-}
-
-fn parse_text(
-    text: &str,
-    dir: &Path,
-    default_name: &str,
-    ctx: &mut Ctx,
-) -> std::result::Result<FilterSet, SetError> {
-    let raw: RawSet = toml::from_str(text).map_err(|e| SetError::Toml(one_line(&e.to_string())))?;
-    if raw.weight.is_some() {
-        return Err(SetError::Invalid {
-            at: "top level".into(),
-            message: "weight belongs to a [[member]]".into(),
-        });
-    }
-    build_set(raw, dir, Some(default_name), 0, ctx, "top level")
-}
-
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn read_file(
-    path: &Path,
-    ctx: &mut Ctx,
-    at: &str,
-    depth: usize,
-) -> std::result::Result<FilterSet, SetError> {
-    let io = |e: std::io::Error| SetError::Io {
-        at: at.into(),
-        path: path.display().to_string(),
-        message: e.to_string(),
-    };
-    let canon = path.canonicalize().map_err(io)?;
-    if ctx.stack.contains(&canon) {
-        return Err(SetError::Cycle {
-            at: at.into(),
-            path: path.display().to_string(),
-        });
-    }
-    if depth > MAX_DEPTH {
-        return Err(SetError::TooDeep {
-            at: at.into(),
-            limit: MAX_DEPTH,
-        });
-    }
-    let meta = std::fs::metadata(&canon).map_err(io)?;
-    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
-        return Err(SetError::Io {
-            at: at.into(),
-            path: path.display().to_string(),
-            message: format!("not a regular file of at most {MAX_FILE_BYTES} bytes"),
-        });
-    }
-    let text = std::fs::read_to_string(&canon).map_err(io)?;
-    let dir = canon.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "set".into());
-    ctx.stack.push(canon);
-    let raw: std::result::Result<RawSet, _> = toml::from_str(&text);
-    let out = match raw {
-        Ok(raw) if raw.weight.is_some() && depth == 0 => Err(SetError::Invalid {
-            at: at.into(),
-            message: "weight belongs to a [[member]]".into(),
-        }),
-        Ok(mut raw) => {
-            // A weight in an included file is its member's weight: the caller reads it.
-            raw.weight = None;
-            build_set(raw, &dir, Some(&stem), depth, ctx, at)
-        }
-        Err(e) => Err(SetError::Toml(format!(
-            "{}: {}",
-            path.display(),
-            one_line(&e.to_string())
-        ))),
-    };
-    ctx.stack.pop();
-    out
-}
-
-fn number(v: &toml::Value) -> Option<f64> {
-    match v {
-        toml::Value::Integer(i) => Some(*i as f64),
-        toml::Value::Float(f) => Some(*f),
-        _ => None,
-    }
-}
-
-fn build_set(
-    raw: RawSet,
-    dir: &Path,
-    default_name: Option<&str>,
-    depth: usize,
-    ctx: &mut Ctx,
-    at: &str,
-) -> std::result::Result<FilterSet, SetError> {
-    if depth > MAX_DEPTH {
-        return Err(SetError::TooDeep {
-            at: at.into(),
-            limit: MAX_DEPTH,
-        });
-    }
-    let invalid = |m: &str| SetError::Invalid {
-        at: at.into(),
-        message: m.into(),
-    };
-    if raw.algo.is_some() || raw.set.is_some() {
-        return Err(invalid(
-            "a filter set has combine = ... and [[member]]s, not algo or set",
-        ));
-    }
-    let combine = match raw.combine.as_deref().map(str::trim) {
-        Some("serial") => Combine::Serial,
-        Some("union") => Combine::Union,
-        Some("intersection") => Combine::Intersection,
-        Some("vote") => {
-            let t = raw
-                .threshold
-                .as_ref()
-                .ok_or_else(|| SetError::VoteWithoutThreshold { at: at.into() })?;
-            let threshold = number(t).ok_or_else(|| SetError::BadValue {
-                at: at.into(),
-                message: format!("threshold = {t}: expected a number"),
-            })?;
-            Combine::Vote { threshold }
-        }
-        Some(other) => {
-            return Err(invalid(&format!(
-                "combine = {other:?}: expected serial, union, intersection or vote"
-            )))
-        }
-        None => {
-            return Err(invalid(
-                "missing combine = \"serial\" | \"union\" | \"intersection\" | \"vote\"",
-            ))
-        }
-    };
-    if raw.threshold.is_some() && !matches!(combine, Combine::Vote { .. }) {
-        return Err(invalid("threshold is only used by combine = \"vote\""));
-    }
-    check_shape(combine, raw.member.len(), at)?;
-    let mut members = Vec::with_capacity(raw.member.len());
-    for (j, m) in raw.member.into_iter().enumerate() {
-        let at_m = if at == "top level" {
-            format!("member {}", j + 1)
-        } else {
-            format!("{at}.{}", j + 1)
-        };
-        members.push(build_member(m, dir, combine, depth, ctx, &at_m)?);
-    }
-    let name = match (raw.name, default_name) {
-        (Some(n), _) if !n.trim().is_empty() => n.trim().to_string(),
-        (_, Some(d)) => d.to_string(),
-        _ => {
-            let names: Vec<&str> = members.iter().map(|m| m.extractor().name()).collect();
-            format!("{}({})", combine.name(), names.join(","))
-        }
-    };
-    let set = FilterSet::build(&name, raw.describe.as_deref(), combine, members);
-    match raw.params {
-        Some(p) => apply_params(set, &p, at),
-        None => Ok(set),
-    }
-}
-
-/// Parses a `params` table against `e`'s parameters.
-fn parse_params(
-    e: &dyn Extractor,
-    table: &toml::Table,
-    at: &str,
-) -> std::result::Result<Params, SetError> {
-    let mut p = Params::default();
-    for (k, v) in table {
-        let spec = e
-            .params()
-            .iter()
-            .find(|s| s.name == k.as_str())
-            .ok_or_else(|| SetError::UnknownParam {
-                at: at.into(),
-                algo: e.name().into(),
-                name: k.clone(),
-                known: {
-                    let n: Vec<&str> = e.params().iter().map(|s| s.name.as_ref()).collect();
-                    if n.is_empty() {
-                        "none".into()
-                    } else {
-                        n.join(", ")
-                    }
-                },
-            })?;
-        let text = match v {
-            toml::Value::String(s) => s.clone(),
-            toml::Value::Integer(_) | toml::Value::Float(_) | toml::Value::Boolean(_) => {
-                v.to_string()
-            }
-            other => {
-                return Err(SetError::BadValue {
-                    at: at.into(),
-                    message: format!("{k} = {other}: expected a number, a switch or a name"),
-                })
-            }
-        };
-        let value = spec.parse(&text).map_err(|e| SetError::BadValue {
-            at: at.into(),
-            message: match e {
-                Error::Param(m) => m,
-                e => e.to_string(),
-            },
-        })?;
-        p.set(spec, value).map_err(|e| SetError::BadValue {
-            at: at.into(),
-            message: e.to_string(),
-        })?;
-    }
-    Ok(p)
-}
-
-fn apply_params(
-    set: FilterSet,
-    table: &toml::Table,
-    at: &str,
-) -> std::result::Result<FilterSet, SetError> {
-    let p = parse_params(&set, table, at)?;
-    Ok(set.with_params(&p))
-}
-
-fn build_member(
-    raw: RawSet,
-    dir: &Path,
-    parent: Combine,
-    depth: usize,
-    ctx: &mut Ctx,
-    at: &str,
-) -> std::result::Result<Member, SetError> {
-    let weight = match &raw.weight {
-        None => 1.0,
-        Some(_) if !matches!(parent, Combine::Vote { .. }) => {
-            return Err(SetError::Invalid {
-                at: at.into(),
-                message: "weight is only used when the set has combine = \"vote\"".into(),
-            })
-        }
-        Some(v) => match number(v) {
-            Some(w) if w.is_finite() && w > 0.0 => w,
-            _ => {
-                return Err(SetError::BadValue {
-                    at: at.into(),
-                    message: format!("weight = {v}: expected a number > 0"),
-                })
-            }
-        },
-    };
-    let kinds = raw.algo.is_some() as u8 + raw.set.is_some() as u8 + raw.combine.is_some() as u8;
-    if kinds != 1 {
-        return Err(SetError::Invalid {
-            at: at.into(),
-            message: "a member needs exactly one of algo = NAME, set = \"FILE\" or combine = ... \
-                      with its own [[member.member]]s"
-                .into(),
-        });
-    }
-    let member = if let Some(name) = &raw.algo {
-        if raw.threshold.is_some()
-            || !raw.member.is_empty()
-            || raw.name.is_some()
-            || raw.describe.is_some()
-        {
-            return Err(SetError::Invalid {
-                at: at.into(),
-                message: "an algo member has only algo, params and weight".into(),
-            });
-        }
-        let e = lookup(name.trim(), ctx.sets).ok_or_else(|| SetError::UnknownAlgorithm {
-            at: at.into(),
-            name: name.clone(),
-            known: if ctx.sets {
-                super::names().join(", ")
-            } else {
-                super::singles()
-                    .iter()
-                    .map(|e| e.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            },
-        })?;
-        let given = match &raw.params {
-            Some(t) => parse_params(e.as_ref(), t, at)?,
-            None => Params::default(),
-        };
-        Member {
-            kind: MemberKind::Algo(e),
-            given,
-            weight,
-        }
-    } else if let Some(file) = &raw.set {
-        if raw.threshold.is_some() || !raw.member.is_empty() {
-            return Err(SetError::Invalid {
-                at: at.into(),
-                message: "a set = FILE member has only set, params and weight".into(),
-            });
-        }
-        let s = read_file(&dir.join(file), ctx, at, depth + 1)?;
-        let s = match &raw.params {
-            Some(t) => apply_params(s, t, at)?,
-            None => s,
-        };
-        Member::set(s)
-    } else {
-        Member::set(build_set(raw, dir, None, depth + 1, ctx, at)?)
-    };
-    Ok(member.with_weight(weight))
-}
-
-/// The shipped sets of Weissig & Gottron, section 5 (file name = registered name).
-const SHIPPED: [(&str, &str); 10] = [
-    ("3xdsc", include_str!("sets/3xdsc.toml")),
-    ("3xbte", include_str!("sets/3xbte.toml")),
-    ("3xaccb-r40", include_str!("sets/3xaccb-r40.toml")),
-    ("lqf_dsc", include_str!("sets/lqf_dsc.toml")),
-    ("lqf_bte", include_str!("sets/lqf_bte.toml")),
-    ("lqf_accb-r40", include_str!("sets/lqf_accb-r40.toml")),
-    ("mix1", include_str!("sets/mix1.toml")),
-    ("mix2", include_str!("sets/mix2.toml")),
-    ("mix3", include_str!("sets/mix3.toml")),
-    ("mix4", include_str!("sets/mix4.toml")),
-];
-
-/// The shipped filter sets (Weissig & Gottron, section 5), parsed once: 3xdsc, 3xbte,
-/// 3xaccb-r40, lqf_dsc, lqf_bte, lqf_accb-r40, mix1 … mix4. Their members are registered
-/// algorithms only. A file that does not parse is left out (the unit tests check all parse).
-pub fn shipped() -> &'static [FilterSet] {
-    static SETS: OnceLock<Vec<FilterSet>> = OnceLock::new();
-    SETS.get_or_init(|| {
-        SHIPPED
-            .iter()
-            .filter_map(|(name, text)| {
-                let mut ctx = Ctx {
-                    stack: Vec::new(),
-                    sets: false,
-                };
-                parse_text(text, Path::new("."), name, &mut ctx).ok()
-            })
-            .collect()
-    })
-}
-
-/// The shipped set files as text, by registered name (what `cescope algos` could show).
-pub fn shipped_text(name: &str) -> Option<&'static str> {
-    SHIPPED
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, t)| *t)
-}
+mod file;
 
 #[cfg(test)]
 #[allow(clippy::single_range_in_vec_init)]

@@ -75,7 +75,7 @@ impl Page {
 
 /// ASCII white space as HTML defines it (space, tab, LF, FF, CR). Non-ASCII bytes (parts of
 /// UTF-8 sequences) are never white space, so tokens always end on character boundaries.
-fn is_space(b: u8) -> bool {
+pub(crate) fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
 }
 
