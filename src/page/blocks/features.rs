@@ -159,11 +159,41 @@ pub(super) struct Scanner {
     open_words: u32,
 }
 
+/// Classes of the ASCII bytes ([`ASCII`]).
+const SPACE: u8 = 1;
+const WORD: u8 = 2;
+const DIGIT: u8 = 4;
+const UPPER: u8 = 8;
+const LOWER: u8 = 16;
+const CLOSER: u8 = 32;
+
+/// The class bits of every ASCII byte: white space as [`char::is_whitespace`] (`\t \n \x0B
+/// \x0C \r` and space), word characters as [`crate::metrics::is_word_char`] (letters, digits,
+/// `_`), closing quotes and brackets as [`is_closer`].
+const ASCII: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = match c {
+            b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => SPACE,
+            b'0'..=b'9' => WORD | DIGIT,
+            b'A'..=b'Z' => WORD | UPPER,
+            b'a'..=b'z' => WORD | LOWER,
+            b'_' => WORD,
+            b'"' | b'\'' | b')' | b']' | b'}' => CLOSER,
+            _ => 0,
+        };
+        b += 1;
+    }
+    t
+};
+
 /// Is `s` white space only ([`char::is_whitespace`], the scanner's separators)? ASCII first.
 pub(super) fn is_blank(s: &str) -> bool {
     match s
         .bytes()
-        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
+        .position(|b| b >= 0x80 || ASCII[b as usize] & SPACE == 0)
     {
         Some(k) if s.as_bytes()[k] < 0x80 => false,
         Some(k) => s[k..].chars().all(char::is_whitespace),
@@ -188,10 +218,18 @@ impl Scanner {
         while i < bytes.len() {
             let b = bytes[i];
             if b < 0x80 {
-                i += 1;
-                match b {
-                    b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => self.space(),
-                    _ => self.ascii_char(b, linked),
+                if ASCII[b as usize] & SPACE != 0 {
+                    self.space();
+                    i += 1;
+                } else {
+                    let start = i;
+                    while i < bytes.len()
+                        && bytes[i] < 0x80
+                        && ASCII[bytes[i] as usize] & SPACE == 0
+                    {
+                        i += 1;
+                    }
+                    self.ascii_run(&bytes[start..i], linked);
                 }
             } else {
                 let Some(c) = text[i..].chars().next() else {
@@ -214,40 +252,43 @@ impl Scanner {
         }
     }
 
-    fn ascii_char(&mut self, b: u8, linked: bool) {
+    /// A run of ASCII characters that are not white space, all in the open token.
+    fn ascii_run(&mut self, run: &[u8], linked: bool) {
         let t = &mut self.tok;
-        if b == b'|' {
-            self.f.vertical_bars += 1;
-        }
-        let word = b.is_ascii_alphanumeric() || b == b'_';
-        t.chars += 1;
         t.linked |= linked;
-        if word {
-            t.first_word.get_or_insert(t.chars - 1);
-            t.last_word_end = t.chars;
-            if b.is_ascii_digit() {
-                t.digits += 1;
+        let room = t.ascii.len() - t.ascii_len as usize;
+        let keep = run.len().min(room);
+        t.ascii[t.ascii_len as usize..t.ascii_len as usize + keep].copy_from_slice(&run[..keep]);
+        t.ascii_len += keep as u8;
+        t.long |= run.len() > room;
+        for &b in run {
+            let class = ASCII[b as usize];
+            t.chars += 1;
+            if class & WORD != 0 {
+                t.first_word.get_or_insert(t.chars - 1);
+                t.last_word_end = t.chars;
+                if class & DIGIT != 0 {
+                    t.digits += 1;
+                } else if class & (UPPER | LOWER) != 0 {
+                    t.letters += 1;
+                    if class & LOWER != 0 {
+                        t.lower_letters += 1;
+                    }
+                    if t.first_letter == First::None {
+                        t.first_letter = if class & UPPER != 0 {
+                            First::Upper
+                        } else {
+                            First::Other
+                        };
+                    }
+                }
             }
-        }
-        if b.is_ascii_alphabetic() {
-            t.letters += 1;
-            let upper = b.is_ascii_uppercase();
-            if !upper {
-                t.lower_letters += 1;
+            if class & CLOSER == 0 {
+                t.last = b as char;
             }
-            if t.first_letter == First::None {
-                t.first_letter = if upper { First::Upper } else { First::Other };
+            if b == b'|' {
+                self.f.vertical_bars += 1;
             }
-        }
-        let c = b as char;
-        if !is_closer(c) {
-            t.last = c;
-        }
-        if (t.ascii_len as usize) < t.ascii.len() {
-            t.ascii[t.ascii_len as usize] = b;
-            t.ascii_len += 1;
-        } else {
-            t.long = true;
         }
     }
 

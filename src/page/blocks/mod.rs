@@ -77,6 +77,14 @@ fn role(dom: &Dom, id: NodeId) -> Role {
     if !dom.is_html_element(id) {
         return Role::Separator;
     }
+    // The interned tags (block, table, form, head and raw-text elements) are separators but
+    // for `a`, `br` and `img`; only the others need their name read.
+    match dom.tag(id) {
+        Tag::A => return Role::Inline,
+        Tag::Br | Tag::Img => return Role::Space,
+        Tag::Other => {}
+        _ => return Role::Separator,
+    }
     match dom.tag_name(id).unwrap_or("") {
         "br" | "img" => Role::Space,
         "a" | "abbr" | "acronym" | "b" | "bdi" | "bdo" | "big" | "cite" | "code" | "data"

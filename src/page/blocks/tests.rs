@@ -274,3 +274,27 @@ fn word_characters_are_the_tokenisers() {
         );
     }
 }
+
+#[test]
+fn inline_tags_are_not_interned_as_separators() {
+    // `role` reads the name only of elements whose interned tag is `Other`: an inline tag that
+    // the lexer starts to intern must be added to `role`'s own match.
+    for name in INLINE_TAGS {
+        let tag = Tag::from_name(name.as_bytes());
+        assert!(
+            matches!(tag, Tag::Other | Tag::A | Tag::Br | Tag::Img),
+            "{name} is interned as {tag:?}"
+        );
+    }
+    let html: String = INLINE_TAGS
+        .iter()
+        .map(|t| format!("<{t}>w{t} "))
+        .collect::<Vec<_>>()
+        .concat();
+    let p = Page::from_text("t.html", format!("<p>{html}</p>"));
+    assert_eq!(
+        p.blocks().len(),
+        1,
+        "every inline tag stays inside the block"
+    );
+}
