@@ -309,55 +309,121 @@ fn fragment() -> impl proptest::strategy::Strategy<Value = String> {
     ]
 }
 
-proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
-
-    /// The block invariants on generated pages: ranges are sorted, disjoint, non-empty source
-    /// bytes on char boundaries inside the extent; blocks follow each other in node order; the
-    /// counts are consistent with each other and with the block's text; `at` finds each range's
-    /// block; projections stay in [0, 1]; every line a node series draws on lies in its extent.
-    #[test]
-    fn block_invariants(parts in proptest::collection::vec(fragment(), 0..60)) {
-        use proptest::{prop_assert, prop_assert_eq};
-        let html = parts.concat();
-        let page = Page::from_text("gen.html", html.as_str());
-        let (dom, blocks) = (page.dom(), page.blocks());
-        let mut last_node = 0;
-        for (i, b) in blocks.blocks().iter().enumerate() {
-            let rs = blocks.ranges(i);
-            prop_assert!(!rs.is_empty());
-            for (k, r) in rs.iter().enumerate() {
-                prop_assert!(r.start < r.end && r.end <= html.len());
-                prop_assert!(html.is_char_boundary(r.start) && html.is_char_boundary(r.end));
-                prop_assert!(b.extent.start <= r.start && r.end <= b.extent.end);
-                if k > 0 {
-                    prop_assert!(rs[k - 1].end <= r.start, "ranges overlap: {:?}", rs);
-                }
-                prop_assert_eq!(blocks.at(r.start), Some(i));
+/// The block invariants of `page`, the first violation described: ranges are sorted,
+/// disjoint, non-empty source bytes on char boundaries inside the extent; blocks follow each
+/// other in node order; the counts agree with each other and with the block's text; `at` finds
+/// each range's block; projections stay in [0, 1]; every line a node series draws on lies in
+/// the extent of the element drawn.
+fn invariants(page: &Page) -> Result<(), String> {
+    let html = page.text();
+    let (dom, blocks) = (page.dom(), page.blocks());
+    let fail = |i: usize, what: &str| Err(format!("block {i}: {what}"));
+    let mut last_node = 0;
+    for (i, b) in blocks.blocks().iter().enumerate() {
+        let rs = blocks.ranges(i);
+        if rs.is_empty() {
+            return fail(i, "no ranges");
+        }
+        for (k, r) in rs.iter().enumerate() {
+            if r.start >= r.end || r.end > html.len() {
+                return fail(i, &format!("range {r:?}"));
             }
-            prop_assert!(b.nodes.start >= last_node && b.nodes.start < b.nodes.end);
-            last_node = b.nodes.end;
-            let f = &b.features;
-            prop_assert!(f.tokens >= 1 && f.words <= f.tokens && f.linked_words <= f.words);
-            prop_assert!(f.all_caps_words <= f.upper_words && f.upper_words <= f.words);
-            prop_assert!(f.sentences <= f.words && f.lines >= 1);
-            prop_assert!(f.wrapped_tokens < f.tokens || f.lines == 1);
-            let text = blocks.text(dom, i);
-            prop_assert_eq!(text.split_whitespace().count(), f.tokens as usize, "{}", text);
-            prop_assert_eq!(text.chars().count(), f.chars as usize, "{}", text);
-            prop_assert!((0.0..=1.0).contains(&f.link_density()));
+            if !html.is_char_boundary(r.start) || !html.is_char_boundary(r.end) {
+                return fail(i, &format!("range {r:?} off char boundaries"));
+            }
+            if r.start < b.extent.start || r.end > b.extent.end {
+                return fail(i, &format!("range {r:?} outside {:?}", b.extent));
+            }
+            if k > 0 && rs[k - 1].end > r.start {
+                return fail(i, &format!("ranges overlap: {rs:?}"));
+            }
+            if blocks.at(r.start) != Some(i) {
+                return fail(i, &format!("at({}) = {:?}", r.start, blocks.at(r.start)));
+            }
         }
-        for v in blocks.project(&Selection::from_range(0..html.len() / 2)) {
-            prop_assert!((0.0..=1.0).contains(&v));
+        if b.nodes.start < last_node || b.nodes.start >= b.nodes.end {
+            return fail(i, &format!("nodes {:?} after {last_node}", b.nodes));
         }
-        let display = cescope::algorithms::trace::raw_lines(&html);
-        let extents: Vec<std::ops::Range<usize>> =
-            (0..dom.len()).map(|id| dom.hull(id).unwrap_or(0..0)).collect();
-        let nl = cescope::page::blocks::NodeLines::new(blocks, &html, &extents, &display);
-        for (l, o) in nl.owner.iter().enumerate() {
-            if let Some(item) = o {
-                prop_assert!(nl.extent[*item].contains(&l), "line {} outside {:?}", l, nl.extent[*item]);
+        last_node = b.nodes.end;
+        let f = &b.features;
+        let consistent = f.tokens >= 1
+            && f.words <= f.tokens
+            && f.linked_words <= f.words
+            && f.all_caps_words <= f.upper_words
+            && f.upper_words <= f.words
+            && f.sentences <= f.words
+            && f.lines >= 1
+            && (f.wrapped_tokens < f.tokens || f.lines == 1);
+        if !consistent {
+            return fail(i, &format!("counts {f:?}"));
+        }
+        let text = blocks.text(dom, i);
+        if text.split_whitespace().count() != f.tokens as usize
+            || text.chars().count() != f.chars as usize
+        {
+            return fail(i, &format!("{text:?} against {f:?}"));
+        }
+    }
+    if let Some(v) = blocks
+        .project(&Selection::from_range(0..html.len() / 2))
+        .into_iter()
+        .find(|v| !(0.0..=1.0).contains(v))
+    {
+        return Err(format!("projection {v}"));
+    }
+    let display = cescope::algorithms::trace::raw_lines(html);
+    let extents: Vec<std::ops::Range<usize>> = (0..dom.len())
+        .map(|id| dom.hull(id).unwrap_or(0..0))
+        .collect();
+    let nl = cescope::page::blocks::NodeLines::new(blocks, html, &extents, &display);
+    for (l, o) in nl.owner.iter().enumerate() {
+        if let Some(item) = *o {
+            if !nl.extent[item].contains(&l) {
+                return Err(format!("line {l} outside {:?}", nl.extent[item]));
             }
         }
     }
+    Ok(())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// The block invariants ([`invariants`]) on generated pages.
+    #[test]
+    fn block_invariants(parts in proptest::collection::vec(fragment(), 0..60)) {
+        let page = Page::from_text("gen.html", parts.concat());
+        if let Err(e) = invariants(&page) {
+            proptest::prop_assert!(false, "{}", e);
+        }
+    }
+}
+
+/// The block invariants ([`invariants`]) on every page of the shared corpora.
+#[test]
+#[ignore = "needs ../shared/corpus"]
+fn corpus_pages_keep_the_block_invariants() {
+    use cescope::page::DecodeOptions;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let (mut n, mut blocks, mut failures) = (0, 0, Vec::new());
+    for name in ["scrapinghub-dev", "readability", "wcxb-dev"] {
+        let c = cescope::corpus::open(&root.join(name)).unwrap();
+        for p in &c.pages {
+            let Ok(page) = Page::load(&p.path, &DecodeOptions::default()) else {
+                continue;
+            };
+            n += 1;
+            blocks += page.blocks().len();
+            if let Err(e) = invariants(&page) {
+                failures.push(format!("{name}/{}: {e}", p.id));
+            }
+        }
+    }
+    assert!(n > 200 && blocks > 100 * n, "pages {n}, blocks {blocks}");
+    assert!(
+        failures.is_empty(),
+        "{} of {n} pages:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
