@@ -8,6 +8,8 @@
 //!   [`Page::lines`]) — what every line-based extractor needs before it starts;
 //! - `dom`: decoding + the positioned DOM ([`Page::dom`]), without lexing or lines — what a
 //!   DOM-based extractor needs before it starts;
+//! - `blocks`: decoding + the positioned DOM + the atomic text blocks with their features
+//!   ([`Page::blocks`]) — what a block-based (learned) method needs before it starts;
 //! - one row per extractor: **end to end** from the bytes — decoding, whatever parts of the page
 //!   model the extractor asks for (lazily), and the run itself;
 //! - for an extractor that wraps another program's text (a reference extractor, [`TextStage`]),
@@ -37,7 +39,7 @@ use std::sync::Arc;
 /// One row of the benchmark table.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchRow {
-    /// Extractor name, `page-model` or `dom`.
+    /// Extractor name, `page-model`, `dom` or `blocks`.
     pub algo: String,
     /// Number of pages.
     pub pages: usize,
@@ -86,7 +88,8 @@ fn best_of(repeat: usize, mut pass: impl FnMut() -> f64) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// Runs the benchmark over `pages` for `algos`; the first rows are the page model and the DOM.
+/// Runs the benchmark over `pages` for `algos`; the first rows are the page model, the DOM and
+/// the blocks.
 /// Pages that fail to decode (binary, …) are skipped in every row.
 pub fn run(
     pages: &[(String, Vec<u8>)],
@@ -130,6 +133,12 @@ fn run_rows(
     });
     rows.push(row("page-model", &pages, secs));
     rows.push(dom_row(&pages, &opts, repeat));
+    let secs = best_of(repeat, || {
+        timed_pass(&pages, &opts, |p| {
+            std::hint::black_box(p.blocks().len());
+        })
+    });
+    rows.push(row("blocks", &pages, secs));
     for e in algos {
         rows.push(algo_row(
             e.as_ref(),
@@ -327,7 +336,7 @@ mod tests {
             .filter(|e| e.text_stage().is_some())
             .map(|e| e.name())
             .collect();
-        assert_eq!(rows.len(), algos.len() + 2 + 2 * staged.len());
+        assert_eq!(rows.len(), algos.len() + 3 + 2 * staged.len());
         for n in &staged {
             let at = rows.iter().position(|r| r.algo == *n).unwrap();
             assert_eq!(rows[at + 1].algo, format!("{n}:crate"));
@@ -335,6 +344,7 @@ mod tests {
         }
         assert_eq!(rows[0].algo, "page-model");
         assert_eq!(rows[1].algo, "dom");
+        assert_eq!(rows[2].algo, "blocks");
         for r in &rows {
             assert_eq!(r.pages, 1, "the PNG is skipped");
             assert_eq!(r.bytes, 18);

@@ -171,9 +171,10 @@ fn bench_json_has_the_documented_keys() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = v.as_array().unwrap();
-    assert_eq!(rows.len(), 3);
+    assert_eq!(rows.len(), 4);
     assert_eq!(rows[0]["algo"], "page-model");
     assert_eq!(rows[1]["algo"], "dom");
+    assert_eq!(rows[2]["algo"], "blocks");
     for k in [
         "algo",
         "pages",
@@ -182,10 +183,10 @@ fn bench_json_has_the_documented_keys() {
         "mb_per_s",
         "ms_per_page",
     ] {
-        assert!(rows[2].get(k).is_some(), "missing {k}");
+        assert!(rows[3].get(k).is_some(), "missing {k}");
     }
-    assert_eq!(rows[2]["pages"], 2);
-    assert_eq!(rows[2]["bytes"], 2 * PAGE.len());
+    assert_eq!(rows[3]["pages"], 2);
+    assert_eq!(rows[3]["bytes"], 2 * PAGE.len());
 }
 
 /// Papercuts of a first try: options may come before the page (`cescope --algo r2l PAGE` is
@@ -409,7 +410,7 @@ fn gold_mark_without_a_selector_names_both_choices() {
 fn readme_synopses_list_every_option() {
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    for sub in ["inspect", "extract", "title", "algos", "man"] {
+    for sub in ["inspect", "extract", "title", "blocks", "algos", "man"] {
         // Every table row of the command (`extract` has one for a page and one for batches).
         let row: String = readme
             .lines()

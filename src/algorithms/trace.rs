@@ -26,6 +26,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 
+use crate::page::lines::{display_line_of, lines_over, solid};
 use crate::page::Page;
 
 /// The unit a trace item is indexed by.
@@ -582,42 +583,6 @@ pub struct LineTrace {
     pub scalars: Vec<Scalar>,
 }
 
-/// The display line holding byte `b` of `display` (sorted, contiguous line ranges); past the
-/// end: the last line.
-fn line_of(display: &[Range<usize>], b: usize) -> usize {
-    display
-        .partition_point(|r| r.end <= b)
-        .min(display.len().saturating_sub(1))
-}
-
-/// The display lines that overlap the byte range `b`: from the first line ending after its
-/// start to the last line starting before its end; `None` when there is none (`b` empty, or
-/// in a gap between display lines — the reading view leaves out lines of markup only).
-fn lines_over(display: &[Range<usize>], b: Range<usize>) -> Option<Range<usize>> {
-    let a = display.partition_point(|r| r.end <= b.start);
-    let z = display.partition_point(|r| r.start < b.end);
-    (a < z).then_some(a..z)
-}
-
-/// `r` without the ASCII white space at its ends (a virtual line's trailing newline and the
-/// next raw line's indentation are not part of what it shows); `r` itself when it is all white
-/// space or out of the text.
-fn solid(text: &[u8], r: Range<usize>) -> Range<usize> {
-    let Some(b) = text.get(r.clone()) else {
-        return r;
-    };
-    match b.iter().position(|c| !c.is_ascii_whitespace()) {
-        Some(a) => {
-            let z = b
-                .iter()
-                .rposition(|c| !c.is_ascii_whitespace())
-                .unwrap_or(a);
-            r.start + a..r.start + z + 1
-        }
-        None => r,
-    }
-}
-
 /// Aggregates `trace` to `display`, the byte ranges of the lines a view shows (the page's
 /// virtual lines, or its [`raw_lines`], contiguous; or the reading view's lines, which leave
 /// out the virtual lines of markup only; sorted and disjoint in every case).
@@ -685,11 +650,11 @@ pub fn to_lines(trace: &Trace, page: &Page, display: &[Range<usize>]) -> LineTra
         if n > 0 {
             if s.unit == Unit::Byte {
                 for (b, &v) in s.values.iter().enumerate() {
-                    put(line_of(display, b), v);
+                    put(display_line_of(display, b), v);
                 }
             } else if let Some(rs) = ranges_of(s.unit) {
                 for (r, &v) in rs.iter().zip(&s.values) {
-                    put(line_of(display, solid(bytes, r.clone()).start), v);
+                    put(display_line_of(display, solid(bytes, r.clone()).start), v);
                 }
             }
         }

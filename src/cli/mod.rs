@@ -4,6 +4,7 @@
 
 mod algos;
 mod bench;
+mod blocks;
 mod eval;
 mod extract;
 mod generate;
@@ -40,6 +41,7 @@ pub enum Command {
     Inspect(inspect::InspectArgs),
     Extract(extract::ExtractArgs),
     Title(title::TitleArgs),
+    Blocks(blocks::BlocksArgs),
     Algos(algos::AlgosArgs),
     Bench(bench::BenchArgs),
     Eval(eval::EvalArgs),
@@ -55,6 +57,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Inspect(args) => inspect::run(args),
         Command::Extract(args) => extract::run(&args),
         Command::Title(args) => title::run(&args),
+        Command::Blocks(args) => blocks::run(&args),
         Command::Algos(args) => algos::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Eval(args) => eval::run(&args),

@@ -361,7 +361,8 @@ pub fn to_json(report: &Report) -> Value {
     out
 }
 
-fn csv_field(s: &str) -> String {
+/// `s` as one CSV field (RFC 4180): quoted when it holds a comma, quote or line break.
+pub(super) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

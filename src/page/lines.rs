@@ -394,6 +394,46 @@ pub fn build(text: &str, lexed: &Lexed) -> VirtualLines {
     VirtualLines { lines }
 }
 
+// Display lines: any sorted, disjoint list of byte ranges a view shows as lines (virtual
+// lines, raw lines, the reading view's lines). Shared by the traces' line aggregation and the
+// block projections.
+
+/// The display line holding byte `b` of `display` (the byte ranges of the lines a view shows,
+/// sorted and contiguous); past the end: the last line. O(log lines).
+pub fn display_line_of(display: &[Range<usize>], b: usize) -> usize {
+    display
+        .partition_point(|r| r.end <= b)
+        .min(display.len().saturating_sub(1))
+}
+
+/// The display lines that overlap the byte range `b`: from the first line ending after its
+/// start to the last line starting before its end; `None` when there is none (`b` empty, or
+/// in a gap between display lines — the reading view leaves out lines of markup only).
+pub fn lines_over(display: &[Range<usize>], b: Range<usize>) -> Option<Range<usize>> {
+    let a = display.partition_point(|r| r.end <= b.start);
+    let z = display.partition_point(|r| r.start < b.end);
+    (a < z).then_some(a..z)
+}
+
+/// `r` without the ASCII white space at its ends (a virtual line's trailing newline and the
+/// next raw line's indentation are not part of what it shows); `r` itself when it is all white
+/// space or out of the text.
+pub fn solid(text: &[u8], r: Range<usize>) -> Range<usize> {
+    let Some(b) = text.get(r.clone()) else {
+        return r;
+    };
+    match b.iter().position(|c| !c.is_ascii_whitespace()) {
+        Some(a) => {
+            let z = b
+                .iter()
+                .rposition(|c| !c.is_ascii_whitespace())
+                .unwrap_or(a);
+            r.start + a..r.start + z + 1
+        }
+        None => r,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

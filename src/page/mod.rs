@@ -5,6 +5,7 @@
 //! can be shared between threads). All offsets anywhere in cescope are **byte offsets into the
 //! decoded UTF-8 text** ([`Page::text`]).
 
+pub mod blocks;
 pub mod decode;
 pub mod dom;
 pub mod find;
@@ -22,6 +23,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use sha2::{Digest, Sha256};
 
+pub use blocks::{Block, Blocks};
 pub use decode::{DecodeOptions, EncodingSource};
 pub use dom::{Dom, DomOptions, NodeId, NodeKind};
 pub use lex::{ByteClass, Lexed, Span, Tag};
@@ -42,6 +44,7 @@ pub struct Page {
     lexed: OnceLock<Lexed>,
     lines: OnceLock<VirtualLines>,
     dom: OnceLock<Dom>,
+    blocks: OnceLock<Blocks>,
     sha256: OnceLock<[u8; 32]>,
     memo: Mutex<HashMap<&'static str, Arc<dyn Any + Send + Sync>>>,
 }
@@ -82,6 +85,7 @@ impl Page {
             lexed: OnceLock::new(),
             lines: OnceLock::new(),
             dom: OnceLock::new(),
+            blocks: OnceLock::new(),
             sha256: OnceLock::new(),
             memo: Mutex::default(),
         })
@@ -102,6 +106,7 @@ impl Page {
             lexed: OnceLock::new(),
             lines: OnceLock::new(),
             dom: OnceLock::new(),
+            blocks: OnceLock::new(),
             sha256: OnceLock::new(),
             memo: Mutex::default(),
         }
@@ -121,6 +126,7 @@ impl Page {
             lexed: OnceLock::new(),
             lines: OnceLock::new(),
             dom: OnceLock::new(),
+            blocks: OnceLock::new(),
             sha256: OnceLock::new(),
             memo: Mutex::default(),
         }
@@ -210,6 +216,13 @@ impl Page {
     pub fn dom(&self) -> &Dom {
         self.dom
             .get_or_init(|| Dom::parse(&self.text, &DomOptions::default()))
+    }
+
+    /// The atomic text blocks with their features ([`blocks`]), built on first use from
+    /// [`Page::dom`], O(n).
+    pub fn blocks(&self) -> &Blocks {
+        self.blocks
+            .get_or_init(|| Blocks::build(&self.text, self.dom()))
     }
 }
 

@@ -1,0 +1,64 @@
+//! `cescope blocks`: the block table of one page (a thin shell over
+//! [`cescope::eval::blocks::BlockTable`]).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+
+use cescope::algorithms;
+use cescope::eval::blocks::BlockTable;
+use cescope::eval::report::Format;
+use cescope::page::Page;
+
+use super::{decode_options, named, printable};
+
+/// List the atomic text blocks of one page (Kohlschütter et al. 2010): DOM path, class / id,
+/// shallow text features (words, link density, text density, …), visibility and, per --algo
+/// extractor, the fraction of the block's text it selects (`-` reads standard input).
+// The doc comments are the help texts, shown as written (no Markdown).
+#[allow(clippy::doc_markdown)]
+#[derive(Debug, Args)]
+pub struct BlocksArgs {
+    /// The page: a path, `-` for standard input.
+    file: PathBuf,
+    /// Extractors whose verdicts to add (comma-separated names or set files, or `all`), each
+    /// with its published defaults.
+    #[arg(long, short, value_name = "A,B,…")]
+    algo: Option<String>,
+    /// Output format: an aligned table, JSON (every feature and ratio), or CSV.
+    #[arg(long, short, default_value = "table", value_parser = named::<Format>(&Format::NAMES))]
+    format: Format,
+    /// Decode with this encoding (a WHATWG label), overriding detection.
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
+}
+
+/// `cescope blocks`: the table on standard output, warnings on standard error. Errors: an
+/// unknown algorithm, an unreadable page.
+pub fn run(args: &BlocksArgs) -> Result<()> {
+    let extractors = match &args.algo {
+        Some(spec) => algorithms::resolve(spec)?,
+        None => Vec::new(),
+    };
+    let page = Page::load(&args.file, &decode_options(args.encoding.as_deref()))?;
+    let table = BlockTable::with_extractors(&page, &extractors);
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        Format::Table => {
+            for line in table.to_text(60).lines() {
+                writeln!(out, "{}", printable(line))?;
+            }
+        }
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, &table.to_json())?;
+            writeln!(out)?;
+        }
+        Format::Csv => write!(out, "{}", table.to_csv())?,
+    }
+    for w in page.warnings() {
+        eprintln!("cescope: warning: {w}");
+    }
+    Ok(())
+}

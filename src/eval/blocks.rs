@@ -1,0 +1,358 @@
+//! The block table (`cescope blocks`): one row per atomic text block of a page
+//! ([`crate::page::blocks`]) with its DOM path, class / id, shallow text features, visibility
+//! and each given extractor's verdict — the fraction of the block's text bytes its selection
+//! holds ([`Blocks::project`]). For scripts, for debugging, and as the training view of the
+//! learned methods. Rendered as an aligned text table, JSON or CSV.
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use super::report::csv_field;
+use crate::algorithms::{Extractor, Params};
+use crate::page::blocks::{Blocks, Features};
+use crate::page::Page;
+use crate::selection::Selection;
+
+/// One block of the table. Units as in [`Features`]; offsets are bytes of the decoded text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockRow {
+    /// Block index (the absolute position, 0-based).
+    pub index: usize,
+    /// The container's DOM path (`html > body > div#content.post > p`).
+    pub path: String,
+    /// The container's tag name (`p`; empty for text directly in the document).
+    pub tag: String,
+    /// The container's `id` attribute (empty if none).
+    pub id: String,
+    /// The container's `class` attribute, white space collapsed (empty if none).
+    pub class: String,
+    /// The block's byte extent: first byte of its text, one past its last.
+    pub start: usize,
+    /// See `start`.
+    pub end: usize,
+    /// The features.
+    pub features: Features,
+    /// Relative position in `[0, 1]` ([`Blocks::relative_position`]).
+    pub relative_position: f64,
+    /// Level of the enclosing heading (1–6), 0 if none.
+    pub heading: u8,
+    /// Names of the enclosing elements flagged ([`crate::page::blocks::Within`]).
+    pub within: Vec<&'static str>,
+    /// Names of the visibility flags ([`crate::page::blocks::Visibility`]); empty if shown.
+    pub visibility: Vec<&'static str>,
+    /// One verdict per column of [`BlockTable::algos`]: the fraction of the block's text bytes
+    /// selected, in `[0, 1]`.
+    pub verdicts: Vec<f64>,
+    /// The block's text, white space collapsed.
+    pub text: String,
+}
+
+/// The block table of one page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockTable {
+    /// The page's name.
+    pub page: String,
+    /// The verdict columns' names.
+    pub algos: Vec<String>,
+    /// One row per block, in document order.
+    pub rows: Vec<BlockRow>,
+}
+
+impl BlockTable {
+    /// The table of `page` with one verdict column per `(name, selection)`: each selection
+    /// projected onto the page's blocks. O(blocks · (depth + block text) + selections).
+    pub fn new(page: &Page, verdicts: &[(&str, &Selection)]) -> BlockTable {
+        let dom = page.dom();
+        let blocks: &Blocks = page.blocks();
+        let projected: Vec<Vec<f64>> = verdicts.iter().map(|(_, s)| blocks.project(s)).collect();
+        let rows = blocks
+            .blocks()
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let attr = |name| {
+                    dom.attr(b.container, name)
+                        .map(|v| v.split_whitespace().collect::<Vec<_>>().join(" "))
+                        .unwrap_or_default()
+                };
+                BlockRow {
+                    index: i,
+                    path: blocks.path(dom, i),
+                    tag: dom.tag_name(b.container).unwrap_or("").to_string(),
+                    id: attr("id"),
+                    class: attr("class"),
+                    start: b.extent.start,
+                    end: b.extent.end,
+                    features: b.features,
+                    relative_position: blocks.relative_position(i),
+                    heading: b.within.heading().unwrap_or(0),
+                    within: b.within.names().collect(),
+                    visibility: b.visibility.names().collect(),
+                    verdicts: projected.iter().map(|v| v[i]).collect(),
+                    text: blocks.text(dom, i),
+                }
+            })
+            .collect();
+        BlockTable {
+            page: page.name().to_string(),
+            algos: verdicts.iter().map(|(n, _)| (*n).to_string()).collect(),
+            rows,
+        }
+    }
+
+    /// The table of `page` with the verdicts of `extractors`, each run with its published
+    /// defaults.
+    pub fn with_extractors(page: &Page, extractors: &[Arc<dyn Extractor>]) -> BlockTable {
+        let runs: Vec<(&str, Selection)> = extractors
+            .iter()
+            .map(|e| {
+                let params = Params::defaults(e.params());
+                (e.name(), e.run(page, &params).selection)
+            })
+            .collect();
+        let verdicts: Vec<(&str, &Selection)> = runs.iter().map(|(n, s)| (*n, s)).collect();
+        BlockTable::new(page, &verdicts)
+    }
+
+    /// The CSV header: the columns of [`BlockTable::to_csv`].
+    fn csv_header(&self) -> Vec<String> {
+        let mut h: Vec<String> = [
+            "index",
+            "path",
+            "tag",
+            "id",
+            "class",
+            "start",
+            "end",
+            "tokens",
+            "words",
+            "chars",
+            "avg_word_length",
+            "avg_sentence_length",
+            "link_density",
+            "text_density",
+            "upper_words",
+            "upper_ratio",
+            "all_caps_words",
+            "all_caps_ratio",
+            "full_stops",
+            "full_stop_ratio",
+            "date_tokens",
+            "vertical_bars",
+            "sentences",
+            "lines",
+            "heading",
+            "in_p",
+            "in_div",
+            "within",
+            "relative_position",
+            "visibility",
+        ]
+        .iter()
+        .map(|s| (*s).to_string())
+        .collect();
+        h.extend(self.algos.iter().cloned());
+        h.push("text".to_string());
+        h
+    }
+
+    /// The table as CSV (RFC 4180 quoting), one line per block after the header `index, path,
+    /// tag, id, class, start, end`, the features (counts, then the paper's ratios next to
+    /// their counts), `heading` (0–6), `in_p`, `in_div` (0 / 1), `within` and `visibility`
+    /// (names joined by spaces), `relative_position`, one column per verdict, `text`. Ratios
+    /// with 4 decimals.
+    pub fn to_csv(&self) -> String {
+        let mut out = self.csv_header().join(",");
+        out.push('\n');
+        for r in &self.rows {
+            let f = &r.features;
+            let num = |x: f64| format!("{x:.4}");
+            let mut cells: Vec<String> = vec![
+                r.index.to_string(),
+                csv_field(&r.path),
+                csv_field(&r.tag),
+                csv_field(&r.id),
+                csv_field(&r.class),
+                r.start.to_string(),
+                r.end.to_string(),
+                f.tokens.to_string(),
+                f.words.to_string(),
+                f.chars.to_string(),
+                num(f.avg_word_length()),
+                num(f.avg_sentence_length()),
+                num(f.link_density()),
+                num(f.text_density()),
+                f.upper_words.to_string(),
+                num(f.upper_ratio()),
+                f.all_caps_words.to_string(),
+                num(f.all_caps_ratio()),
+                f.full_stops.to_string(),
+                num(f.full_stop_ratio()),
+                f.date_tokens.to_string(),
+                f.vertical_bars.to_string(),
+                f.sentences.to_string(),
+                f.lines.to_string(),
+                r.heading.to_string(),
+                u8::from(r.within.contains(&"p")).to_string(),
+                u8::from(r.within.contains(&"div")).to_string(),
+                csv_field(&r.within.join(" ")),
+                num(r.relative_position),
+                csv_field(&r.visibility.join(" ")),
+            ];
+            cells.extend(r.verdicts.iter().map(|&v| num(v)));
+            cells.push(csv_field(&r.text));
+            out.push_str(&cells.join(","));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The table as JSON: `{"page", "algos", "blocks": [{index, path, tag, id, class, start,
+    /// end, features: {counts…, avg_word_length, avg_sentence_length, link_density,
+    /// text_density, upper_ratio, all_caps_ratio, full_stop_ratio}, heading, within,
+    /// relative_position, visibility, verdicts: {algo: fraction}, text}]}`.
+    pub fn to_json(&self) -> Value {
+        let blocks: Vec<Value> = self
+            .rows
+            .iter()
+            .map(|r| {
+                let f = &r.features;
+                let mut features = match serde_json::to_value(f) {
+                    Ok(Value::Object(m)) => m,
+                    _ => Map::new(),
+                };
+                for (k, v) in [
+                    ("avg_word_length", f.avg_word_length()),
+                    ("avg_sentence_length", f.avg_sentence_length()),
+                    ("link_density", f.link_density()),
+                    ("text_density", f.text_density()),
+                    ("upper_ratio", f.upper_ratio()),
+                    ("all_caps_ratio", f.all_caps_ratio()),
+                    ("full_stop_ratio", f.full_stop_ratio()),
+                ] {
+                    features.insert(k.to_string(), json!(v));
+                }
+                let verdicts: Map<String, Value> = self
+                    .algos
+                    .iter()
+                    .zip(&r.verdicts)
+                    .map(|(a, v)| (a.clone(), json!(v)))
+                    .collect();
+                json!({
+                    "index": r.index,
+                    "path": r.path,
+                    "tag": r.tag,
+                    "id": r.id,
+                    "class": r.class,
+                    "start": r.start,
+                    "end": r.end,
+                    "features": features,
+                    "heading": r.heading,
+                    "within": r.within,
+                    "relative_position": r.relative_position,
+                    "visibility": r.visibility,
+                    "verdicts": verdicts,
+                    "text": r.text,
+                })
+            })
+            .collect();
+        json!({ "page": self.page, "algos": self.algos, "blocks": blocks })
+    }
+
+    /// The table for a terminal: per block its index, words, link density (`LD`), text density
+    /// (`TD`), visibility flags, one verdict column per extractor (percent of its text
+    /// selected), the DOM path and the start of its text (up to `text_chars` characters).
+    pub fn to_text(&self, text_chars: usize) -> String {
+        let mut out = format!(
+            "{:>5} {:>6} {:>5} {:>6} {:<9}",
+            "#", "words", "LD", "TD", "hidden"
+        );
+        for a in &self.algos {
+            out.push_str(&format!(" {:>8}", clip(a, 8)));
+        }
+        out.push_str("  path  text\n");
+        for r in &self.rows {
+            let f = &r.features;
+            let vis: String = r
+                .visibility
+                .iter()
+                .map(|v| match *v {
+                    "aria-hidden" => "aria",
+                    "display:none" => "none",
+                    other => other,
+                })
+                .collect::<Vec<_>>()
+                .join(",");
+            out.push_str(&format!(
+                "{:>5} {:>6} {:>5.2} {:>6.1} {:<9}",
+                r.index,
+                f.words,
+                f.link_density(),
+                f.text_density(),
+                if vis.is_empty() { "-" } else { &vis }
+            ));
+            for v in &r.verdicts {
+                out.push_str(&format!(" {:>7.0}%", v * 100.0));
+            }
+            out.push_str(&format!("  {}  {}\n", r.path, clip(&r.text, text_chars)));
+        }
+        out
+    }
+}
+
+/// `s` cut to at most `n` characters, `…` marking a cut.
+fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdict_columns_and_formats() {
+        let html = "<body><div id=main class='post  x'><p>Hello, world.</p></div>\
+            <p hidden>a, \"b\"</p></body>";
+        let p = Page::from_text("t.html", html);
+        let hello = html.find("Hello").unwrap();
+        let part = Selection::from_range(hello..hello + 7);
+        let all = p.content_text();
+        let t = BlockTable::new(&p, &[("part", &part), ("all", &all)]);
+        assert_eq!(t.rows.len(), 2);
+        assert_eq!(t.rows[0].verdicts, vec![7.0 / 13.0, 1.0]);
+        assert_eq!(t.rows[1].verdicts, vec![0.0, 1.0]);
+        assert_eq!(t.rows[0].path, "html > body > div#main.post.x > p");
+        assert_eq!((t.rows[0].tag.as_str(), t.rows[0].id.as_str()), ("p", ""));
+        assert_eq!(t.rows[1].visibility, vec!["hidden"]);
+        let csv = t.to_csv();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(
+            lines[0].ends_with(",visibility,part,all,text"),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[2].ends_with(",hidden,0.0000,1.0000,\"a, \"\"b\"\"\""),
+            "{}",
+            lines[2]
+        );
+        let v = t.to_json();
+        assert_eq!(v["blocks"][0]["verdicts"]["part"], json!(7.0 / 13.0));
+        assert_eq!(v["blocks"][0]["features"]["words"], json!(2));
+        assert_eq!(v["blocks"][0]["features"]["full_stop_ratio"], json!(0.5));
+        let text = t.to_text(5);
+        assert!(
+            text.contains("html > body > div#main.post.x > p  Hell…"),
+            "{text}"
+        );
+        assert!(text.contains("     54%"), "{text}");
+    }
+}
