@@ -288,6 +288,10 @@ fn word_characters_are_the_tokenisers() {
 fn inline_tags_are_not_interned_as_separators() {
     // `role` reads the name only of elements whose interned tag is `Other`: an inline tag that
     // the lexer starts to intern must be added to `role`'s own match.
+    assert!(
+        INLINE_TAGS.windows(2).all(|w| w[0] < w[1]),
+        "sorted, for the search"
+    );
     for name in INLINE_TAGS {
         let tag = Tag::from_name(name.as_bytes());
         assert!(
