@@ -528,8 +528,8 @@ impl Blocks {
     }
 
     /// The relative position of block `i` in the page, in `[0, 1]`: `i / (n − 1)` for `n`
-    /// blocks (0 for the only block). The absolute position is `i` itself (Kohlschütter et al.
-    /// 2010, section 3: "the absolute and relative position of a text block").
+    /// blocks (0 for the only block). The absolute position is `i` itself (thesis 3.3.2.1: "the
+    /// absolute and relative position of a text block in an HTML document").
     pub fn relative_position(&self, i: usize) -> f64 {
         if self.blocks.len() <= 1 {
             0.0
