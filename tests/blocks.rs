@@ -427,3 +427,37 @@ fn corpus_pages_keep_the_block_invariants() {
         failures.join("\n")
     );
 }
+
+/// A DOM algorithm's node series drawn on its elements' text lines: LQF's per-block link
+/// characters, which its trace places at each block's start tag, shown on the virtual lines of
+/// the block's text (where the inspector draws it), the block's extent covering its tags too.
+#[test]
+fn a_dom_trace_is_drawn_on_the_text_lines() {
+    use cescope::algorithms::trace::Unit;
+    use cescope::algorithms::{find, Params};
+    let html = "<div class=story><p>Some text <a href=x>link</a> and more text</p>\
+        <ul><li><a href=a>One</a></li><li><a href=b>Two</a></li></ul></div>";
+    let page = Page::from_text("t.html", html);
+    let lqf = find("lqf").unwrap();
+    let x = lqf.run(&page, &Params::defaults(lqf.params()));
+    let extents = x.trace.positions(Unit::Node).unwrap();
+    let link = &x.trace.series("link").unwrap().values;
+    let display: Vec<std::ops::Range<usize>> =
+        page.lines().lines.iter().map(|l| l.range()).collect();
+    let nl = cescope::page::blocks::NodeLines::new(page.blocks(), html, extents, &display);
+    let line_of = |s: &str| page.lines().line_of(html.find(s).unwrap()).unwrap();
+    let (text, p_tag) = (line_of("Some text"), line_of("<p>"));
+    assert_ne!(text, p_tag, "the paragraph's text is on a line of its own");
+    let p = nl.owner[text].expect("the text line shows an element");
+    assert_eq!(&html[extents[p].clone()][..3], "<p>");
+    assert_eq!(
+        nl.values(link)[text],
+        Some(4.0),
+        "link chars of the paragraph"
+    );
+    assert_eq!(nl.owner[p_tag], None, "a line of markup only shows nothing");
+    assert!(nl.extent[p].contains(&p_tag) && nl.extent[p].contains(&text));
+    let one = nl.owner[line_of("One")].unwrap();
+    assert_eq!(&html[extents[one].clone()][..4], "<li>");
+    assert_eq!(nl.values(link)[line_of("One")], Some(3.0));
+}

@@ -262,7 +262,8 @@ impl BlockTable {
 
     /// The table for a terminal: per block its index, words, link density (`LD`), text density
     /// (`TD`), visibility flags, one verdict column per extractor (percent of its text
-    /// selected), the DOM path and the start of its text (up to `text_chars` characters).
+    /// selected), the start of its text (up to `text_chars` characters, padded) and the DOM
+    /// path.
     pub fn to_text(&self, text_chars: usize) -> String {
         let mut out = format!(
             "{:>5} {:>6} {:>5} {:>6} {:<9}",
@@ -271,7 +272,7 @@ impl BlockTable {
         for a in &self.algos {
             out.push_str(&format!(" {:>8}", clip(a, 8)));
         }
-        out.push_str("  path  text\n");
+        out.push_str(&format!("  {:<text_chars$}  path\n", "text"));
         for r in &self.rows {
             let f = &r.features;
             let vis: String = r
@@ -295,7 +296,11 @@ impl BlockTable {
             for v in &r.verdicts {
                 out.push_str(&format!(" {:>7.0}%", v * 100.0));
             }
-            out.push_str(&format!("  {}  {}\n", r.path, clip(&r.text, text_chars)));
+            out.push_str(&format!(
+                "  {:<text_chars$}  {}\n",
+                clip(&r.text, text_chars),
+                r.path
+            ));
         }
         out
     }
@@ -350,7 +355,7 @@ mod tests {
         assert_eq!(v["blocks"][0]["features"]["full_stop_ratio"], json!(0.5));
         let text = t.to_text(5);
         assert!(
-            text.contains("html > body > div#main.post.x > p  Hell…"),
+            text.contains("  Hell…  html > body > div#main.post.x > p\n"),
             "{text}"
         );
         assert!(text.contains("     54%"), "{text}");

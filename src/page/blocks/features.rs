@@ -1,6 +1,7 @@
 //! The shallow text features of one atomic text block (Kohlschütter, Fankhauser and Nejdl 2010,
-//! "Boilerplate detection using shallow text features", section 3; Mohammadzadeh 2013,
-//! section 3.3.2.1), counted in one pass over the block's decoded text by [`Scanner`].
+//! "Boilerplate detection using shallow text features", WSDM 2010, as summarised in
+//! Mohammadzadeh 2013, section 3.3.2.1; the text density as boilerpipe, the authors' library,
+//! computes it), counted in one pass over the block's decoded text by [`Scanner`].
 //!
 //! **Tokens and words.** A *token* is a maximal run of non-white-space characters of the block's
 //! decoded text (the tokens of [`crate::page::tokens`], taken over the decoded text instead of
@@ -11,8 +12,8 @@
 //! in a cheaper order, tested equal), so `|`, `–` or `»` are tokens but
 //! not words (boilerpipe counts likewise: a token is a word when it holds a letter or digit).
 
-/// Column width of the text-density wrap (Kohlschütter et al. 2010, section 3: "word-wrapping
-/// the text at a fixed column width w_max = 80 characters").
+/// Column width of the text-density wrap, in characters (Kohlschütter et al. 2010: the text is
+/// word-wrapped at a fixed width of 80 columns; boilerpipe's `maxLineLength`).
 pub const WRAP_COLUMNS: u32 = 80;
 
 /// The shallow text features of one block: counts (all `u32`) and the ratios the paper derives
@@ -75,18 +76,19 @@ impl Features {
         ratio(self.words, self.sentences)
     }
 
-    /// Link density (Kohlschütter et al. 2010, section 3): words inside `<a>` / words, in
-    /// `[0, 1]` (0 without words).
+    /// Link density: words inside `<a>` / words, in `[0, 1]` (0 without words). Thesis
+    /// 3.3.2.1: "the number of tokens within an `<a>` tag divided by the total number of tokens
+    /// in the block"; tokens are words here, as boilerpipe counts them.
     pub fn link_density(&self) -> f64 {
         ratio(self.linked_words, self.words)
     }
 
-    /// Text density ρ (Kohlschütter et al. 2010, section 3): the tokens are wrapped greedily at
+    /// Text density ρ (Kohlschütter et al. 2010): the tokens are wrapped greedily at
     /// [`WRAP_COLUMNS`] characters (a line holds tokens joined by one space; a token longer than
     /// a line stands alone on its own), and ρ is the number of tokens per line **leaving out the
-    /// last line**, which is usually not full ("the latter is not taken into consideration
-    /// unless it is the only line"): [`Features::wrapped_tokens`] / (lines − 1); a block of one
-    /// line has ρ = its tokens. Tokens per line.
+    /// last line**, which is usually not full: [`Features::wrapped_tokens`] / (lines − 1); a
+    /// block of one line has ρ = its tokens (boilerpipe likewise, though it lets only words
+    /// take up columns; here every token does, as on the screen). Tokens per line.
     pub fn text_density(&self) -> f64 {
         if self.lines <= 1 {
             f64::from(self.tokens)
@@ -105,8 +107,8 @@ impl Features {
         ratio(self.all_caps_words, self.words)
     }
 
-    /// Full stops per word (Kohlschütter et al. 2010, section 3: "the ratio of full stops to
-    /// the overall number of words"); 0 without words.
+    /// Full stops per word (thesis 3.3.2.1: "the ratio of full stops to the overall number of
+    /// words"); 0 without words.
     pub fn full_stop_ratio(&self) -> f64 {
         ratio(self.full_stops, self.words)
     }

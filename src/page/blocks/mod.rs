@@ -19,7 +19,7 @@
 //! boilerpipe's `DefaultTagActionMap` (which keeps `a`, `b`, `i`, `u`, `em`, `strong`, `span`,
 //! `sup`, `sub`, `code`, `tt`, `var`, `font`, `strike`, `abbr`, `acronym` inline): cescope also
 //! keeps the rest of HTML's phrasing formatting (`cite`, `q`, `small`, `mark`, `time`, …) and
-//! `br` / `img` inside, as the learning prototype did (`/work/shared/notes`), whose block
+//! `br` / `img` inside, as the learning prototype did (`../shared/notes/learning-prototype.md`), whose block
 //! ceiling (blocks labelled from the gold) was ≥ 0.96 F1 on every page type but forums.
 //!
 //! Text the DOM does not show as page text ([`Dom::is_non_text`]: `script`, `style`,
@@ -54,7 +54,8 @@ pub use features::{is_date_token, Features, WRAP_COLUMNS};
 pub use project::NodeLines;
 
 /// The elements that stay inside an atomic text block (see the module documentation); every
-/// other element ends the block. HTML namespace only, lower case.
+/// other element ends the block. HTML namespace only, lower case, sorted (searched by
+/// [`slice::binary_search`]).
 pub const INLINE_TAGS: &[&str] = &[
     "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "br", "cite", "code", "data", "del", "dfn",
     "em", "font", "i", "img", "ins", "kbd", "label", "mark", "nobr", "q", "s", "samp", "small",
@@ -85,13 +86,11 @@ fn role(dom: &Dom, id: NodeId) -> Role {
         Tag::Other => {}
         _ => return Role::Separator,
     }
-    match dom.tag_name(id).unwrap_or("") {
-        "br" | "img" => Role::Space,
-        "a" | "abbr" | "acronym" | "b" | "bdi" | "bdo" | "big" | "cite" | "code" | "data"
-        | "del" | "dfn" | "em" | "font" | "i" | "ins" | "kbd" | "label" | "mark" | "nobr" | "q"
-        | "s" | "samp" | "small" | "span" | "strike" | "strong" | "sub" | "sup" | "time" | "tt"
-        | "u" | "var" | "wbr" => Role::Inline,
-        _ => Role::Separator,
+    let name = dom.tag_name(id).unwrap_or("");
+    if INLINE_TAGS.binary_search(&name).is_ok() {
+        Role::Inline
+    } else {
+        Role::Separator
     }
 }
 
@@ -529,8 +528,8 @@ impl Blocks {
     }
 
     /// The relative position of block `i` in the page, in `[0, 1]`: `i / (n − 1)` for `n`
-    /// blocks (0 for the only block). The absolute position is `i` itself (Kohlschütter et al.
-    /// 2010, section 3: "the absolute and relative position of a text block").
+    /// blocks (0 for the only block). The absolute position is `i` itself (thesis 3.3.2.1: "the
+    /// absolute and relative position of a text block in an HTML document").
     pub fn relative_position(&self, i: usize) -> f64 {
         if self.blocks.len() <= 1 {
             0.0
