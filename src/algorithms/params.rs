@@ -388,12 +388,15 @@ pub trait Choice: Copy + Sized + 'static {
 /// Declares a [`Choice`] enum (and its [`ParamType`]): each variant with the name its parameter
 /// takes on the command line and in files.
 ///
-/// ```ignore
-/// choice_enum! {
+/// ```
+/// use cescope::algorithms::Choice;
+/// cescope::choice_enum! {
 ///     /// What a deleted block takes with it.
 ///     pub enum Delete { /// its own text
 ///         OwnText = "own-text", Subtree = "subtree" }
 /// }
+/// assert_eq!(Delete::NAMES, &["own-text", "subtree"]);
+/// assert_eq!(Delete::from_name("Subtree"), Some(Delete::Subtree));
 /// ```
 #[macro_export]
 macro_rules! choice_enum {
@@ -435,8 +438,10 @@ macro_rules! choice_enum {
 /// algorithm's [`super::AlgoInfo::params`]) and `read(&Params)` (every field read once through
 /// its spec, [`Params::read`]).
 ///
-/// ```ignore
-/// typed_params! {
+/// ```
+/// use cescope::algorithms::lqf::{Delete, DELETE_SPEC, T_SPEC};
+/// use cescope::algorithms::{ParamValue, Params};
+/// cescope::typed_params! {
 ///     /// LQF's parameters.
 ///     pub struct LqfParams {
 ///         /// The link-quota threshold.
@@ -445,6 +450,10 @@ macro_rules! choice_enum {
 ///         pub delete: Delete = DELETE_SPEC,
 ///     }
 /// }
+/// let mut params = Params::default();
+/// params.set(&T_SPEC, ParamValue::Float(0.4)).unwrap();
+/// let read = LqfParams::read(&params);
+/// assert_eq!((read.t, read.delete), (0.4, Delete::OwnText));
 /// ```
 #[macro_export]
 macro_rules! typed_params {
