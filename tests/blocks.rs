@@ -266,7 +266,11 @@ fn blocks_command_json_and_csv() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 7);
     assert!(lines[0].starts_with("index,path,tag,id,class,start,end,tokens,words,"));
-    assert!(lines[0].ends_with(",visibility,text"), "{}", lines[0]);
+    assert!(
+        lines[0].ends_with(",visibility,record_group,record,group_records,text"),
+        "{}",
+        lines[0]
+    );
     assert!(lines[5].contains(",14.5000,"), "{}", lines[5]);
 
     let o = run(dir.path(), &["blocks", "harbour.html", "--algo", "nosuch"]);

@@ -38,6 +38,7 @@ pub mod plain;
 pub mod preprocess;
 #[cfg(feature = "reference")]
 pub mod readability;
+pub mod records;
 pub mod reference;
 pub mod signal;
 pub mod sw;
@@ -449,6 +450,7 @@ fn singles() -> &'static [Arc<dyn Extractor>] {
             Arc::new(ccb::CcbFamily::ccb()),
             Arc::new(ccb::CcbFamily::accb()),
             Arc::new(ccb::CcbFamily::tccb()),
+            Arc::new(records::RecordGroups),
         ];
         #[cfg(feature = "reference")]
         v.extend([

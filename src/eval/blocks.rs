@@ -41,11 +41,27 @@ pub struct BlockRow {
     pub within: Vec<&'static str>,
     /// Names of the visibility flags ([`crate::page::blocks::Visibility`]); empty if shown.
     pub visibility: Vec<&'static str>,
+    /// The block's innermost record ([`crate::page::blocks::records`]), if any.
+    pub record: Option<RecordCell>,
     /// One verdict per column of [`BlockTable::algos`]: the fraction of the block's text bytes
     /// selected, in `[0, 1]`.
     pub verdicts: Vec<f64>,
     /// The block's text, white space collapsed.
     pub text: String,
+}
+
+/// Where a block lies among the page's records: posts, comments, listing items
+/// ([`crate::page::blocks::Records`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordCell {
+    /// The record group (numbered in document order from 0).
+    pub group: usize,
+    /// The record's number in its group, from 1.
+    pub record: usize,
+    /// Records in the group.
+    pub records: usize,
+    /// The group's signature (`li.comment`).
+    pub signature: String,
 }
 
 /// The block table of one page.
@@ -65,6 +81,7 @@ impl BlockTable {
     pub fn new(page: &Page, verdicts: &[(&str, &Selection)]) -> BlockTable {
         let dom = page.dom();
         let blocks: &Blocks = page.blocks();
+        let records = page.records();
         let projected: Vec<Vec<f64>> = verdicts.iter().map(|(_, s)| blocks.project(s)).collect();
         let rows = blocks
             .blocks()
@@ -89,6 +106,16 @@ impl BlockTable {
                     heading: b.within.heading().unwrap_or(0),
                     within: b.within.names().collect(),
                     visibility: b.visibility.names().collect(),
+                    record: records.of_block(i).map(|k| {
+                        let group = records.records()[k].group;
+                        let g = &records.groups()[group];
+                        RecordCell {
+                            group,
+                            record: k - g.records.start + 1,
+                            records: g.records.len(),
+                            signature: g.signature.clone(),
+                        }
+                    }),
                     verdicts: projected.iter().map(|v| v[i]).collect(),
                     text: blocks.text(dom, i),
                 }
@@ -148,6 +175,9 @@ impl BlockTable {
             "within",
             "relative_position",
             "visibility",
+            "record_group",
+            "record",
+            "group_records",
         ]
         .iter()
         .map(|s| (*s).to_string())
@@ -160,7 +190,8 @@ impl BlockTable {
     /// The table as CSV (RFC 4180 quoting), one line per block after the header `index, path,
     /// tag, id, class, start, end`, the features (counts, then the paper's ratios next to
     /// their counts), `heading` (0–6), `in_p`, `in_div` (0 / 1), `within` and `visibility`
-    /// (names joined by spaces), `relative_position`, one column per verdict, `text`. Ratios
+    /// (names joined by spaces), `relative_position`, `record_group`, `record` (from 1) and
+    /// `group_records` (empty outside every record), one column per verdict, `text`. Ratios
     /// with 4 decimals.
     pub fn to_csv(&self) -> String {
         let mut out = self.csv_header().join(",");
@@ -200,6 +231,12 @@ impl BlockTable {
                 num(r.relative_position),
                 csv_field(&r.visibility.join(" ")),
             ];
+            let rec = r.record.as_ref();
+            cells.extend([
+                rec.map_or(String::new(), |c| c.group.to_string()),
+                rec.map_or(String::new(), |c| c.record.to_string()),
+                rec.map_or(String::new(), |c| c.records.to_string()),
+            ]);
             cells.extend(r.verdicts.iter().map(|&v| num(v)));
             cells.push(csv_field(&r.text));
             out.push_str(&cells.join(","));
@@ -211,7 +248,8 @@ impl BlockTable {
     /// The table as JSON: `{"page", "algos", "blocks": [{index, path, tag, id, class, start,
     /// end, features: {counts…, avg_word_length, avg_sentence_length, link_density,
     /// text_density, upper_ratio, all_caps_ratio, full_stop_ratio}, heading, within,
-    /// relative_position, visibility, verdicts: {algo: fraction}, text}]}`.
+    /// relative_position, visibility, record: null | {group, record, records, signature},
+    /// verdicts: {algo: fraction}, text}]}`.
     pub fn to_json(&self) -> Value {
         let blocks: Vec<Value> = self
             .rows
@@ -252,6 +290,12 @@ impl BlockTable {
                     "within": r.within,
                     "relative_position": r.relative_position,
                     "visibility": r.visibility,
+                    "record": r.record.as_ref().map(|c| json!({
+                        "group": c.group,
+                        "record": c.record,
+                        "records": c.records,
+                        "signature": c.signature,
+                    })),
                     "verdicts": verdicts,
                     "text": r.text,
                 })
@@ -261,13 +305,14 @@ impl BlockTable {
     }
 
     /// The table for a terminal: per block its index, words, link density (`LD`), text density
-    /// (`TD`), visibility flags, one verdict column per extractor (percent of its text
+    /// (`TD`), visibility flags, record (`g2 3/14`: record 3 of the 14 of group 2), one
+    /// verdict column per extractor (percent of its text
     /// selected), the start of its text (up to `text_chars` characters, padded) and the DOM
     /// path.
     pub fn to_text(&self, text_chars: usize) -> String {
         let mut out = format!(
-            "{:>5} {:>6} {:>5} {:>6} {:<9}",
-            "#", "words", "LD", "TD", "hidden"
+            "{:>5} {:>6} {:>5} {:>6} {:<9} {:<9}",
+            "#", "words", "LD", "TD", "hidden", "record"
         );
         for a in &self.algos {
             out.push_str(&format!(" {:>8}", clip(a, 8)));
@@ -285,13 +330,17 @@ impl BlockTable {
                 })
                 .collect::<Vec<_>>()
                 .join(",");
+            let rec = r.record.as_ref().map_or("-".to_string(), |c| {
+                format!("g{} {}/{}", c.group, c.record, c.records)
+            });
             out.push_str(&format!(
-                "{:>5} {:>6} {:>5.2} {:>6.1} {:<9}",
+                "{:>5} {:>6} {:>5.2} {:>6.1} {:<9} {:<9}",
                 r.index,
                 f.words,
                 f.link_density(),
                 f.text_density(),
-                if vis.is_empty() { "-" } else { &vis }
+                if vis.is_empty() { "-" } else { &vis },
+                rec
             ));
             for v in &r.verdicts {
                 out.push_str(&format!(" {:>7.0}%", v * 100.0));
@@ -340,12 +389,12 @@ mod tests {
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 3);
         assert!(
-            lines[0].ends_with(",visibility,part,all,text"),
+            lines[0].ends_with(",visibility,record_group,record,group_records,part,all,text"),
             "{}",
             lines[0]
         );
         assert!(
-            lines[2].ends_with(",hidden,0.0000,1.0000,\"a, \"\"b\"\"\""),
+            lines[2].ends_with(",hidden,,,,0.0000,1.0000,\"a, \"\"b\"\"\""),
             "{}",
             lines[2]
         );
@@ -359,5 +408,44 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("     54%"), "{text}");
+    }
+
+    #[test]
+    fn record_columns() {
+        let post = |n: &str| format!("<div class=post-{n}><b>{n}</b><p>body {n}</p></div>");
+        let html = format!(
+            "<body><p>intro</p>{}{}{}</body>",
+            post("1"),
+            post("2"),
+            post("3")
+        );
+        let p = Page::from_text("t.html", html);
+        let t = BlockTable::new(&p, &[]);
+        let cells: Vec<Option<(usize, usize, usize)>> = t
+            .rows
+            .iter()
+            .map(|r| r.record.as_ref().map(|c| (c.group, c.record, c.records)))
+            .collect();
+        assert_eq!(
+            cells,
+            vec![
+                None,
+                Some((0, 1, 3)),
+                Some((0, 1, 3)),
+                Some((0, 2, 3)),
+                Some((0, 2, 3)),
+                Some((0, 3, 3)),
+                Some((0, 3, 3))
+            ]
+        );
+        assert_eq!(
+            t.to_json()["blocks"][6]["record"]["signature"],
+            json!("div.post-")
+        );
+        assert!(
+            t.to_csv().lines().nth(4).unwrap().contains(",0,2,3,"),
+            "header, then blocks 0–3"
+        );
+        assert!(t.to_text(10).contains(" g0 3/3 "), "{}", t.to_text(10));
     }
 }

@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use sha2::{Digest, Sha256};
 
-pub use blocks::{Block, Blocks};
+pub use blocks::{Block, Blocks, Records};
 pub use decode::{DecodeOptions, EncodingSource};
 pub use dom::{Dom, DomOptions, NodeId, NodeKind};
 pub use lex::{ByteClass, Lexed, Span, Tag};
@@ -45,6 +45,7 @@ pub struct Page {
     lines: OnceLock<VirtualLines>,
     dom: OnceLock<Dom>,
     blocks: OnceLock<Blocks>,
+    records: OnceLock<Records>,
     sha256: OnceLock<[u8; 32]>,
     memo: Mutex<HashMap<&'static str, Arc<dyn Any + Send + Sync>>>,
 }
@@ -86,6 +87,7 @@ impl Page {
             lines: OnceLock::new(),
             dom: OnceLock::new(),
             blocks: OnceLock::new(),
+            records: OnceLock::new(),
             sha256: OnceLock::new(),
             memo: Mutex::default(),
         })
@@ -107,6 +109,7 @@ impl Page {
             lines: OnceLock::new(),
             dom: OnceLock::new(),
             blocks: OnceLock::new(),
+            records: OnceLock::new(),
             sha256: OnceLock::new(),
             memo: Mutex::default(),
         }
@@ -127,6 +130,7 @@ impl Page {
             lines: OnceLock::new(),
             dom: OnceLock::new(),
             blocks: OnceLock::new(),
+            records: OnceLock::new(),
             sha256: OnceLock::new(),
             memo: Mutex::default(),
         }
@@ -223,6 +227,14 @@ impl Page {
     pub fn blocks(&self) -> &Blocks {
         self.blocks
             .get_or_init(|| Blocks::build(&self.text, self.dom()))
+    }
+
+    /// The record groups (posts, comments, listing items: [`blocks::records`]) with the
+    /// default [`blocks::RecordOptions`], found on first use from [`Page::blocks`], O(n log n).
+    pub fn records(&self) -> &Records {
+        self.records.get_or_init(|| {
+            Records::build(self.dom(), self.blocks(), &blocks::RecordOptions::default())
+        })
     }
 }
 

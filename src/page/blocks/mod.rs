@@ -49,9 +49,11 @@ use super::lex::Tag;
 
 mod features;
 pub mod project;
+pub mod records;
 
 pub use features::{is_date_token, Features, WRAP_COLUMNS};
 pub use project::NodeLines;
+pub use records::{Record, RecordGroup, RecordOptions, Records};
 
 /// The elements that stay inside an atomic text block (see the module documentation); every
 /// other element ends the block. HTML namespace only, lower case, sorted (searched by

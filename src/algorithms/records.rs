@@ -1,0 +1,211 @@
+//! `records` — the largest record group as the main content: posts and comments as units
+//! (Mohammadzadeh 2013, section 7.2.2, a future direction the thesis names without an
+//! algorithm; the record rule is cescope's, [`crate::page::blocks::records`]).
+//!
+//! The page's record groups — at least `min_records` sibling elements of one signature, each
+//! holding text in at least `min_blocks` atomic text blocks — are found on the block model;
+//! the group with the most words is selected whole: the text of every block of its records.
+//! On a forum thread that is the posts, on a listing page the items; on an article page it is
+//! usually the comments or a link list, so `records` is a probe of how far the record units
+//! carry, not a general extractor. A page without a group extracts nothing.
+
+use super::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::{AlgoInfo, StaticInfo};
+use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
+use crate::page::blocks::{RecordOptions, Records};
+use crate::page::Page;
+use crate::selection::Selection;
+use std::borrow::Cow;
+
+/// Records of one signature under one parent needed for a group.
+pub const MIN_RECORDS_SPEC: ParamSpec = ParamSpec {
+    name: Cow::Borrowed("min_records"),
+    kind: ParamKind::Int {
+        min: 2,
+        max: 20,
+        step: 1,
+    },
+    default: ParamValue::Int(3),
+    help: "sibling elements of one signature needed for a record group (3: 'repeated at least three times')",
+    source: "cescope's record rule (page::blocks::records), after Mohammadzadeh 2013, 7.2.2",
+};
+
+/// Atomic text blocks a record's subtree must hold.
+pub const MIN_BLOCKS_SPEC: ParamSpec = ParamSpec {
+    name: Cow::Borrowed("min_blocks"),
+    kind: ParamKind::Int {
+        min: 1,
+        max: 10,
+        step: 1,
+    },
+    default: ParamValue::Int(2),
+    help: "text blocks a record must hold (2: a post has an author line and a body; a paragraph or a menu entry has one)",
+    source: "cescope's record rule (page::blocks::records)",
+};
+
+crate::typed_params! {
+    /// The record rule's parameters.
+    pub struct RecordsParams {
+        /// Records needed for a group.
+        pub min_records: i64 = MIN_RECORDS_SPEC,
+        /// Blocks a record holds at least.
+        pub min_blocks: i64 = MIN_BLOCKS_SPEC,
+    }
+}
+
+/// The largest record group.
+#[derive(Debug, Clone, Default)]
+pub struct RecordGroups;
+
+const PHASES: &[Phase] = &[
+    Phase::new(
+        "records",
+        "sibling elements of one signature holding text in several blocks, repeated at least min_records times: the record groups",
+        &["words", "group", "records"],
+    ),
+    Phase::new(
+        "largest group",
+        "the group with the most words is selected whole",
+        &["groups", "chosen"],
+    ),
+];
+
+static INFO: AlgoInfo = AlgoInfo::new(
+    "records",
+    "Record groups: the largest group of repeated sibling posts / comments / items, selected whole (Mohammadzadeh 2013, 7.2.2; cescope's rule)",
+    "Mohammadzadeh 2013, 7.2.2 (future direction); cescope's record rule",
+    RecordsParams::SPECS,
+    PHASES,
+)
+.with_dom();
+
+impl StaticInfo for RecordGroups {
+    const INFO: &'static AlgoInfo = &INFO;
+}
+
+impl Extractor for RecordGroups {
+    /// Trace (node unit = the records, group by group; positions = each record element's outer
+    /// byte extent): `words` (content signal, words of each record), `group` (label: its group
+    /// number), `groups` scalar (how many), `records` (candidates: each group's records as one
+    /// interval), `chosen` (selected: the records of the largest group).
+    fn run(&self, page: &Page, params: &Params) -> Extraction {
+        let p = RecordsParams::read(params);
+        let opts = RecordOptions {
+            min_records: usize::try_from(p.min_records).unwrap_or(3),
+            min_blocks: usize::try_from(p.min_blocks).unwrap_or(2),
+        };
+        let built;
+        let records: &Records = if opts == RecordOptions::default() {
+            page.records()
+        } else {
+            built = Records::build(page.dom(), page.blocks(), &opts);
+            &built
+        };
+        let dom = page.dom();
+        let blocks = page.blocks();
+        let chosen = records.largest();
+        let mut sel = Vec::new();
+        if let Some(g) = chosen {
+            for r in &records.records()[records.groups()[g].records.clone()] {
+                for b in r.blocks.clone() {
+                    sel.extend(blocks.ranges(b).iter().cloned());
+                }
+            }
+        }
+        let selection = page.normalize(&Selection::from_ranges(sel));
+        let rs = records.records();
+        let trace = Trace {
+            series: vec![
+                Series::new(
+                    "words",
+                    "words of the record",
+                    Unit::Node,
+                    Role::ContentSignal,
+                    rs.iter().map(|r| r.words as f64).collect(),
+                ),
+                Series::new(
+                    "group",
+                    "record group number",
+                    Unit::Node,
+                    Role::Label,
+                    rs.iter().map(|r| r.group as f64).collect(),
+                ),
+            ],
+            scalars: vec![Scalar::new(
+                "groups",
+                "record groups found",
+                None,
+                Role::Info,
+                records.groups().len() as f64,
+            )],
+            marks: vec![
+                Marks::new(
+                    "records",
+                    "record groups (one interval per group)",
+                    Unit::Node,
+                    Role::Candidates,
+                    records.groups().iter().map(|g| g.records.clone()).collect(),
+                ),
+                Marks::new(
+                    "chosen",
+                    "the largest group's records",
+                    Unit::Node,
+                    Role::Selected,
+                    chosen
+                        .map(|g| records.groups()[g].records.clone())
+                        .into_iter()
+                        .collect(),
+                ),
+            ],
+            positions: vec![Positions {
+                unit: Unit::Node,
+                ranges: rs
+                    .iter()
+                    .map(|r| dom.hull(r.node).unwrap_or(0..0))
+                    .collect(),
+            }],
+        };
+        Extraction { selection, trace }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::Algorithm;
+
+    fn post(who: &str, body: &str) -> String {
+        format!("<div class=\"post\"><span class=who>{who}</span><p>{body}</p></div>")
+    }
+
+    #[test]
+    fn selects_the_largest_group_whole() {
+        let html = format!(
+            "<html><body><ul class=nav><li><a href=/>Home</a></li><li><a href=/a>About</a></li>\
+             <li><a href=/b>Blog</a></li></ul><div id=thread>{}{}{}</div>\
+             <div id=side><div class=box><h3>One</h3><p>tiny</p></div><div class=box><h3>Two</h3>\
+             <p>tiny</p></div><div class=box><h3>Three</h3><p>tiny</p></div></div></body></html>",
+            post("ann", "first post with several words in it"),
+            post("bob", "second post also has several words"),
+            post("cy", "third post closes the thread here"),
+        );
+        let page = Page::from_text("t.html", html);
+        let e = RecordGroups;
+        let x = e.run(&page, &Params::default());
+        x.trace.validate(&page).unwrap();
+        let text = page.render(&x.selection);
+        for w in ["ann", "first post", "bob", "third post closes"] {
+            assert!(text.contains(w), "{w:?} missing from {text:?}");
+        }
+        for w in ["Home", "One", "tiny"] {
+            assert!(!text.contains(w), "{w:?} selected in {text:?}");
+        }
+        assert_eq!(x.trace.scalars[0].value, 2.0, "the posts and the boxes");
+        // A stricter rule finds no group: nothing is extracted.
+        let mut params = Params::default();
+        params.set(&MIN_RECORDS_SPEC, ParamValue::Int(4)).unwrap();
+        let y = e.run(&page, &params);
+        assert!(y.selection.is_empty());
+        assert_eq!(e.info().name, "records");
+    }
+}
