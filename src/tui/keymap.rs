@@ -116,6 +116,7 @@ actions! {
     ToggleCorpus => "toggle_corpus", "view", "corpus page list";
     ToggleTable => "toggle_table", "view", "region / block table of the active algorithm (Enter jumps)";
     ToggleHeadlines => "toggle_headlines", "view", "headline candidates (TitleFinder; Enter jumps, Y takes one)";
+    ToggleBlocks => "toggle_blocks", "view", "the page's text blocks: features, verdicts (←→ sort, Enter jumps)";
 
     NextAlgorithm => "next_algorithm", "algorithms", "choose the active algorithm: next";
     PrevAlgorithm => "prev_algorithm", "algorithms", "choose the active algorithm: previous";
