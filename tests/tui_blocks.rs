@@ -219,3 +219,40 @@ fn the_block_table_sorts_and_jumps() {
     let r = app.line_range(app.cursor).unwrap();
     assert!(r.contains(&row.start), "the line of the block's first text");
 }
+
+/// `(` goes to the first line holding selected text, `}` to the next selected element's first
+/// text line. LQF keeps the white space directly in a wrapper `<div>` (no own text, so no
+/// quota, not deleted): the selection starts with white space on the line of the menu's tags.
+/// Before, `(` stopped there and `}` on the kept paragraph's `<p>` tag line, where no bar is.
+#[test]
+fn jumps_to_selected_text_skip_white_space_and_tags() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("menu.html");
+    std::fs::write(
+        &page,
+        "<html><body><div id=wrap>\n   <ul><li><a href=/>Home</a></li><li><a href=/n>News</a></li></ul>\n\
+         <p class=lead>\nText of the article, with enough words to be kept.\n</p>\n\
+         <ul><li><a href=/a>About</a></li></ul>\n<p>\nA second paragraph of the article.\n</p></div></body></html>",
+    )
+    .unwrap();
+    let o = AppOptions {
+        algo: "lqf".into(),
+        ..opts()
+    };
+    let mut app = App::open(&page, o).unwrap();
+    let sel = &app.active_algo().result.as_ref().unwrap().selection;
+    let text = app.doc.as_ref().unwrap().page.text().to_string();
+    let first = sel.ranges()[0].clone();
+    assert!(
+        text[first].trim().is_empty(),
+        "the selection starts with white space"
+    );
+    keys(&mut app, "(");
+    assert_eq!(app.cursor, line_starting(&app, "Text of the article"));
+    keys(&mut app, "}");
+    assert_eq!(app.cursor, line_starting(&app, "A second paragraph"));
+    keys(&mut app, ")");
+    assert_eq!(app.cursor, line_starting(&app, "A second paragraph"));
+    keys(&mut app, "{");
+    assert_eq!(app.cursor, line_starting(&app, "Text of the article"));
+}

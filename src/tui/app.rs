@@ -877,13 +877,19 @@ impl App {
         let Some(x) = self.active_algo().result.clone() else {
             return;
         };
-        // Starts of the selected intervals of the trace as display lines; without such marks,
-        // the starts of the selection's ranges.
-        let lines: Vec<usize> = match self
-            .line_trace(self.active)
-            .and_then(|lt| lt.marks.iter().find(|m| m.role == Role::Selected).cloned())
-        {
-            Some(m) => m.spans.iter().map(|r| r.start).collect(),
+        // Starts of the selected intervals of the trace as display lines (of DOM nodes: their
+        // first text lines); without such marks, the starts of the selection's ranges.
+        let lines: Option<Vec<usize>> = self.line_trace(self.active).and_then(|lt| {
+            let m = lt.marks.iter().find(|m| m.role == Role::Selected)?;
+            Some(
+                m.spans
+                    .iter()
+                    .map(|r| navigate::first_text_line(&lt, r))
+                    .collect(),
+            )
+        });
+        let lines: Vec<usize> = match lines {
+            Some(l) => l,
             None => x
                 .selection
                 .ranges()
