@@ -175,8 +175,9 @@ fn the_path_bar_shows_visibility() {
     );
 }
 
-/// The text block table: one row per block with the shown algorithm's verdict; → sorts by
-/// words (the most first), Enter jumps to that block's first text line and closes the table.
+/// The text block table: one row per block with the shown algorithm's verdict, opened on the
+/// cursor line's block; → sorts by words (the most first), Enter jumps to that block's first
+/// text line and closes the table.
 #[test]
 fn the_block_table_sorts_and_jumps() {
     let mut app = at_line("danag", "Work on the");
@@ -188,6 +189,11 @@ fn the_block_table_sorts_and_jumps() {
     assert!(
         s.contains(&format!(" text blocks — {} · sorted by #▲", blocks.len())),
         "{s}"
+    );
+    assert_eq!(
+        app.block_row().map(|r| r.index),
+        app.cursor_block(),
+        "the table opens on the cursor line's block"
     );
     assert!(
         s.contains("danag"),

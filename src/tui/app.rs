@@ -731,6 +731,7 @@ impl App {
                 self.table_row = 0;
                 if self.table && kind == TableKind::Blocks {
                     self.refresh_block_view();
+                    self.table_row = self.block_row_of_cursor().unwrap_or(0);
                 }
             }
             Action::PinSecond => {

@@ -194,6 +194,14 @@ impl App {
         self.refresh_block_view();
     }
 
+    /// The block table's row (in its sorted order) of the cursor line's block, if any: the
+    /// table opens there.
+    pub(crate) fn block_row_of_cursor(&self) -> Option<usize> {
+        let b = self.cursor_block()?;
+        let v = self.block_view.as_ref()?;
+        v.order.iter().position(|&r| v.table.rows[r].index == b)
+    }
+
     /// The highlighted row of the block table, when it is shown and built.
     pub fn block_row(&self) -> Option<&BlockRow> {
         let v = self.block_view.as_ref()?;

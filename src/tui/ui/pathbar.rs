@@ -19,8 +19,11 @@ fn facts(b: &PathBar, short: bool) -> String {
         )
     } else {
         format!(
-            "{} words · link density {:.2} · text density {:.1}",
-            b.words, b.link_density, b.text_density
+            "{} word{} · link density {:.2} · text density {:.1}",
+            b.words,
+            if b.words == 1 { "" } else { "s" },
+            b.link_density,
+            b.text_density
         )
     };
     for v in &b.visibility {
