@@ -465,3 +465,47 @@ fn a_dom_trace_is_drawn_on_the_text_lines() {
     assert_eq!(&html[extents[one].clone()][..4], "<li>");
     assert_eq!(nl.values(link)[line_of("One")], Some(3.0));
 }
+
+/// The issue's case as the inspector aggregates it (`to_lines`): LQF on a story `<div>` with an
+/// `<h2>` and two paragraphs. Each element's link quota, link and non-link characters are on
+/// the virtual lines of its text — the heading's on the heading text's line, each paragraph's on
+/// its text's line — and not on the lines of their tags; the extents kept beside cover the tags
+/// too. (Before, every value sat on its element's start-tag line: the text lines showed 0.)
+#[test]
+fn lqf_values_land_on_the_text_lines() {
+    use cescope::algorithms::trace::Unit;
+    use cescope::algorithms::{find, to_lines, Params};
+    let html = "<body>\n<div class=story>\n<h2>Storm closes the harbour</h2>\n\
+        <p>Boats stayed in port on Monday, <a href=/w>the weather office</a> said.</p>\n\
+        <p>The ferry will sail again on Wednesday morning.</p>\n</div>\n</body>";
+    let page = Page::from_text("t.html", html);
+    let lqf = find("lqf").unwrap();
+    let x = lqf.run(&page, &Params::defaults(lqf.params()));
+    let display: Vec<std::ops::Range<usize>> =
+        page.lines().lines.iter().map(|l| l.range()).collect();
+    let lt = to_lines(&x.trace, &page, &display);
+    let series = |key: &str| &lt.series.iter().find(|s| s.key == key).unwrap().values;
+    let line = |s: &str| page.lines().line_of(html.find(s).unwrap()).unwrap();
+    // The paragraph with the link: "Boatsstayedinportonmonday," 26 characters of other text and
+    // "theweatheroffice" 16 of link text before "said." (5 more): q = 16 / 47.
+    let boats = line("Boats");
+    assert_ne!(boats, line("<p>Boats"), "the text is on a line of its own");
+    assert_eq!(series("link")[boats], 16.0);
+    assert_eq!(series("text")[boats], 31.0);
+    assert!((series("quota")[boats] - 16.0 / 47.0).abs() < 1e-12);
+    // The heading and the second paragraph: their own text, no links.
+    assert_eq!(series("text")[line("Storm")], 21.0);
+    assert_eq!(series("text")[line("The ferry")], 40.0);
+    assert_eq!(series("link")[line("The ferry")], 0.0);
+    // The lines of the tags carry nothing.
+    for tag in ["<h2>", "<p>Boats", "<p>The ferry", "<div class=story>"] {
+        assert_eq!(series("text")[line(tag)], 0.0, "{tag}");
+        assert_eq!(series("quota")[line(tag)], 0.0, "{tag}");
+    }
+    // The placement: the text line shows the paragraph, whose extent covers its tags.
+    let nodes = lt.nodes.as_ref().expect("a node trace keeps its placement");
+    let p = nodes.owner[boats].unwrap();
+    let extents = x.trace.positions(Unit::Node).unwrap();
+    assert!(html[extents[p].clone()].starts_with("<p>Boats"));
+    assert!(nodes.extent[p].contains(&line("<p>Boats")) && nodes.extent[p].contains(&boats));
+}

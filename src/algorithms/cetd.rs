@@ -73,7 +73,9 @@
 //!
 //! Cost: three O(nodes) passes over the DOM plus one over the text nodes' characters.
 
-use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::explain::{self as ex, TextLine};
+use super::trace::{runs, Agg, Location, Marks, Phase, Positions, Role, Scalar, Series, Step};
+use super::trace::{Trace, Unit};
 use super::{AlgoInfo, Choice, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, DomOptions, NodeId, NodeKind};
@@ -387,6 +389,11 @@ pub fn analyse(dom: &Dom, density: Density, rule: ThresholdRule) -> Analysis {
 #[derive(Debug, Clone, Default)]
 pub struct Cetd;
 
+/// The label of the `density` series with `density=td`.
+const TD_LABEL: &str = "text density TD = C/T (Formula 3.1)";
+/// The label of the `density` series with `density=ctd`.
+const CTD_LABEL: &str = "composite text density CTD (Formula 3.2)";
+
 crate::typed_params! {
     /// CETD's parameters (Sun et al. 2011; Mohammadzadeh 2013, 3.2.7).
     pub struct CetdParams {
@@ -470,8 +477,8 @@ impl Extractor for Cetd {
         let mut path_units: Vec<usize> = a.path.iter().filter_map(|&x| unit_of(x)).collect();
         path_units.sort_unstable();
         let name = match density {
-            Density::Td => "text density TD = C/T (Formula 3.1)",
-            Density::Ctd => "composite text density CTD (Formula 3.2)",
+            Density::Td => TD_LABEL,
+            Density::Ctd => CTD_LABEL,
         };
         let max_node = a.max_node;
         let trace = Trace {
@@ -575,6 +582,127 @@ impl Extractor for Cetd {
         };
         Extraction { selection, trace }
     }
+
+    /// On a line of text (the whole run): the element the line's bar shows (the innermost
+    /// element around its text) with its density and DensitySum, and the decisive comparison:
+    /// the first element on the path from `<body>` down to it whose density is below the
+    /// threshold (`CTD 3.20 < threshold t 4.10 (the smallest density on the path …) → not
+    /// content`), or the content element it lies in, or — every density on the path at least
+    /// `t` — the max-DensitySum element that was taken instead; and what hides the block.
+    /// Elsewhere, and in step mode before the last phase, [`super::explain_default`].
+    fn explain(
+        &self,
+        page: &Page,
+        x: &Extraction,
+        at: Location,
+        step: Option<Step>,
+    ) -> Vec<String> {
+        ex::on_text_lines(self, page, x, at, step, &explain_line)
+    }
+}
+
+/// [`Cetd`]'s explanation of a line of text (see [`Extractor::explain`]), from its trace: the
+/// node unit is the `<body>` subtree's elements in document order (the first is `<body>`).
+fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
+    let Some(e) = line.element() else {
+        return ex::sentences(
+            page,
+            line,
+            "its text lies outside the <body> subtree CETD reads: not content".into(),
+            Vec::new(),
+        );
+    };
+    let d = |k: usize| ex::value(trace, "density", k);
+    let dsum = |k: usize| ex::value(trace, "dsum", k);
+    let name = |k: usize| ex::element_name(page, trace, k, line);
+    let measure = match trace.series("density") {
+        Some(s) if s.label == TD_LABEL => "TD",
+        _ => "CTD",
+    };
+    let t = trace.scalar("t").unwrap_or(0.0);
+    let path: Vec<usize> = trace
+        .marks("path")
+        .map(|m| m.spans.iter().flat_map(Clone::clone).collect())
+        .unwrap_or_default();
+    let path_min = path.iter().map(|&k| d(k)).fold(f64::INFINITY, f64::min);
+    let source = if path_min == t {
+        "the smallest density on the path from the max-DensitySum element up to <body>"
+    } else {
+        "the density of <body>"
+    };
+    let first = format!(
+        "text of {} ({}; {measure} {}, DensitySum {})",
+        name(e),
+        ex::element_lines(page, trace, e),
+        ex::num(d(e)),
+        ex::num(dsum(e))
+    );
+    let cite = "(Sun et al. 2011; Mohammadzadeh 2013, 3.2.7)";
+    let decision = if ex::marked(trace, "content", e) {
+        let target = line
+            .chain
+            .iter()
+            .copied()
+            .find(|&k| ex::marked(trace, "targets", k))
+            .unwrap_or(e);
+        format!(
+            "inside {} (DensitySum {}), the max-DensitySum element of a subtree reached from \
+             <body> through {measure} ≥ threshold t {} ({source}) → content, with its whole \
+             subtree {cite}",
+            name(target),
+            ex::num(dsum(target)),
+            ex::num(t)
+        )
+    } else if let Some(&c) = line.chain.iter().find(|&&k| d(k) < t) {
+        let at = if c == e {
+            String::new()
+        } else {
+            format!(" of {} around it", name(c))
+        };
+        format!(
+            "{measure} {}{at} < threshold t {} ({source}) → the walk from <body> stops there: \
+             not content {cite}",
+            ex::num(d(c)),
+            ex::num(t)
+        )
+    } else {
+        // Reached, yet not inside the max-DensitySum element of a reached subtree: name the
+        // one taken in the innermost subtree around the text that has one.
+        let extents = trace.positions(Unit::Node).unwrap_or(&[]);
+        let inside = |k: usize, a: usize| {
+            extents
+                .get(a)
+                .zip(extents.get(k))
+                .is_some_and(|(a, k)| a.start <= k.start && k.end <= a.end)
+        };
+        let targets: Vec<usize> = trace
+            .marks("targets")
+            .map(|m| m.spans.iter().flat_map(Clone::clone).collect())
+            .unwrap_or_default();
+        let taken = line
+            .chain
+            .iter()
+            .rev()
+            .find_map(|&a| targets.iter().find(|&&k| inside(k, a)).map(|&k| (a, k)));
+        match taken {
+            Some((a, k)) => format!(
+                "{measure} ≥ threshold t {} on the whole path from <body> down to it, but of the \
+                 subtree of {} only its max-DensitySum element {} ({}, DensitySum {}) is \
+                 content → not content {cite}",
+                ex::num(t),
+                name(a),
+                name(k),
+                ex::element_lines(page, trace, k),
+                ex::num(dsum(k))
+            ),
+            None => format!(
+                "{measure} ≥ threshold t {} on the whole path from <body> down to it, but no \
+                 max-DensitySum element around it was taken → not content {cite}",
+                ex::num(t)
+            ),
+        }
+    };
+    ex::sentences(page, line, first, vec![decision])
 }
 
 #[cfg(test)]
@@ -804,5 +932,56 @@ mod tests {
         // A hidden body has nothing on the page.
         let (_, x) = run_with("<body hidden><p>gone</p></body>", "ctd", "path-min");
         assert!(x.selection.is_empty());
+    }
+
+    /// Explain on text lines, with TD (Formula 3.1) worked out by hand (characters without
+    /// white space over descendant elements, 0 read as 1): each `<p>` of `div#f` has TD 10,
+    /// `div#f` 30 / 3 = 10 with DensitySum 30 (the largest), `div#e` 32 / 4 = 8 with
+    /// DensitySum 2 (its text "xx") + 10, the links' `div#b` 4 / 2 = 2, `<body>` 36 / 8 = 4.5.
+    /// The path from `div#f` up to `<body>` has densities 10, 8, 4.5: t = 4.5. From `<body>`
+    /// (4.5 ≥ t) the max-DensitySum element `div#f` is content; `div#b` (2 < t) stops the
+    /// walk; `div#e`'s own text "xx" is reached but not content.
+    #[test]
+    fn explain_gives_the_density_against_the_threshold() {
+        let html = "<html><body><div id=e>\nxx\n<div id=f>\n<p>aaaaaaaaaa</p>\n\
+            <p>bbbbbbbbbb</p>\n<p>cccccccccc</p>\n</div></div>\n\
+            <div id=b><a href=x>ll</a><a href=y>mm</a></div></body></html>";
+        let (p, x) = run_with(html, "td", "path-min");
+        assert_eq!(p.render(&x.selection), "aaaaaaaaaa\nbbbbbbbbbb\ncccccccccc");
+        assert_eq!(x.trace.scalar("t"), Some(4.5));
+        let explain = |s: &str| ex::explain_at(&Cetd, &p, &x, s);
+        let links = explain("ll");
+        assert!(
+            links.contains(
+                "TD 2 of <div#b> around it < threshold t 4.50 (the smallest density on the path \
+                 from the max-DensitySum element up to <body>) → the walk from <body> stops \
+                 there: not content"
+            ),
+            "{links}"
+        );
+        let para = explain("bbbb");
+        assert!(para.contains("text of <p> ("), "{para}");
+        assert!(para.contains("TD 10, DensitySum 10"), "{para}");
+        assert!(
+            para.contains("inside <div#f> (DensitySum 30), the max-DensitySum element"),
+            "{para}"
+        );
+        assert!(para.contains("→ content"), "{para}");
+        let own = explain("xx");
+        assert!(own.contains("text of <div#e> (lines"), "{own}");
+        assert!(own.contains("TD 8, DensitySum 12"), "{own}");
+        assert!(
+            own.contains("of the subtree of <div#e> only its max-DensitySum element <div#f>"),
+            "{own}"
+        );
+        assert!(
+            own.contains("DensitySum 30) is content → not content"),
+            "{own}"
+        );
+        // With the density of <body> as the threshold the text says so.
+        let (p, x) = run_with(html, "td", "body");
+        let line = p.lines().line_of(html.find("ll").unwrap()).unwrap();
+        let body = Cetd.explain(&p, &x, Location::Line(line), None).join("; ");
+        assert!(body.contains("< threshold t 4.50 (the"), "{body}");
     }
 }

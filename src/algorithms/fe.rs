@@ -40,7 +40,9 @@
 //!   k-means++ (parameter `seed`), so runs are deterministic.
 
 use super::cluster::kmeans;
-use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::explain::{self as ex, TextLine};
+use super::trace::{runs, Agg, Location, Marks, Phase, Positions, Role, Scalar, Series, Step};
+use super::trace::{Trace, Unit};
 use super::{AlgoInfo, Algorithm, Choice};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::metrics::is_word_char;
@@ -466,6 +468,112 @@ impl Extractor for FeatureExtractor {
         };
         Extraction { selection, trace }
     }
+
+    /// On a line of text (the whole run): the block of Algorithm 2 holding it with its desired
+    /// and remaining feature sums, and the decisive comparison — `D 4 < remaining 9 → not in
+    /// the winner basket`, or the block's value `D / ΣD` against the winner's (FE) or against
+    /// the lowest value of the highest k-means cluster (K-FE); and what hides the block.
+    /// Elsewhere, and in step mode before the last phase, [`super::explain_default`].
+    fn explain(
+        &self,
+        page: &Page,
+        x: &Extraction,
+        at: Location,
+        step: Option<Step>,
+    ) -> Vec<String> {
+        let k_means = self.k_means;
+        ex::on_text_lines(self, page, x, at, step, &|p, t, l| {
+            explain_line(p, t, l, k_means)
+        })
+    }
+}
+
+/// [`FeatureExtractor`]'s explanation of a line of text (see [`Extractor::explain`]), from its
+/// trace; `k_means` for K-FE.
+fn explain_line(page: &Page, trace: &Trace, line: &TextLine, k_means: bool) -> Vec<String> {
+    let cite = "(Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3)";
+    let Some(k) = line.element() else {
+        return ex::sentences(
+            page,
+            line,
+            "its text lies in no block of Algorithm 2 (no <table>, <tr>, <p>, <hr> or <ul> \
+             holds it where the decomposition ended)"
+                .into(),
+            vec![format!("→ not content {cite}")],
+        );
+    };
+    let name = |b: usize| ex::element_name(page, trace, b, line);
+    let desired = ex::value(trace, "desired", k);
+    let other = ex::value(trace, "other", k);
+    let value = |b: usize| ex::value(trace, "value", b);
+    let first = format!(
+        "in the block {} ({}): desired features D = {} (text words, h1-h6, li, style \
+         elements), remaining features {} (link words, img, form controls, scripts)",
+        name(k),
+        ex::element_lines(page, trace, k),
+        ex::num(desired),
+        ex::num(other)
+    );
+    let winners: Vec<usize> = trace
+        .marks("winner")
+        .map(|m| m.spans.iter().flat_map(Clone::clone).collect())
+        .unwrap_or_default();
+    let decision = if !ex::marked(trace, "basket", k) {
+        if desired < other {
+            format!(
+                "D {} < remaining {} → not in the winner basket → not content {cite}",
+                ex::num(desired),
+                ex::num(other)
+            )
+        } else {
+            format!("no desired feature → not in the winner basket → not content {cite}")
+        }
+    } else if winners.contains(&k) {
+        if k_means {
+            format!(
+                "in the winner basket; value D / ΣD = {} is in the highest k-means cluster → \
+                 one of the K winner blocks: content {cite}",
+                ex::num(value(k))
+            )
+        } else {
+            format!(
+                "in the winner basket; value D / ΣD = {}, the highest → the winner block: \
+                 content {cite}",
+                ex::num(value(k))
+            )
+        }
+    } else if k_means {
+        let lowest = winners
+            .iter()
+            .map(|&w| value(w))
+            .fold(f64::INFINITY, f64::min);
+        format!(
+            "in the winner basket, but its value D / ΣD = {} is below the highest k-means \
+             cluster (from {}) → not among the K winners {cite}",
+            ex::num(value(k)),
+            ex::num(lowest)
+        )
+    } else {
+        match winners.first() {
+            Some(&w) if value(k) == value(w) => format!(
+                "in the winner basket; its value D / ΣD = {} ties with the winner block {} ({}), \
+                 which comes first → not content {cite}",
+                ex::num(value(k)),
+                name(w),
+                ex::element_lines(page, trace, w)
+            ),
+            Some(&w) => format!(
+                "in the winner basket, but its value D / ΣD = {} < {} of the winner block {} \
+                 ({}) → not content {cite}",
+                ex::num(value(k)),
+                ex::num(value(w)),
+                name(w),
+                ex::element_lines(page, trace, w)
+            ),
+            None => format!("no winner block → not content {cite}"),
+        }
+    };
+    ex::sentences(page, line, first, vec![decision])
 }
 
 #[cfg(test)]
@@ -603,6 +711,53 @@ mod tests {
                 }
                 assert!(x.selection.ranges().len() <= 1);
             }
+        }
+    }
+
+    /// Explain on text lines, by hand: Algorithm 2 splits `<body>` into its three `<p>`s (the
+    /// `<ul>` after them is then outside every block). The first has D = 5 text words, the
+    /// second D = 2, the third D = 1 against 3 link words (not in the basket). ΣD = 7 over the
+    /// basket: values 5 / 7 ≈ 0.71 (the winner) and 2 / 7 ≈ 0.29. K-FE with k = 2 puts the two
+    /// values in two clusters and keeps the higher.
+    #[test]
+    fn explain_gives_the_decisive_feature_comparison() {
+        let html = "<body>\n<p>one two three four five</p>\n<p>six seven</p>\n\
+            <p><a href=a>l1 l2 l3</a> t</p>\n<ul><li><a href=b>menu item</a></li></ul>\n</body>";
+        for (e, kfe) in [
+            (FeatureExtractor::fe(), false),
+            (FeatureExtractor::kfe(), true),
+        ] {
+            let (p, x) = run(e, html);
+            assert_eq!(p.render(&x.selection), "one two three four five");
+            let explain = |s: &str| ex::explain_at(&e, &p, &x, s);
+            let win = explain("one two");
+            assert!(win.contains("desired features D = 5 (text words"), "{win}");
+            let second = explain("six");
+            if kfe {
+                assert!(
+                    second.contains(
+                        "value D / ΣD = 0.29 is below the highest k-means cluster (from 0.71)"
+                    ),
+                    "{second}"
+                );
+                assert!(win.contains("one of the K winner blocks: content"), "{win}");
+            } else {
+                assert!(
+                    second.contains("value D / ΣD = 0.29 < 0.71 of the winner block <p>"),
+                    "{second}"
+                );
+                assert!(
+                    win.contains("value D / ΣD = 0.71, the highest → the winner block"),
+                    "{win}"
+                );
+            }
+            let links = explain("l1");
+            assert!(
+                links.contains("D 1 < remaining 3 → not in the winner basket → not content"),
+                "{links}"
+            );
+            let menu = explain("menu item");
+            assert!(menu.contains("no block of Algorithm 2"), "{menu}");
         }
     }
 }

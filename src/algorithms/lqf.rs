@@ -36,7 +36,9 @@
 //! Parameter `t` (threshold): 0.25 by default; the thesis also studies 0.5 and 0.75
 //! (Tables 4.4–4.6, "LQF-25/50/75").
 
-use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::explain::{self as ex, TextLine};
+use super::trace::{runs, Agg, Location, Marks, Phase, Positions, Role, Scalar, Series, Step};
+use super::trace::{Trace, Unit};
 use super::{AlgoInfo, Choice, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, NodeKind};
@@ -292,6 +294,82 @@ impl Extractor for Lqf {
         };
         Extraction { selection, trace }
     }
+
+    /// On a line of text (the whole run): the block whose own text it is — the element the
+    /// line's bar shows — with the decisive comparison of Algorithm 3, `link quota q = 12 / 29
+    /// = 0.41 > t 0.25 → the block's text is removed`, or why a block under the threshold lost
+    /// its text anyway (a deleted ancestor with `delete=subtree`, `<head>`), and what hides the
+    /// block. Elsewhere, and in step mode before the last phase, [`super::explain_default`].
+    fn explain(
+        &self,
+        page: &Page,
+        x: &Extraction,
+        at: Location,
+        step: Option<Step>,
+    ) -> Vec<String> {
+        ex::on_text_lines(self, page, x, at, step, &explain_line)
+    }
+}
+
+/// [`Lqf`]'s explanation of a line of text (see [`Extractor::explain`]), from its trace.
+fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
+    let Some(k) = line.element() else {
+        return ex::sentences(
+            page,
+            line,
+            "its text lies in no block element, and LQF keeps text outside every block".into(),
+            Vec::new(),
+        );
+    };
+    let name = ex::element_name(page, trace, k, line);
+    let link = ex::value(trace, "link", k);
+    let total = link + ex::value(trace, "text", k);
+    let t = trace.scalar("t").unwrap_or(0.0);
+    let first = format!(
+        "own text of the block {name} ({}; nested blocks excluded): {} of {} characters in links",
+        ex::element_lines(page, trace, k),
+        ex::num(link),
+        ex::num(total)
+    );
+    let q = if total > 0.0 { link / total } else { 0.0 };
+    let quota = format!(
+        "link quota q = {} / {} = {}",
+        ex::num(link),
+        ex::num(total),
+        ex::num(q)
+    );
+    let kept = ex::marked(trace, "kept", k);
+    let deleted_above = line
+        .chain
+        .iter()
+        .rev()
+        .skip(1)
+        .find(|&&a| ex::marked(trace, "deleted", a));
+    let decision = if total == 0.0 {
+        "no own text: no link quota, the block is not deleted (Algorithm 3)".to_string()
+    } else if ex::marked(trace, "deleted", k) {
+        format!(
+            "{quota} > t {} → the block's text is removed (Mohammadzadeh 2013, 3.2.4, Algorithm 3)",
+            ex::num(t)
+        )
+    } else if let (false, Some(&a)) = (kept, deleted_above) {
+        let (al, at) = (ex::value(trace, "link", a), ex::value(trace, "text", a));
+        format!(
+            "{quota} ≤ t {t}, but the block {} around it has link quota {} > t {t}, and \
+             delete=subtree removes its whole subtree",
+            ex::element_name(page, trace, a, line),
+            ex::num(al / (al + at).max(1.0)),
+            t = ex::num(t)
+        )
+    } else if !kept {
+        format!(
+            "{quota} ≤ t {}, but text in <head> is never main content",
+            ex::num(t)
+        )
+    } else {
+        format!("{quota} ≤ t {} → the block's text is kept", ex::num(t))
+    };
+    ex::sentences(page, line, first, vec![decision])
 }
 
 #[cfg(test)]
@@ -370,5 +448,46 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("Section"), "{text}");
+    }
+
+    /// Explain on a text line names the block that owns it and its link quota against t, with
+    /// the numbers by hand: the menu's own text is "Home page" (8 characters, a link) and "and
+    /// more" (7): q = 8 / 15 ≈ 0.53 > 0.25, removed; the paragraph's is "Plain words here" (14)
+    /// and "link" (4, a link): q = 4 / 18 ≈ 0.22, kept. A hidden block says what hides it.
+    #[test]
+    fn explain_gives_the_blocks_link_quota_against_t() {
+        let html = "<html><head><title>T</title></head><body>\n<div id=menu>\n\
+            <a href=/a>Home page</a> and more\n</div>\n<p>Plain words here <a href=/r>link</a></p>\n\
+            <div style=\"display:none\"><p>Hidden words</p></div>\n</body></html>";
+        let (p, x) = run(html, 0.25);
+        let explain = |s: &str| ex::explain_at(&Lqf, &p, &x, s);
+        let menu = explain("Home page");
+        assert!(menu.contains("block <div#menu>"), "{menu}");
+        assert!(menu.contains("8 of 15 characters in links"), "{menu}");
+        assert!(
+            menu.contains("link quota q = 8 / 15 = 0.53 > t 0.25 → the block's text is removed"),
+            "{menu}"
+        );
+        let para = explain("Plain words");
+        assert!(
+            para.contains("link quota q = 4 / 18 = 0.22 ≤ t 0.25 → the block's text is kept"),
+            "{para}"
+        );
+        let hidden = explain("Hidden words");
+        assert!(
+            hidden.contains("the block is hidden from readers by <div> (display:none)"),
+            "{hidden}"
+        );
+        // A line of markup only keeps the generic explanation; step mode before the last
+        // phase too.
+        let tag = p
+            .lines()
+            .line_of(html.find("<div id=menu>").unwrap())
+            .unwrap();
+        let generic = Lqf.explain(&p, &x, Location::Line(tag), None).join("; ");
+        assert!(generic.contains("(combined signal)"), "{generic}");
+        let line = p.lines().line_of(html.find("Home page").unwrap()).unwrap();
+        let early = Lqf.explain(&p, &x, Location::Line(line), Some(Step::phase(0)));
+        assert!(!early.join(" ").contains("removed"), "{early:?}");
     }
 }

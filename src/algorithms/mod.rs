@@ -30,6 +30,7 @@ pub mod crunch;
 pub mod dana;
 pub mod density;
 pub mod dsc;
+pub mod explain;
 pub mod fe;
 pub mod headline;
 pub mod lqf;

@@ -17,15 +17,20 @@
 //!
 //! [`to_lines`] is the one aggregation from any unit to the lines a view displays (virtual or
 //! raw): series values are summed ([`Agg::Sum`]) or maximised ([`Agg::Max`]) over the items
-//! attributed to each line, mark intervals become line ranges. An item is attributed to the
-//! display line that holds its **first byte** (a DOM node to the line of its start tag), so each
-//! item counts exactly once and the per-line sums of a signal add up to its total.
+//! attributed to each line, mark intervals become line ranges. A line, raw line, token or byte
+//! is attributed to the display line that holds its **first byte**, so each item counts exactly
+//! once and the per-line sums of a signal add up to its total. A DOM node's value is drawn on
+//! every display line its element's **text** occupies — the innermost element holding the
+//! line's first byte of block text ([`NodeLines`], the block model's placement) — and its
+//! extent (the lines from its start tag to its end tag) is kept beside
+//! ([`LineTrace::nodes`]).
 
 use std::borrow::Cow;
 use std::ops::Range;
 
 use serde::Serialize;
 
+use crate::page::blocks::NodeLines;
 use crate::page::lines::{display_line_of, lines_over, solid};
 use crate::page::Page;
 
@@ -581,6 +586,10 @@ pub struct LineTrace {
     pub marks: Vec<LineMarks>,
     /// The scalars, unchanged.
     pub scalars: Vec<Scalar>,
+    /// For a trace with node-unit items and node positions: which node each display line
+    /// shows ([`NodeLines::owner`]) and the display lines each node's extent covers
+    /// ([`NodeLines::extent`], e.g. for a bracket beside the cursor line's element).
+    pub nodes: Option<NodeLines>,
 }
 
 /// Aggregates `trace` to `display`, the byte ranges of the lines a view shows (the page's
@@ -588,12 +597,18 @@ pub struct LineTrace {
 /// out the virtual lines of markup only; sorted and disjoint in every case).
 ///
 /// - **Series**: each unit index is attributed to the display line holding its first byte
-///   that is not white space (bytes: the byte itself; virtual / raw lines, tokens, nodes: the
-///   start of their byte range, [`Trace::positions`] for tokens and nodes), or to the next
-///   line when that byte lies between display lines; a line's value is the sum ([`Agg::Sum`]: signals,
-///   sizes — so virtual-line values summed into raw lines) or the maximum ([`Agg::Max`]:
-///   thresholds, ratios, labels) of the values attributed to it, 0 when none is. On virtual
-///   lines shown as virtual lines this is the identity.
+///   that is not white space (bytes: the byte itself; virtual / raw lines, tokens: the start
+///   of their byte range, [`Trace::positions`] for tokens), or to the next line when that byte
+///   lies between display lines; a line's value is the sum ([`Agg::Sum`]: signals, sizes — so
+///   virtual-line values summed into raw lines) or the maximum ([`Agg::Max`]: thresholds,
+///   ratios, labels) of the values attributed to it, 0 when none is. On virtual lines shown as
+///   virtual lines this is the identity.
+/// - **Node series** (a value per DOM element, placed by its outer extent): every display line
+///   holding text of the page's atomic blocks shows the value of the innermost element whose
+///   extent holds the line's first byte of block text ([`NodeLines`]), so a block's value is
+///   on each line of its text and on none of its markup-only lines; lines without block text
+///   show 0. (A value is repeated on every line of its element's text, so these per-line
+///   values do not add up to a total.) [`LineTrace::nodes`] keeps the placement.
 /// - **Marks**: each interval covers the display lines that overlap its byte range (from the
 ///   first byte of its first unit to the last byte of its last unit, white space at both ends
 ///   left out); an interval that overlaps no display line is left out. (The Selected marks
@@ -604,7 +619,9 @@ pub struct LineTrace {
 ///   `[last.end, last.end + b − 1)` after the last interval of the Selected marks of the same
 ///   unit (Algorithm 1's "within the gap" of Mohammadzadeh 2013), as Bound marks.
 ///
-/// Items of a token or node unit without positions are left out. Cost: O(items · log lines).
+/// Items of a token or node unit without positions are left out. Cost: O(items · log lines),
+/// plus for node units O(nodes · log nodes + block bytes) and the page's blocks
+/// ([`Page::blocks`], built once per page).
 pub fn to_lines(trace: &Trace, page: &Page, display: &[Range<usize>]) -> LineTrace {
     let n = display.len();
     let bytes = page.text().as_bytes();
@@ -631,6 +648,8 @@ pub fn to_lines(trace: &Trace, page: &Page, display: &[Range<usize>]) -> LineTra
             .find(|(x, _)| *x == u)
             .and_then(|(_, r)| r.as_deref())
     };
+    out.nodes = ranges_of(Unit::Node)
+        .map(|extents| NodeLines::new(page.blocks(), page.text(), extents, display));
     for s in &trace.series {
         let mut values = vec![0.0; n];
         let mut seen = vec![false; n];
@@ -651,6 +670,12 @@ pub fn to_lines(trace: &Trace, page: &Page, display: &[Range<usize>]) -> LineTra
             if s.unit == Unit::Byte {
                 for (b, &v) in s.values.iter().enumerate() {
                     put(display_line_of(display, b), v);
+                }
+            } else if let (Unit::Node, Some(nl)) = (s.unit, out.nodes.as_ref()) {
+                for (line, v) in nl.values(&s.values).into_iter().enumerate() {
+                    if let Some(v) = v {
+                        put(line, v);
+                    }
                 }
             } else if let Some(rs) = ranges_of(s.unit) {
                 for (r, &v) in rs.iter().zip(&s.values) {
@@ -734,6 +759,15 @@ pub fn location_bytes(trace: &Trace, page: &Page, at: Location) -> Option<Range<
     }
 }
 
+/// The node (index into `extents`, a trace's node positions) whose value a display line with
+/// bytes `line` shows: the innermost extent holding the line's first byte of block text
+/// ([`NodeLines::holding`], the placement of [`to_lines`]); `None` for a line without block
+/// text or outside every extent.
+pub fn line_element(page: &Page, extents: &[Range<usize>], line: Range<usize>) -> Option<usize> {
+    let p = page.blocks().text_start_in(page.text(), line)?;
+    NodeLines::holding(extents, p).last().copied()
+}
+
 fn fmt_num(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
@@ -743,8 +777,9 @@ fn fmt_num(v: f64) -> String {
 }
 
 /// The generic explanation of a location, from the trace alone: the value of every series there
-/// with its label and unit (an item of the location's own unit directly; otherwise the
-/// aggregate of the items whose first byte lies in the location's byte range, as [`to_lines`]),
+/// with its label and unit (an item of the location's own unit directly; a node series on a
+/// line with block text: the value of the element the line shows, as [`to_lines`] draws it;
+/// otherwise the aggregate of the items whose first byte lies in the location's byte range),
 /// the threshold and bound scalars, and the marks that contain it with their roles. The first
 /// string names the location (1-based, as the views number lines).
 pub fn explain_generic(page: &Page, trace: &Trace, at: Location) -> Vec<String> {
@@ -770,10 +805,19 @@ pub fn explain_generic_known(
         return vec![format!("{what}: not on this page")];
     };
     let text = page.text().as_bytes();
+    // The element a line with block text shows (to_lines' placement of node series).
+    let shown_node = match (at, trace.positions(Unit::Node)) {
+        (Location::Line(_), Some(extents)) if trace.series.iter().any(|s| s.unit == Unit::Node) => {
+            line_element(page, extents, bytes.clone())
+        }
+        _ => None,
+    };
     let mut parts = Vec::new();
     for s in trace.series.iter().filter(|s| known(&s.key)) {
         let v = if s.unit == own_unit {
             s.values.get(idx).copied()
+        } else if let (Unit::Node, Some(k)) = (s.unit, shown_node) {
+            s.values.get(k).copied()
         } else {
             let ranges = unit_ranges(trace, page, s.unit);
             let mut acc: Option<f64> = None;
@@ -1095,14 +1139,24 @@ mod tests {
             ex[1].starts_with("in blocks #1 [1, 2) of nodes (candidates)"),
             "{ex:?}"
         );
-        // A line shows the nodes that start in it (the `<p>` of node 1), not those that only
-        // overlap it.
+        // A line of markup only shows the nodes that start in it (the `<p>` of node 1); a
+        // line of text the innermost node around its text (node 1 for `three`, node 0 for
+        // `one two`), as the histogram draws it.
         let line = p.lines().line_of(three - 3).unwrap();
         let ex = explain_generic(&p, &trace, Location::Line(line));
         assert!(ex[0].contains("quota = 0.600"), "{ex:?}");
         let ex = explain_generic(&p, &trace, Location::Line(line + 1));
-        assert!(!ex[0].contains("quota"), "{ex:?}");
+        assert!(ex[0].contains("quota = 0.600"), "{ex:?}");
         assert!(ex[1].contains("blocks #1"), "the marks overlap it: {ex:?}");
+        let one = p.lines().line_of(text.find("one").unwrap()).unwrap();
+        let ex = explain_generic(&p, &trace, Location::Line(one));
+        assert!(ex[0].contains("quota = 0.100"), "{ex:?}");
+        let close = p.lines().line_of(text.find("</p>").unwrap()).unwrap();
+        let ex = explain_generic(&p, &trace, Location::Line(close));
+        assert!(
+            !ex[0].contains("quota"),
+            "markup only, no node starts: {ex:?}"
+        );
         assert_eq!(explain_generic(&p, &trace, Location::Node(9)).len(), 1);
     }
 }

@@ -20,6 +20,7 @@ use ratatui::style::Color;
 
 mod algo;
 mod annotation;
+mod blocks;
 mod doc;
 mod mouse;
 mod navigate;
@@ -31,6 +32,7 @@ mod table;
 
 pub use algo::AlgoState;
 use algo::JobResult;
+pub use blocks::{visibility_short, BlockColumn, BlockView, PathBar};
 pub use doc::{Doc, PerView, View};
 pub use navigate::{context_rows, Search, MAX_MATCHES};
 pub use pages::{CorpusState, PageEntry};
@@ -87,6 +89,10 @@ fn repeatable(a: Action) -> bool {
 
 /// Largest page (bytes of text) on which line-based extractors run on the UI thread.
 const INLINE_LIMIT: usize = 8 << 20;
+
+/// Largest page (bytes of text) whose atomic text blocks (and so its DOM) are built on the UI
+/// thread when it opens (about a millisecond); larger pages build them on a worker.
+const INLINE_BLOCKS_LIMIT: usize = 64 << 10;
 
 /// How the inspector is set up.
 #[derive(Debug, Clone)]
@@ -283,8 +289,14 @@ pub struct App {
     toggle_byte: Option<usize>,
     /// The region / block table is shown.
     pub table: bool,
-    /// What the table shows: regions / blocks (`b`) or headline candidates (`#`).
+    /// What the table shows: regions / blocks (`b`), headline candidates (`#`) or the page's
+    /// text blocks (`B`).
     pub table_kind: TableKind,
+    /// The text block table, made for the open page and the algorithms shown
+    /// ([`App::refresh_block_view`]).
+    pub block_view: Option<BlockView>,
+    /// The block table's sort column (index into [`App::block_columns`]).
+    pub block_sort_column: usize,
     /// The highlighted row of the region / block table.
     pub table_row: usize,
     /// A second algorithm whose explanation and table are shown beside the active one's.
@@ -367,6 +379,8 @@ impl App {
             toggle_byte: None,
             table: false,
             table_kind: TableKind::Regions,
+            block_view: None,
+            block_sort_column: 0,
             table_row: 0,
             second: None,
             gutter: Vec::new(),
@@ -428,6 +442,10 @@ impl App {
     fn set_doc(&mut self, path: &Path, page: Page, gold: Option<&GoldText>) {
         self.doc = Some(Doc::open(path, page, self.opts.syntax, gold));
         self.doc_id += 1;
+        self.block_view = None;
+        if let Some(d) = &self.doc {
+            d.build_blocks(self.opts.inline_jobs || d.page.text().len() <= INLINE_BLOCKS_LIMIT);
+        }
         self.pending_confirm = None;
         self.top = 0;
         self.cursor = 0;
@@ -702,15 +720,19 @@ impl App {
             Action::ToggleDiffView => self.combined_view = !self.combined_view,
             Action::ToggleExplain => self.explain = !self.explain,
             Action::Review => self.start_review(),
-            Action::ToggleTable | Action::ToggleHeadlines => {
-                let kind = if a == Action::ToggleTable {
-                    TableKind::Regions
-                } else {
-                    TableKind::Headlines
+            Action::ToggleTable | Action::ToggleHeadlines | Action::ToggleBlocks => {
+                let kind = match a {
+                    Action::ToggleTable => TableKind::Regions,
+                    Action::ToggleHeadlines => TableKind::Headlines,
+                    _ => TableKind::Blocks,
                 };
                 self.table = !(self.table && self.table_kind == kind);
                 self.table_kind = kind;
                 self.table_row = 0;
+                if self.table && kind == TableKind::Blocks {
+                    self.refresh_block_view();
+                    self.table_row = self.block_row_of_cursor().unwrap_or(0);
+                }
             }
             Action::PinSecond => {
                 self.second = match self.second {
@@ -856,13 +878,19 @@ impl App {
         let Some(x) = self.active_algo().result.clone() else {
             return;
         };
-        // Starts of the selected intervals of the trace as display lines; without such marks,
-        // the starts of the selection's ranges.
-        let lines: Vec<usize> = match self
-            .line_trace(self.active)
-            .and_then(|lt| lt.marks.iter().find(|m| m.role == Role::Selected).cloned())
-        {
-            Some(m) => m.spans.iter().map(|r| r.start).collect(),
+        // Starts of the selected intervals of the trace as display lines (of DOM nodes: their
+        // first text lines); without such marks, the starts of the selection's ranges.
+        let lines: Option<Vec<usize>> = self.line_trace(self.active).and_then(|lt| {
+            let m = lt.marks.iter().find(|m| m.role == Role::Selected)?;
+            Some(
+                m.spans
+                    .iter()
+                    .map(|r| navigate::first_text_line(&lt, r))
+                    .collect(),
+            )
+        });
+        let lines: Vec<usize> = match lines {
+            Some(l) => l,
             None => x
                 .selection
                 .ranges()

@@ -116,6 +116,7 @@ actions! {
     ToggleCorpus => "toggle_corpus", "view", "corpus page list";
     ToggleTable => "toggle_table", "view", "region / block table of the active algorithm (Enter jumps)";
     ToggleHeadlines => "toggle_headlines", "view", "headline candidates (TitleFinder; Enter jumps, Y takes one)";
+    ToggleBlocks => "toggle_blocks", "view", "the page's text blocks: features, verdicts (←→ sort, Enter jumps)";
 
     NextAlgorithm => "next_algorithm", "algorithms", "choose the active algorithm: next";
     PrevAlgorithm => "prev_algorithm", "algorithms", "choose the active algorithm: previous";
@@ -720,7 +721,7 @@ mod tests {
             assert!(Action::GROUPS.contains(&a.group()), "{a:?}");
             assert!(!a.description().is_empty());
         }
-        assert_eq!(Action::ALL.len(), 64);
+        assert_eq!(Action::ALL.len(), 65);
         assert_eq!(Action::from_name("nope"), None);
         for (i, &a) in Action::ALL.iter().enumerate() {
             assert_eq!(a.index(), i);

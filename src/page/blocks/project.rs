@@ -69,6 +69,36 @@ impl Blocks {
         out.unwrap_or(0..0)
     }
 
+    /// The first byte of block text in the byte range `line` (a byte that is not ASCII white
+    /// space inside some block's ranges) — what [`Blocks::text_starts`] gives for one display
+    /// line, found through [`Blocks::overlapping`]: O(log blocks + the ranges of the blocks
+    /// overlapping `line`).
+    pub fn text_start_in(&self, text: &str, line: Range<usize>) -> Option<usize> {
+        let bytes = text.as_bytes();
+        let mut first: Option<usize> = None;
+        for i in self.overlapping(line.clone()) {
+            for r in self.ranges(i) {
+                let a = r.start.max(line.start);
+                let z = r.end.min(line.end).min(bytes.len());
+                if a >= z || first.is_some_and(|q| q <= a) {
+                    continue;
+                }
+                if let Some(k) = bytes[a..z].iter().position(|c| !c.is_ascii_whitespace()) {
+                    first = Some(first.map_or(a + k, |q| q.min(a + k)));
+                }
+            }
+        }
+        first
+    }
+
+    /// The block a display line (the byte range `line`) belongs to: the block holding its
+    /// first byte of block text ([`Blocks::text_start_in`]), `None` for a line without block
+    /// text (markup only, or text the DOM does not show). The path bar's and the DOM
+    /// algorithms' explanations' block. O(log blocks + blocks on the line).
+    pub fn on_line(&self, text: &str, line: Range<usize>) -> Option<usize> {
+        self.at(self.text_start_in(text, line)?)
+    }
+
     /// For every display line, the first byte of block text on it (a byte that is not ASCII
     /// white space inside some block's ranges), `None` for lines without block text.
     /// O(block bytes + block ranges · log lines).
@@ -130,13 +160,7 @@ impl NodeLines {
         let mut order: Vec<usize> = (0..extents.len())
             .filter(|&i| extents[i].start < extents[i].end)
             .collect();
-        order.sort_by(|&a, &b| {
-            let (x, y) = (&extents[a], &extents[b]);
-            x.start
-                .cmp(&y.start)
-                .then(y.end.cmp(&x.end))
-                .then(a.cmp(&b))
-        });
+        order.sort_by(|&a, &b| outer_first(extents, a, b));
         let mut owner = vec![None; display.len()];
         let mut stack: Vec<usize> = Vec::new();
         let mut next = 0;
@@ -172,6 +196,20 @@ impl NodeLines {
             .collect()
     }
 
+    /// The items whose extents hold byte `p` (of block text), outermost first, so the last is
+    /// the one [`NodeLines::owner`] gives a line starting its block text at `p` (innermost: the
+    /// extent that starts last, then ends first, then comes last in the series; for extents
+    /// that nest or are disjoint, as DOM hulls are, the chain is the line's element and its
+    /// ancestors among the items). For explanations, which look at one line: O(items + chain ·
+    /// log chain).
+    pub fn holding(extents: &[Range<usize>], p: usize) -> Vec<usize> {
+        let mut chain: Vec<usize> = (0..extents.len())
+            .filter(|&i| extents[i].start <= p && p < extents[i].end)
+            .collect();
+        chain.sort_by(|&a, &b| outer_first(extents, a, b));
+        chain
+    }
+
     /// The display lines that show item `i`'s value, in order.
     pub fn lines_of(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.owner
@@ -180,4 +218,14 @@ impl NodeLines {
             .filter(move |(_, o)| **o == Some(i))
             .map(|(l, _)| l)
     }
+}
+
+/// The order of nested extents: by start, the longer first, then by index — so in a sweep
+/// the innermost extent holding a byte is the last one pushed that has not ended.
+fn outer_first(extents: &[Range<usize>], a: usize, b: usize) -> std::cmp::Ordering {
+    let (x, y) = (&extents[a], &extents[b]);
+    x.start
+        .cmp(&y.start)
+        .then(y.end.cmp(&x.end))
+        .then(a.cmp(&b))
 }

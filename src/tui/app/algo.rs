@@ -189,9 +189,14 @@ impl App {
                 }
             }
         }
-        if let Some(d) = &self.doc {
+        if let Some(d) = &mut self.doc {
             if let Some(h) = d.hl.get(self.view) {
                 changed |= h.take_updates();
+            }
+            // The blocks arrived: the path bar (and an open block table) can be drawn.
+            if !d.blocks_seen && d.blocks_ready() {
+                d.blocks_seen = true;
+                changed = true;
             }
         }
         changed

@@ -89,6 +89,10 @@ pub struct Doc {
     /// ([`App::headline_rows`]): the headline panel redraws and the first-annotation
     /// suggestion read them instead of re-running TitleFinder.
     pub headlines: std::sync::OnceLock<Arc<Vec<HeadlineRow>>>,
+    /// The page's blocks are built ([`Doc::blocks_ready`]); set by the thread that builds them.
+    pub(super) blocks_ready: Arc<std::sync::atomic::AtomicBool>,
+    /// A frame has been asked for since the blocks were built ([`App::poll_background`]).
+    pub(super) blocks_seen: bool,
 }
 
 impl Doc {
@@ -144,6 +148,8 @@ impl Doc {
             gold_from_corpus,
             gold_headline,
             headlines: std::sync::OnceLock::new(),
+            blocks_ready: Arc::default(),
+            blocks_seen: false,
         }
     }
 }

@@ -299,10 +299,10 @@ impl App {
     /// Jumps to the first display line of the active algorithm's marks with `role` (the seed
     /// region for [`Role::Seed`]).
     pub(crate) fn jump_role(&mut self, role: Role, what: &str) {
-        let line = self
-            .line_trace(self.active)
-            .and_then(|lt| lt.marks.iter().find(|m| m.role == role).cloned())
-            .and_then(|m| m.spans.first().map(|r| r.start));
+        let line = self.line_trace(self.active).and_then(|lt| {
+            let m = lt.marks.iter().find(|m| m.role == role)?;
+            m.spans.first().map(|r| first_text_line(&lt, r))
+        });
         match line {
             Some(l) => self.jump_to_line(l),
             None => {
@@ -312,14 +312,30 @@ impl App {
         }
     }
 
-    /// Jumps to the first (`first`) or last line of the active algorithm's selection.
+    /// Jumps to the first (`first`) or last line of the active algorithm's selection that holds
+    /// selected text: white space alone (a wrapper's indentation a DOM algorithm kept) does not
+    /// count, unless the selection is nothing else.
     pub(crate) fn jump_selected(&mut self, first: bool) {
+        let text = self.doc.as_ref().map_or("", |d| d.page.text());
         let sel = self.active_algo().result.as_ref().map(|x| {
             let r = x.selection.ranges();
+            let solid = |r: &std::ops::Range<usize>| {
+                let s = text.get(r.clone())?;
+                if first {
+                    s.find(|c: char| !c.is_whitespace()).map(|k| r.start + k)
+                } else {
+                    s.rfind(|c: char| !c.is_whitespace()).map(|k| r.start + k)
+                }
+            };
             if first {
-                r.first().map(|r| r.start)
+                r.iter()
+                    .find_map(solid)
+                    .or_else(|| r.first().map(|r| r.start))
             } else {
-                r.last().map(|r| r.end.saturating_sub(1))
+                r.iter()
+                    .rev()
+                    .find_map(solid)
+                    .or_else(|| r.last().map(|r| r.end.saturating_sub(1)))
             }
         });
         match sel.flatten() {
@@ -356,4 +372,20 @@ impl App {
             }
         }
     }
+}
+
+/// The line a jump to the display-line span `span` of a trace's marks goes to: its first line
+/// that shows an element's value when the marks are of DOM nodes (the element's first text
+/// line, where its bar is, rather than its start tag's), else its first line.
+pub(crate) fn first_text_line(
+    lt: &crate::algorithms::LineTrace,
+    span: &std::ops::Range<usize>,
+) -> usize {
+    lt.nodes
+        .as_ref()
+        .and_then(|nl| {
+            span.clone()
+                .find(|&l| nl.owner.get(l).is_some_and(Option::is_some))
+        })
+        .unwrap_or(span.start)
 }

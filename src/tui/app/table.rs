@@ -1,7 +1,9 @@
 //! The region / block table (`b`): the candidate regions or blocks of the active algorithm —
-//! and of a pinned second one (`P`) — from their traces ([`candidate_table`]); and the headline
+//! and of a pinned second one (`P`) — from their traces ([`candidate_table`]); the headline
 //! candidates panel (`#`): TitleFinder's ranked candidates, `Y` takes the highlighted one as the
-//! gold headline. Movement keys move the highlighted row, Enter jumps to it.
+//! gold headline; and the text block table (`B`, [`super::blocks`]): the page's atomic text
+//! blocks with the shown algorithms' verdicts, ← / → choose the sort column. Movement keys move
+//! the highlighted row, Enter jumps to it.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
@@ -19,6 +21,8 @@ pub enum TableKind {
     Regions,
     /// The headline candidates of the default headline finder.
     Headlines,
+    /// The page's atomic text blocks ([`super::BlockView`]).
+    Blocks,
 }
 
 /// Most headline candidates the panel lists.
@@ -97,6 +101,7 @@ impl App {
                 .headline_rows()
                 .get(self.table_row)
                 .map(|r| r.range.clone()),
+            TableKind::Blocks => self.block_row().map(|r| r.start..r.end),
         }
     }
 
@@ -111,11 +116,22 @@ impl App {
     }
 
     /// An action while the table is shown: movement moves the highlighted row, the table key
-    /// and Esc close it. Returns false for other actions (they apply as usual).
+    /// and Esc close it; in the text block table ← / → choose the sort column. Returns false
+    /// for other actions (they apply as usual).
     pub(crate) fn table_key(&mut self, a: Action) -> bool {
         let n = match self.table_kind {
             TableKind::Regions => self.table_of(self.active).map_or(0, |t| t.rows.len()),
             TableKind::Headlines => self.headline_rows().len(),
+            TableKind::Blocks => {
+                self.refresh_block_view();
+                match a {
+                    Action::ScrollLeft | Action::ScrollRight => {
+                        self.block_sort_step(if a == Action::ScrollLeft { -1 } else { 1 });
+                        return true;
+                    }
+                    _ => self.block_view.as_ref().map_or(0, |v| v.order.len()),
+                }
+            }
         };
         let last = n.saturating_sub(1);
         match a {
@@ -136,6 +152,9 @@ impl App {
     pub(crate) fn table_enter(&mut self, ev: &KeyEvent) -> bool {
         if !self.table || ev.code != KeyCode::Enter {
             return false;
+        }
+        if self.table_kind == TableKind::Blocks {
+            self.refresh_block_view();
         }
         match self.table_target() {
             Some(b) => {

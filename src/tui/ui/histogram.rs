@@ -200,8 +200,9 @@ fn candidate_strip<'a>(lt: &'a LineTrace, shown: &dyn Fn(&str) -> bool) -> Vec<&
     }
 }
 
-/// The bars of every display line on screen (`area` without the border) and the overview
-/// column at its right edge; "running…" while the active algorithm has no result.
+/// The bars of every display line on screen (`area` without the border), the overview column
+/// at its right edge and, left of it, a bracket over the lines of the element whose value the
+/// cursor line shows (node series); "running…" while the active algorithm has no result.
 fn draw_bars(app: &App, area: Rect, buf: &mut Buffer, rects: &mut Rects) {
     if area.width < 6 {
         return;
@@ -230,12 +231,27 @@ fn draw_bars(app: &App, area: Rect, buf: &mut Buffer, rects: &mut Rects) {
     let rows = Bars::new(app, &lt, bars, &shown);
     rects.hist_scale = rows.scale;
     let n = app.line_count();
+    // The extent of the element the cursor line shows (a node series), bracketed in the
+    // column between the bars and the overview.
+    let extent = lt.nodes.as_ref().and_then(|nl| {
+        let k = (*nl.owner.get(app.cursor)?)?;
+        nl.extent.get(k).filter(|r| !r.is_empty()).cloned()
+    });
     for (row, y) in (bars.y..bars.bottom()).enumerate() {
         let i = app.top + row;
         if i >= n {
             break;
         }
         rows.draw(buf, i, y);
+        if let Some(e) = extent.as_ref().filter(|e| e.contains(&i)) {
+            let sym = match (i == e.start, i + 1 == e.end) {
+                (true, true) => "]",
+                (true, false) => "┐",
+                (false, true) => "┘",
+                (false, false) => "│",
+            };
+            buf[(bars.right(), y)].set_symbol(sym).set_fg(Color::White);
+        }
     }
     draw_overview(app, &lt, phases, overview, buf);
 }

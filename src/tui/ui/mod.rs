@@ -1,7 +1,8 @@
 //! Drawing the inspector, one widget per panel (as ratatui's demo2 and gitui do): the source
 //! (`source`) with the histogram and overview beside it (`histogram`), the page list
 //! (`corpus`), the parameter bar (`params`), the explain panel (`explain`), the status
-//! bar (`status`), and over them the tables (`tables`), the picker (`picker`) and the
+//! bar (`status`), the path bar on the source panel's border (`pathbar`), and over them the
+//! tables (`tables`; the text block table in `blocktable`), the picker (`picker`) and the
 //! help (`help`); `style` holds what they share.
 //!
 //! [`draw`] lays the panels out. Before drawing it fits the view to the source panel
@@ -16,11 +17,13 @@ use ratatui::Frame;
 
 use super::app::{App, Overlay};
 
+mod blocktable;
 mod corpus;
 mod explain;
 mod help;
 mod histogram;
 mod params;
+mod pathbar;
 mod picker;
 mod source;
 mod status;
@@ -95,6 +98,9 @@ pub fn draw(f: &mut Frame, app: &mut App) {
     let gutter = Gutter::of(app);
     for &i in &gutter.columns {
         let _ = app.line_trace(i);
+    }
+    if app.table && app.table_kind == super::app::TableKind::Blocks {
+        app.refresh_block_view();
     }
     app.fit_view(source::text_rows(cols[1]));
 

@@ -82,7 +82,7 @@ impl StatefulWidget for SourceView<'_> {
             View::Virtual => "virtual lines",
         };
         let gold_shown = app.gold_overlay && app.doc.as_ref().is_some_and(|d| d.gold.is_some());
-        let block = frame(source_title(
+        let mut block = frame(source_title(
             app,
             &name,
             mode,
@@ -90,6 +90,9 @@ impl StatefulWidget for SourceView<'_> {
             gold_shown,
             area.width,
         ));
+        if let Some(bar) = super::pathbar::path_bar(app, area.width) {
+            block = block.title_bottom(bar);
+        }
         let inner = block.inner(area);
         block.render(area, buf);
         rects.source = inner;

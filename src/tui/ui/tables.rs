@@ -1,4 +1,5 @@
-//! The table overlay: the region / block tables (`b`) and the headline candidates (`#`).
+//! The table overlay: the region / block tables (`b`), the headline candidates (`#`) and the
+//! text block table (`B`, drawn by `blocktable`).
 
 use std::fmt::Write as _;
 
@@ -28,9 +29,10 @@ impl Widget for TableOverlay<'_> {
             area.height.saturating_sub(2),
         );
         Clear.render(area, buf);
-        if app.table_kind == TableKind::Headlines {
-            headline_table(app, area, buf);
-            return;
+        match app.table_kind {
+            TableKind::Headlines => return headline_table(app, area, buf),
+            TableKind::Blocks => return super::blocktable::block_table(app, area, buf),
+            TableKind::Regions => {}
         }
         match app.pinned() {
             Some(s) => {

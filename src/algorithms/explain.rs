@@ -1,0 +1,208 @@
+//! What the DOM algorithms' own explanations start from: the text on the cursor line, the
+//! atomic block it belongs to ([`crate::page::blocks`]) and the algorithm's elements around it
+//! (its trace's node unit), found the way the histogram draws node series ([`NodeLines`]), so
+//! explain speaks of the element whose bar the line shows. Each algorithm words its decision in
+//! its own file (`lqf`, `cetd`, `crunch`, `sw`, `fe`); this module only locates, names and
+//! formats.
+
+use std::ops::Range;
+
+use super::trace::{Location, Marks, Step, Trace, Unit};
+use super::{explain_default, is_whole_run, Extraction, Extractor};
+use crate::page::blocks::{dom_path, node_label, NodeLines, Visibility};
+use crate::page::dom::{Dom, NodeKind};
+use crate::page::Page;
+
+/// A DOM algorithm's explanation at `at` as known at `step`: for a line of text in the whole
+/// run ([`is_whole_run`], [`text_line`]) the algorithm's own wording, `on_line(page, trace,
+/// line)`; elsewhere (lines of markup only, other units) and in step mode before the last phase
+/// the generic one ([`explain_default`]).
+pub fn on_text_lines<E: Extractor + ?Sized>(
+    e: &E,
+    page: &Page,
+    x: &Extraction,
+    at: Location,
+    step: Option<Step>,
+    on_line: &dyn Fn(&Page, &Trace, &TextLine) -> Vec<String>,
+) -> Vec<String> {
+    if is_whole_run(e.phases(), step) {
+        if let Some(line) = text_line(page, &x.trace, at) {
+            return on_line(page, &x.trace, &line);
+        }
+    }
+    explain_default(e, page, x, at, step)
+}
+
+/// For tests: `e`'s explanation (whole run) of the virtual line holding the first `needle` of
+/// `page`'s text, its sentences joined by `; `. Panics when `needle` is not in the text.
+#[cfg(test)]
+pub(crate) fn explain_at(e: &dyn Extractor, page: &Page, x: &Extraction, needle: &str) -> String {
+    let at = page.text().find(needle).expect("the needle is in the page");
+    let line = page.lines().line_of(at).expect("a line holds it");
+    e.explain(page, x, Location::Line(line), None).join("; ")
+}
+
+/// A line of text as a DOM algorithm sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextLine {
+    /// The virtual line (0-based).
+    pub line: usize,
+    /// The line's first byte of block text ([`crate::page::Blocks::text_start_in`]).
+    pub byte: usize,
+    /// The atomic block holding that byte (index into [`Page::blocks`]).
+    pub block: usize,
+    /// The trace's node-unit items whose extents hold that byte, outermost first
+    /// ([`NodeLines::holding`]); the last is the element the line shows. Empty when the text
+    /// lies in none of them.
+    pub chain: Vec<usize>,
+}
+
+impl TextLine {
+    /// The element the line shows (the innermost of [`TextLine::chain`]).
+    pub fn element(&self) -> Option<usize> {
+        self.chain.last().copied()
+    }
+}
+
+/// The text line at `at` for `trace` (whose node positions place its elements): `None` when
+/// `at` is not a virtual line, or the line holds no block text (markup only, or text the DOM
+/// does not show), or the trace has no node positions. O(nodes + blocks on the line).
+pub fn text_line(page: &Page, trace: &Trace, at: Location) -> Option<TextLine> {
+    let Location::Line(line) = at else {
+        return None;
+    };
+    let extents = trace.positions(Unit::Node)?;
+    let range = page.lines().lines.get(line)?.range();
+    let blocks = page.blocks();
+    let byte = blocks.text_start_in(page.text(), range)?;
+    let block = blocks.at(byte)?;
+    Some(TextLine {
+        line,
+        byte,
+        block,
+        chain: NodeLines::holding(extents, byte),
+    })
+}
+
+/// Item `k` of a node-unit series of `trace` (0 when missing).
+pub fn value(trace: &Trace, key: &str, k: usize) -> f64 {
+    trace
+        .series(key)
+        .and_then(|s| s.values.get(k).copied())
+        .unwrap_or(0.0)
+}
+
+/// Does a node-unit mark set of `trace` hold item `k`?
+pub fn marked(trace: &Trace, key: &str, k: usize) -> bool {
+    trace
+        .marks(key)
+        .is_some_and(|m: &Marks| m.spans.iter().any(|r| r.contains(&k)))
+}
+
+/// A number as explanations write ratios and densities: two decimals (`0.41`), three below
+/// 0.1 (`0.042`), a whole number without them (`12`).
+pub fn num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else if v.abs() < 0.1 {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// The element of `page.dom()` that trace item `k` (extent `extents[k]`) is: the one whose
+/// outer extent ([`Dom::hull`]) is the item's, looked for first among the ancestors of
+/// `line`'s text, then (for an item elsewhere) among all elements in document order. `None`
+/// when no element has that extent (an algorithm that parsed its own DOM differently).
+/// O(depth), or O(nodes) for an item off the line's ancestry.
+fn dom_element(page: &Page, extents: &[Range<usize>], k: usize, line: &TextLine) -> Option<usize> {
+    let dom: &Dom = page.dom();
+    let want = extents.get(k)?;
+    let is = |id: usize| dom.kind(id) == NodeKind::Element && dom.hull(id).as_ref() == Some(want);
+    let mut cur = Some(page.blocks().get(line.block).nodes.start);
+    while let Some(id) = cur {
+        if is(id) {
+            return Some(id);
+        }
+        cur = dom.parent(id);
+    }
+    (0..dom.len()).find(|&id| is(id))
+}
+
+/// Trace item `k` named for an explanation: `<div#content.post>` (its tag, id and classes,
+/// [`node_label`]), or `element #k` when no element of the page's DOM has its extent.
+pub fn element_name(page: &Page, trace: &Trace, k: usize, line: &TextLine) -> String {
+    let extents = trace.positions(Unit::Node).unwrap_or(&[]);
+    match dom_element(page, extents, k, line) {
+        Some(id) => format!("<{}>", node_label(page.dom(), id)),
+        None => format!("element #{k}"),
+    }
+}
+
+/// The 1-based virtual lines of trace item `k`'s extent, `lines 30–41` (or `line 30`).
+pub fn element_lines(page: &Page, trace: &Trace, k: usize) -> String {
+    let Some(r) = trace.positions(Unit::Node).and_then(|p| p.get(k)) else {
+        return String::new();
+    };
+    let lines = page.lines();
+    let a = lines.line_of(r.start).unwrap_or(0) + 1;
+    let z = lines
+        .line_of(r.end.saturating_sub(1).max(r.start))
+        .unwrap_or(0)
+        + 1;
+    if a == z {
+        format!("line {a}")
+    } else {
+        format!("lines {a}–{z}")
+    }
+}
+
+/// The sentence naming what hides `line`'s block, from the block model's visibility: the
+/// outermost element that hides it (`hidden`, `aria-hidden`, inline `display: none`) and the
+/// `<noscript>` it lies in (with the path to it); `None` for a block every reader sees.
+pub fn visibility_note(page: &Page, line: &TextLine) -> Option<String> {
+    let blocks = page.blocks();
+    let b = blocks.get(line.block);
+    if b.visibility.is_visible() {
+        return None;
+    }
+    let dom = page.dom();
+    let mut parts = Vec::new();
+    if b.visibility.is_hidden() {
+        let cause = Visibility::NAMES
+            .iter()
+            .filter(|(v, _)| b.visibility.contains(*v) && *v != Visibility::NOSCRIPT)
+            .map(|(_, n)| *n)
+            .collect::<Vec<_>>()
+            .join(", ");
+        match blocks.hidden_by(dom, line.block) {
+            Some(id) => parts.push(format!(
+                "hidden from readers by <{}> ({cause})",
+                node_label(dom, id)
+            )),
+            None => parts.push(format!("hidden from readers ({cause})")),
+        }
+    }
+    if b.visibility.contains(Visibility::NOSCRIPT) {
+        match blocks.noscript(dom, line.block) {
+            Some(id) => parts.push(format!(
+                "inside <{}> under {} (shown only without JavaScript)",
+                node_label(dom, id),
+                dom.parent(id)
+                    .map_or_else(String::new, |p| dom_path(dom, p))
+            )),
+            None => parts.push("inside <noscript> (shown only without JavaScript)".into()),
+        }
+    }
+    Some(format!("the block is {}", parts.join(" and ")))
+}
+
+/// The explanation's first sentence: `line 42: text of <p.story>`, and the visibility note as
+/// a sentence of its own when the block is hidden or in `<noscript>`. `rest` follows the first.
+pub fn sentences(page: &Page, line: &TextLine, first: String, rest: Vec<String>) -> Vec<String> {
+    let mut out = vec![format!("line {}: {first}", line.line + 1)];
+    out.extend(rest);
+    out.extend(visibility_note(page, line));
+    out
+}
