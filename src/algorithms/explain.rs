@@ -198,11 +198,25 @@ pub fn visibility_note(page: &Page, line: &TextLine) -> Option<String> {
     Some(format!("the block is {}", parts.join(" and ")))
 }
 
-/// The explanation's first sentence: `line 42: text of <p.story>`, and the visibility note as
-/// a sentence of its own when the block is hidden or in `<noscript>`. `rest` follows the first.
+/// The sentence naming the record (post, comment, listing item: [`crate::page::Records`])
+/// `line`'s block lies in, innermost first: `the block is in record 2 of 14 \`li.comment\` under
+/// \`ol.comments\` (…)`; `None` outside every record.
+pub fn record_note(page: &Page, line: &TextLine) -> Option<String> {
+    let records = page.records();
+    let k = records.of_block(line.block)?;
+    Some(format!(
+        "the block is in {}",
+        records.describe(page.dom(), k)
+    ))
+}
+
+/// The explanation's first sentence: `line 42: text of <p.story>`, then `rest`, then the
+/// visibility note when the block is hidden or in `<noscript>` and the record note when it lies
+/// in a record, each a sentence of its own.
 pub fn sentences(page: &Page, line: &TextLine, first: String, rest: Vec<String>) -> Vec<String> {
     let mut out = vec![format!("line {}: {first}", line.line + 1)];
     out.extend(rest);
     out.extend(visibility_note(page, line));
+    out.extend(record_note(page, line));
     out
 }

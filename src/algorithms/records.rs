@@ -9,7 +9,8 @@
 //! usually the comments or a link list, so `records` is a probe of how far the record units
 //! carry, not a general extractor. A page without a group extracts nothing.
 
-use super::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use super::explain::{self as ex, TextLine};
+use super::trace::{Location, Marks, Phase, Positions, Role, Scalar, Series, Step, Trace, Unit};
 use super::{AlgoInfo, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::blocks::{RecordOptions, Records};
@@ -167,6 +168,68 @@ impl Extractor for RecordGroups {
         };
         Extraction { selection, trace }
     }
+
+    /// On a line of text (the whole run): the record the line's block lies in (innermost) and
+    /// its group, against the chosen group — `record 2 of 14 \`li.comment\` under
+    /// \`ol.comments\` (group 1, …: 1,203 words) → selected: the largest group`. Elsewhere, and
+    /// in step mode before the last phase, [`super::explain_default`].
+    fn explain(
+        &self,
+        page: &Page,
+        x: &Extraction,
+        at: Location,
+        step: Option<Step>,
+    ) -> Vec<String> {
+        ex::on_text_lines(self, page, x, at, step, &explain_line)
+    }
+}
+
+/// [`RecordGroups`]' explanation of a line of text, from its trace: the record whose bar the
+/// line shows, its group's words against the chosen group's.
+fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
+    let groups = trace.scalar("groups").unwrap_or(0.0);
+    let chosen = trace.marks("chosen").and_then(|m| m.spans.first().cloned());
+    let group_words = |g: f64| -> f64 {
+        let n = trace.series("group").map_or(0, |s| s.values.len());
+        (0..n)
+            .filter(|&k| ex::value(trace, "group", k) == g)
+            .map(|k| ex::value(trace, "words", k))
+            .sum()
+    };
+    let chosen_words = chosen.as_ref().map_or(0.0, |r| {
+        (r.clone()).map(|k| ex::value(trace, "words", k)).sum()
+    });
+    let Some(k) = line.element() else {
+        let why = if groups == 0.0 {
+            "the page has no record group (min_records siblings of one signature, each with min_blocks blocks of text), so nothing is selected".to_string()
+        } else {
+            format!(
+                "its text lies in no record → not selected (the largest of {} groups holds {} words)",
+                ex::num(groups),
+                ex::num(chosen_words)
+            )
+        };
+        return ex::sentences(page, line, why, Vec::new());
+    };
+    let g = ex::value(trace, "group", k);
+    let in_chosen = chosen.as_ref().is_some_and(|r| r.contains(&k));
+    let first = format!(
+        "record {} ({}; {} words) of group {} ({} words in all)",
+        ex::element_name(page, trace, k, line),
+        ex::element_lines(page, trace, k),
+        ex::num(ex::value(trace, "words", k)),
+        ex::num(g),
+        ex::num(group_words(g))
+    );
+    let verdict = if in_chosen {
+        format!("the largest of {} groups → selected whole", ex::num(groups))
+    } else {
+        format!(
+            "the largest group holds {} words → not selected",
+            ex::num(chosen_words)
+        )
+    };
+    ex::sentences(page, line, first, vec![verdict])
 }
 
 #[cfg(test)]
@@ -207,5 +270,17 @@ mod tests {
         let y = e.run(&page, &params);
         assert!(y.selection.is_empty());
         assert_eq!(e.info().name, "records");
+        let said = ex::explain_at(&e, &page, &x, "second post");
+        assert!(
+            said.contains("of group 0 (22 words in all)")
+                && said.contains("the largest of 2 groups → selected whole"),
+            "{said}"
+        );
+        let said = ex::explain_at(&e, &page, &x, "Two");
+        assert!(
+            said.contains("of group 1 (")
+                && said.contains("the largest group holds 22 words → not selected"),
+            "{said}"
+        );
     }
 }
