@@ -229,7 +229,12 @@ fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
             ex::num(chosen_words)
         )
     };
-    ex::sentences(page, line, first, vec![verdict])
+    let mut said = ex::sentences(page, line, first, vec![verdict]);
+    // The first sentence named the record already: drop the shared record note.
+    if let Some(note) = ex::record_note(page, line) {
+        said.retain(|s| *s != note);
+    }
+    said
 }
 
 #[cfg(test)]
@@ -273,7 +278,8 @@ mod tests {
         let said = ex::explain_at(&e, &page, &x, "second post");
         assert!(
             said.contains("of group 0 (22 words in all)")
-                && said.contains("the largest of 2 groups → selected whole"),
+                && said.contains("the largest of 2 groups → selected whole")
+                && !said.contains("the block is in record"),
             "{said}"
         );
         let said = ex::explain_at(&e, &page, &x, "Two");
