@@ -74,7 +74,7 @@
 //! Cost: three O(nodes) passes over the DOM plus one over the text nodes' characters.
 
 use super::explain::{self as ex, TextLine};
-use super::trace::{runs, Agg, Location, Marks, Phase, Positions, Role, Scalar, Series, Step};
+use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
 use super::trace::{Trace, Unit};
 use super::{AlgoInfo, Choice, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
@@ -590,119 +590,107 @@ impl Extractor for Cetd {
     /// content`), or the content element it lies in, or — every density on the path at least
     /// `t` — the max-DensitySum element that was taken instead; and what hides the block.
     /// Elsewhere, and in step mode before the last phase, [`super::explain_default`].
-    fn explain(
-        &self,
-        page: &Page,
-        x: &Extraction,
-        at: Location,
-        step: Option<Step>,
-    ) -> Vec<String> {
-        ex::on_text_lines(self, page, x, at, step, &explain_line)
-    }
-}
-
-/// [`Cetd`]'s explanation of a line of text (see [`Extractor::explain`]), from its trace: the
-/// node unit is the `<body>` subtree's elements in document order (the first is `<body>`).
-fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
-    let Some(e) = line.element() else {
-        return ex::sentences(
-            page,
-            line,
-            "its text lies outside the <body> subtree CETD reads: not content".into(),
-            Vec::new(),
-        );
-    };
-    let d = |k: usize| ex::value(trace, "density", k);
-    let dsum = |k: usize| ex::value(trace, "dsum", k);
-    let name = |k: usize| ex::element_name(page, trace, k, line);
-    let measure = match trace.series("density") {
-        Some(s) if s.label == TD_LABEL => "TD",
-        _ => "CTD",
-    };
-    let t = trace.scalar("t").unwrap_or(0.0);
-    let path: Vec<usize> = trace
-        .marks("path")
-        .map(|m| m.spans.iter().flat_map(Clone::clone).collect())
-        .unwrap_or_default();
-    let path_min = path.iter().map(|&k| d(k)).fold(f64::INFINITY, f64::min);
-    let source = if path_min == t {
-        "the smallest density on the path from the max-DensitySum element up to <body>"
-    } else {
-        "the density of <body>"
-    };
-    let first = format!(
-        "text of {} ({}; {measure} {}, DensitySum {})",
-        name(e),
-        ex::element_lines(page, trace, e),
-        ex::num(d(e)),
-        ex::num(dsum(e))
-    );
-    let cite = "(Sun et al. 2011; Mohammadzadeh 2013, 3.2.7)";
-    let decision = if ex::marked(trace, "content", e) {
-        let target = line
-            .chain
-            .iter()
-            .copied()
-            .find(|&k| ex::marked(trace, "targets", k))
-            .unwrap_or(e);
-        format!(
-            "inside {} (DensitySum {}), the max-DensitySum element of a subtree reached from \
-             <body> through {measure} ≥ threshold t {} ({source}) → content, with its whole \
-             subtree {cite}",
-            name(target),
-            ex::num(dsum(target)),
-            ex::num(t)
-        )
-    } else if let Some(&c) = line.chain.iter().find(|&&k| d(k) < t) {
-        let at = if c == e {
-            String::new()
-        } else {
-            format!(" of {} around it", name(c))
+    fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
+        let Some(e) = line.element() else {
+            return ex::sentences(
+                page,
+                line,
+                "its text lies outside the <body> subtree CETD reads: not content".into(),
+                Vec::new(),
+            );
         };
-        format!(
-            "{measure} {}{at} < threshold t {} ({source}) → the walk from <body> stops there: \
-             not content {cite}",
-            ex::num(d(c)),
-            ex::num(t)
-        )
-    } else {
-        // Reached, yet not inside the max-DensitySum element of a reached subtree: name the
-        // one taken in the innermost subtree around the text that has one.
-        let extents = trace.positions(Unit::Node).unwrap_or(&[]);
-        let inside = |k: usize, a: usize| {
-            extents
-                .get(a)
-                .zip(extents.get(k))
-                .is_some_and(|(a, k)| a.start <= k.start && k.end <= a.end)
+        let d = |k: usize| ex::value(trace, "density", k);
+        let dsum = |k: usize| ex::value(trace, "dsum", k);
+        let name = |k: usize| ex::element_name(page, trace, k, line);
+        let measure = match trace.series("density") {
+            Some(s) if s.label == TD_LABEL => "TD",
+            _ => "CTD",
         };
-        let targets: Vec<usize> = trace
-            .marks("targets")
+        let t = trace.scalar("t").unwrap_or(0.0);
+        let path: Vec<usize> = trace
+            .marks("path")
             .map(|m| m.spans.iter().flat_map(Clone::clone).collect())
             .unwrap_or_default();
-        let taken = line
-            .chain
-            .iter()
-            .rev()
-            .find_map(|&a| targets.iter().find(|&&k| inside(k, a)).map(|&k| (a, k)));
-        match taken {
-            Some((a, k)) => format!(
-                "{measure} ≥ threshold t {} on the whole path from <body> down to it, but of the \
-                 subtree of {} only its max-DensitySum element {} ({}, DensitySum {}) is \
-                 content → not content {cite}",
-                ex::num(t),
-                name(a),
-                name(k),
-                ex::element_lines(page, trace, k),
-                ex::num(dsum(k))
-            ),
-            None => format!(
-                "{measure} ≥ threshold t {} on the whole path from <body> down to it, but no \
-                 max-DensitySum element around it was taken → not content {cite}",
+        let path_min = path.iter().map(|&k| d(k)).fold(f64::INFINITY, f64::min);
+        let source = if path_min == t {
+            "the smallest density on the path from the max-DensitySum element up to <body>"
+        } else {
+            "the density of <body>"
+        };
+        let first = format!(
+            "text of {} ({}; {measure} {}, DensitySum {})",
+            name(e),
+            ex::element_lines(page, trace, e),
+            ex::num(d(e)),
+            ex::num(dsum(e))
+        );
+        let cite = "(Sun et al. 2011; Mohammadzadeh 2013, 3.2.7)";
+        let decision = if ex::marked(trace, "content", e) {
+            let target = line
+                .chain
+                .iter()
+                .copied()
+                .find(|&k| ex::marked(trace, "targets", k))
+                .unwrap_or(e);
+            format!(
+                "inside {} (DensitySum {}), the max-DensitySum element of a subtree reached from \
+                 <body> through {measure} ≥ threshold t {} ({source}) → content, with its whole \
+                 subtree {cite}",
+                name(target),
+                ex::num(dsum(target)),
                 ex::num(t)
-            ),
-        }
-    };
-    ex::sentences(page, line, first, vec![decision])
+            )
+        } else if let Some(&c) = line.chain.iter().find(|&&k| d(k) < t) {
+            let at = if c == e {
+                String::new()
+            } else {
+                format!(" of {} around it", name(c))
+            };
+            format!(
+                "{measure} {}{at} < threshold t {} ({source}) → the walk from <body> stops there: \
+                 not content {cite}",
+                ex::num(d(c)),
+                ex::num(t)
+            )
+        } else {
+            // Reached, yet not inside the max-DensitySum element of a reached subtree: name the
+            // one taken in the innermost subtree around the text that has one.
+            let extents = trace.positions(Unit::Node).unwrap_or(&[]);
+            let inside = |k: usize, a: usize| {
+                extents
+                    .get(a)
+                    .zip(extents.get(k))
+                    .is_some_and(|(a, k)| a.start <= k.start && k.end <= a.end)
+            };
+            let targets: Vec<usize> = trace
+                .marks("targets")
+                .map(|m| m.spans.iter().flat_map(Clone::clone).collect())
+                .unwrap_or_default();
+            let taken = line
+                .chain
+                .iter()
+                .rev()
+                .find_map(|&a| targets.iter().find(|&&k| inside(k, a)).map(|&k| (a, k)));
+            match taken {
+                Some((a, k)) => format!(
+                    "{measure} ≥ threshold t {} on the whole path from <body> down to it, but of the \
+                     subtree of {} only its max-DensitySum element {} ({}, DensitySum {}) is \
+                     content → not content {cite}",
+                    ex::num(t),
+                    name(a),
+                    name(k),
+                    ex::element_lines(page, trace, k),
+                    ex::num(dsum(k))
+                ),
+                None => format!(
+                    "{measure} ≥ threshold t {} on the whole path from <body> down to it, but no \
+                     max-DensitySum element around it was taken → not content {cite}",
+                    ex::num(t)
+                ),
+            }
+        };
+        ex::sentences(page, line, first, vec![decision])
+    }
 }
 
 #[cfg(test)]
@@ -981,7 +969,9 @@ mod tests {
         // With the density of <body> as the threshold the text says so.
         let (p, x) = run_with(html, "td", "body");
         let line = p.lines().line_of(html.find("ll").unwrap()).unwrap();
-        let body = Cetd.explain(&p, &x, Location::Line(line), None).join("; ");
+        let body = Cetd
+            .explain(&p, &x, crate::algorithms::trace::Location::Line(line), None)
+            .join("; ");
         assert!(body.contains("< threshold t 4.50 (the"), "{body}");
     }
 }

@@ -40,7 +40,7 @@
 //! Cost: O(nodes + text) — one pass for per-node prefix sums, one walk.
 
 use super::explain::{self as ex, TextLine};
-use super::trace::{runs, Agg, Location, Marks, Phase, Positions, Role, Scalar, Series, Step};
+use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
 use super::trace::{Trace, Unit};
 use super::{AlgoInfo, Choice, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
@@ -541,83 +541,72 @@ impl Extractor for Crunch {
     /// none was removed, the innermost one's ratio against `t`; the text links removed on the
     /// line; and what hides the block. Elsewhere, and in step mode before the last phase,
     /// [`super::explain_default`].
-    fn explain(
-        &self,
-        page: &Page,
-        x: &Extraction,
-        at: Location,
-        step: Option<Step>,
-    ) -> Vec<String> {
-        ex::on_text_lines(self, page, x, at, step, &explain_line)
-    }
-}
-
-/// [`Crunch`]'s explanation of a line of text (see [`Extractor::explain`]), from its trace:
-/// the node unit is the examined elements, `removal` says which filter removed each
-/// ([`Removal`] as a number).
-fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
-    let removal = |k: usize| ex::value(trace, "removal", k);
-    let ratio = |k: usize| ex::value(trace, "ratio", k);
-    let name = |k: usize| ex::element_name(page, trace, k, line);
-    let t = ex::num(trace.scalar("t").unwrap_or(0.0));
-    let cite = "(Mohammadzadeh 2013, 3.2.1, Algorithm 1)";
-    let first = match line.element() {
-        Some(e) => format!(
-            "text in {} ({}), an element Crunch examines",
-            name(e),
-            ex::element_lines(page, trace, e)
-        ),
-        None => "text in no element Crunch examines (no cell, link or element with a URL)".into(),
-    };
-    // The outermost removed element around the text decided it (the walk is top-down and does
-    // not enter a removed subtree).
-    let removed = line.chain.iter().copied().find(|&k| {
-        let r = removal(k);
-        r > 0.0 && r < f64::from(Removal::Ancestor as u8)
-    });
-    let mut rest = vec![match removed {
-        Some(k) if removal(k) == f64::from(Removal::AdLink as u8) => format!(
-            "{} points at an ad server → removed with its subtree (filter 1, isAdLink) {cite}",
-            name(k)
-        ),
-        Some(k) if removal(k) == f64::from(Removal::LinkCell as u8) => format!(
-            "link-text ratio of {} = {} > t {t} → removed with its subtree (filter 2, \
-             getLinkTextRatio) {cite}",
-            name(k),
-            ex::num(ratio(k))
-        ),
-        Some(k) => format!(
-            "{} is a text link → removed (filter 3, isTextLink) {cite}",
-            name(k)
-        ),
-        None => match line.element() {
+    fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
+        let removal = |k: usize| ex::value(trace, "removal", k);
+        let ratio = |k: usize| ex::value(trace, "ratio", k);
+        let name = |k: usize| ex::element_name(page, trace, k, line);
+        let t = ex::num(trace.scalar("t").unwrap_or(0.0));
+        let cite = "(Mohammadzadeh 2013, 3.2.1, Algorithm 1)";
+        let first = match line.element() {
             Some(e) => format!(
-                "no element around it was removed: no ad link, no link cell over t {t} (the \
-                 link-text ratio of {} is {}), no text link → kept {cite}",
+                "text in {} ({}), an element Crunch examines",
                 name(e),
-                ex::num(ratio(e))
+                ex::element_lines(page, trace, e)
             ),
-            None => format!("no filter applies → kept {cite}"),
-        },
-    }];
-    // Other text links removed from this line (a link inside a kept paragraph).
-    let extents = trace.positions(Unit::Node).unwrap_or(&[]);
-    let range = page.lines().lines[line.line].range();
-    let links = (0..extents.len())
-        .filter(|&k| {
-            removal(k) == f64::from(Removal::TextLink as u8)
-                && Some(k) != removed
-                && range.start <= extents[k].start
-                && extents[k].start < range.end
-        })
-        .count();
-    if links > 0 {
-        rest.push(format!(
-            "on this line {links} text link{} removed (filter 3)",
-            if links == 1 { " is" } else { "s are" }
-        ));
+            None => {
+                "text in no element Crunch examines (no cell, link or element with a URL)".into()
+            }
+        };
+        // The outermost removed element around the text decided it (the walk is top-down and does
+        // not enter a removed subtree).
+        let removed = line.chain.iter().copied().find(|&k| {
+            let r = removal(k);
+            r > 0.0 && r < f64::from(Removal::Ancestor as u8)
+        });
+        let mut rest = vec![match removed {
+            Some(k) if removal(k) == f64::from(Removal::AdLink as u8) => format!(
+                "{} points at an ad server → removed with its subtree (filter 1, isAdLink) {cite}",
+                name(k)
+            ),
+            Some(k) if removal(k) == f64::from(Removal::LinkCell as u8) => format!(
+                "link-text ratio of {} = {} > t {t} → removed with its subtree (filter 2, \
+                 getLinkTextRatio) {cite}",
+                name(k),
+                ex::num(ratio(k))
+            ),
+            Some(k) => format!(
+                "{} is a text link → removed (filter 3, isTextLink) {cite}",
+                name(k)
+            ),
+            None => match line.element() {
+                Some(e) => format!(
+                    "no element around it was removed: no ad link, no link cell over t {t} (the \
+                     link-text ratio of {} is {}), no text link → kept {cite}",
+                    name(e),
+                    ex::num(ratio(e))
+                ),
+                None => format!("no filter applies → kept {cite}"),
+            },
+        }];
+        // Other text links removed from this line (a link inside a kept paragraph).
+        let extents = trace.positions(Unit::Node).unwrap_or(&[]);
+        let range = page.lines().lines[line.line].range();
+        let links = (0..extents.len())
+            .filter(|&k| {
+                removal(k) == f64::from(Removal::TextLink as u8)
+                    && Some(k) != removed
+                    && range.start <= extents[k].start
+                    && extents[k].start < range.end
+            })
+            .count();
+        if links > 0 {
+            rest.push(format!(
+                "on this line {links} text link{} removed (filter 3)",
+                if links == 1 { " is" } else { "s are" }
+            ));
+        }
+        ex::sentences(page, line, first, rest)
     }
-    ex::sentences(page, line, first, rest)
 }
 
 #[cfg(test)]

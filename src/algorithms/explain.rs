@@ -13,21 +13,24 @@ use crate::page::blocks::{dom_path, node_label, NodeLines, Visibility};
 use crate::page::dom::{Dom, NodeKind};
 use crate::page::Page;
 
-/// A DOM algorithm's explanation at `at` as known at `step`: for a line of text in the whole
-/// run ([`is_whole_run`], [`text_line`]) the algorithm's own wording, `on_line(page, trace,
-/// line)`; elsewhere (lines of markup only, other units) and in step mode before the last phase
-/// the generic one ([`explain_default`]).
+/// An extractor's explanation at `at` as known at `step` ([`Extractor::explain`]'s default):
+/// for a line of text in the whole run ([`is_whole_run`], [`text_line`]) the algorithm's own
+/// wording ([`Extractor::explain_text_line`]) when it has one; elsewhere (lines of markup only,
+/// other units), in step mode before the last phase, and for algorithms without their own
+/// wording, the generic one ([`explain_default`]).
 pub fn on_text_lines<E: Extractor + ?Sized>(
     e: &E,
     page: &Page,
     x: &Extraction,
     at: Location,
     step: Option<Step>,
-    on_line: &dyn Fn(&Page, &Trace, &TextLine) -> Vec<String>,
 ) -> Vec<String> {
     if is_whole_run(e.phases(), step) {
         if let Some(line) = text_line(page, &x.trace, at) {
-            return on_line(page, &x.trace, &line);
+            let said = e.explain_text_line(page, &x.trace, &line);
+            if !said.is_empty() {
+                return said;
+            }
         }
     }
     explain_default(e, page, x, at, step)

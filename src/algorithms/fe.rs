@@ -41,7 +41,7 @@
 
 use super::cluster::kmeans;
 use super::explain::{self as ex, TextLine};
-use super::trace::{runs, Agg, Location, Marks, Phase, Positions, Role, Scalar, Series, Step};
+use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
 use super::trace::{Trace, Unit};
 use super::{AlgoInfo, Algorithm, Choice};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
@@ -474,17 +474,8 @@ impl Extractor for FeatureExtractor {
     /// the winner basket`, or the block's value `D / ΣD` against the winner's (FE) or against
     /// the lowest value of the highest k-means cluster (K-FE); and what hides the block.
     /// Elsewhere, and in step mode before the last phase, [`super::explain_default`].
-    fn explain(
-        &self,
-        page: &Page,
-        x: &Extraction,
-        at: Location,
-        step: Option<Step>,
-    ) -> Vec<String> {
-        let k_means = self.k_means;
-        ex::on_text_lines(self, page, x, at, step, &|p, t, l| {
-            explain_line(p, t, l, k_means)
-        })
+    fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
+        explain_line(page, trace, line, self.k_means)
     }
 }
 

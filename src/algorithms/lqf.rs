@@ -37,7 +37,7 @@
 //! (Tables 4.4–4.6, "LQF-25/50/75").
 
 use super::explain::{self as ex, TextLine};
-use super::trace::{runs, Agg, Location, Marks, Phase, Positions, Role, Scalar, Series, Step};
+use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
 use super::trace::{Trace, Unit};
 use super::{AlgoInfo, Choice, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
@@ -300,81 +300,71 @@ impl Extractor for Lqf {
     /// = 0.41 > t 0.25 → the block's text is removed`, or why a block under the threshold lost
     /// its text anyway (a deleted ancestor with `delete=subtree`, `<head>`), and what hides the
     /// block. Elsewhere, and in step mode before the last phase, [`super::explain_default`].
-    fn explain(
-        &self,
-        page: &Page,
-        x: &Extraction,
-        at: Location,
-        step: Option<Step>,
-    ) -> Vec<String> {
-        ex::on_text_lines(self, page, x, at, step, &explain_line)
-    }
-}
-
-/// [`Lqf`]'s explanation of a line of text (see [`Extractor::explain`]), from its trace.
-fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
-    let Some(k) = line.element() else {
-        return ex::sentences(
-            page,
-            line,
-            "its text lies in no block element, and LQF keeps text outside every block".into(),
-            Vec::new(),
+    fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
+        let Some(k) = line.element() else {
+            return ex::sentences(
+                page,
+                line,
+                "its text lies in no block element, and LQF keeps text outside every block".into(),
+                Vec::new(),
+            );
+        };
+        let name = ex::element_name(page, trace, k, line);
+        let link = ex::value(trace, "link", k);
+        let total = link + ex::value(trace, "text", k);
+        let t = trace.scalar("t").unwrap_or(0.0);
+        let first = format!(
+            "own text of the block {name} ({}; nested blocks excluded): {} of {} characters in links",
+            ex::element_lines(page, trace, k),
+            ex::num(link),
+            ex::num(total)
         );
-    };
-    let name = ex::element_name(page, trace, k, line);
-    let link = ex::value(trace, "link", k);
-    let total = link + ex::value(trace, "text", k);
-    let t = trace.scalar("t").unwrap_or(0.0);
-    let first = format!(
-        "own text of the block {name} ({}; nested blocks excluded): {} of {} characters in links",
-        ex::element_lines(page, trace, k),
-        ex::num(link),
-        ex::num(total)
-    );
-    let q = if total > 0.0 { link / total } else { 0.0 };
-    let quota = format!(
-        "link quota q = {} / {} = {}",
-        ex::num(link),
-        ex::num(total),
-        ex::num(q)
-    );
-    let kept = ex::marked(trace, "kept", k);
-    let deleted_above = line
-        .chain
-        .iter()
-        .rev()
-        .skip(1)
-        .find(|&&a| ex::marked(trace, "deleted", a));
-    let decision = if total == 0.0 {
-        "no own text: no link quota, the block is not deleted (Algorithm 3)".to_string()
-    } else if ex::marked(trace, "deleted", k) {
-        format!(
-            "{quota} > t {} → the block's text is removed (Mohammadzadeh 2013, 3.2.4, Algorithm 3)",
-            ex::num(t)
-        )
-    } else if let (false, Some(&a)) = (kept, deleted_above) {
-        let (al, at) = (ex::value(trace, "link", a), ex::value(trace, "text", a));
-        format!(
-            "{quota} ≤ t {t}, but the block {} around it has link quota {} > t {t}, and \
-             delete=subtree removes its whole subtree",
-            ex::element_name(page, trace, a, line),
-            ex::num(al / (al + at).max(1.0)),
-            t = ex::num(t)
-        )
-    } else if !kept {
-        format!(
-            "{quota} ≤ t {}, but text in <head> is never main content",
-            ex::num(t)
-        )
-    } else {
-        format!("{quota} ≤ t {} → the block's text is kept", ex::num(t))
-    };
-    ex::sentences(page, line, first, vec![decision])
+        let q = if total > 0.0 { link / total } else { 0.0 };
+        let quota = format!(
+            "link quota q = {} / {} = {}",
+            ex::num(link),
+            ex::num(total),
+            ex::num(q)
+        );
+        let kept = ex::marked(trace, "kept", k);
+        let deleted_above = line
+            .chain
+            .iter()
+            .rev()
+            .skip(1)
+            .find(|&&a| ex::marked(trace, "deleted", a));
+        let decision = if total == 0.0 {
+            "no own text: no link quota, the block is not deleted (Algorithm 3)".to_string()
+        } else if ex::marked(trace, "deleted", k) {
+            format!(
+                "{quota} > t {} → the block's text is removed (Mohammadzadeh 2013, 3.2.4, Algorithm 3)",
+                ex::num(t)
+            )
+        } else if let (false, Some(&a)) = (kept, deleted_above) {
+            let (al, at) = (ex::value(trace, "link", a), ex::value(trace, "text", a));
+            format!(
+                "{quota} ≤ t {t}, but the block {} around it has link quota {} > t {t}, and \
+                 delete=subtree removes its whole subtree",
+                ex::element_name(page, trace, a, line),
+                ex::num(al / (al + at).max(1.0)),
+                t = ex::num(t)
+            )
+        } else if !kept {
+            format!(
+                "{quota} ≤ t {}, but text in <head> is never main content",
+                ex::num(t)
+            )
+        } else {
+            format!("{quota} ≤ t {} → the block's text is kept", ex::num(t))
+        };
+        ex::sentences(page, line, first, vec![decision])
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algorithms::trace::{Location, Step};
     use crate::algorithms::Algorithm;
 
     fn run(html: &str, t: f64) -> (Page, Extraction) {

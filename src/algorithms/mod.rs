@@ -177,8 +177,9 @@ pub trait Extractor: Algorithm {
     /// The algorithm's decision at `at`, in words, for the inspector's explain panel (one
     /// string per sentence; the first names the location), as known at `step` of
     /// [`Algorithm::phases`] (`None`: the whole run). Step mode shows it, so the text at phase
-    /// k says only what phases up to k computed. The default, [`explain_default`], reads the
-    /// trace alone.
+    /// k says only what phases up to k computed. The default: on a line of text in the whole
+    /// run the algorithm's own wording ([`Extractor::explain_text_line`]), elsewhere (or when it
+    /// has none) [`explain_default`], which reads the trace alone ([`explain::on_text_lines`]).
     fn explain(
         &self,
         page: &Page,
@@ -186,7 +187,19 @@ pub trait Extractor: Algorithm {
         at: Location,
         step: Option<Step>,
     ) -> Vec<String> {
-        explain_default(self, page, x, at, step)
+        explain::on_text_lines(self, page, x, at, step)
+    }
+    /// The algorithm's own wording of its decision on a line of text (whole run; for a DOM
+    /// algorithm the element whose bar the line shows, [`explain::TextLine`]), one string per
+    /// sentence. Empty (the default): the generic explanation.
+    fn explain_text_line(
+        &self,
+        page: &Page,
+        trace: &Trace,
+        line: &explain::TextLine,
+    ) -> Vec<String> {
+        let _ = (page, trace, line);
+        Vec::new()
     }
     /// The key of the marks that phase `step` reveals one span at a time, if it plays out
     /// stepwise (DANA's gap expansion: region by region from the seed). Step mode then walks

@@ -10,7 +10,7 @@
 //! carry, not a general extractor. A page without a group extracts nothing.
 
 use super::explain::{self as ex, TextLine};
-use super::trace::{Location, Marks, Phase, Positions, Role, Scalar, Series, Step, Trace, Unit};
+use super::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
 use super::{AlgoInfo, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::blocks::{RecordOptions, Records};
@@ -173,68 +173,56 @@ impl Extractor for RecordGroups {
     /// its group, against the chosen group — `record 2 of 14 \`li.comment\` under
     /// \`ol.comments\` (group 1, …: 1,203 words) → selected: the largest group`. Elsewhere, and
     /// in step mode before the last phase, [`super::explain_default`].
-    fn explain(
-        &self,
-        page: &Page,
-        x: &Extraction,
-        at: Location,
-        step: Option<Step>,
-    ) -> Vec<String> {
-        ex::on_text_lines(self, page, x, at, step, &explain_line)
-    }
-}
-
-/// [`RecordGroups`]' explanation of a line of text, from its trace: the record whose bar the
-/// line shows, its group's words against the chosen group's.
-fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
-    let groups = trace.scalar("groups").unwrap_or(0.0);
-    let chosen = trace.marks("chosen").and_then(|m| m.spans.first().cloned());
-    let group_words = |g: f64| -> f64 {
-        let n = trace.series("group").map_or(0, |s| s.values.len());
-        (0..n)
-            .filter(|&k| ex::value(trace, "group", k) == g)
-            .map(|k| ex::value(trace, "words", k))
-            .sum()
-    };
-    let chosen_words = chosen.as_ref().map_or(0.0, |r| {
-        (r.clone()).map(|k| ex::value(trace, "words", k)).sum()
-    });
-    let Some(k) = line.element() else {
-        let why = if groups == 0.0 {
-            "the page has no record group (min_records siblings of one signature, each with min_blocks blocks of text), so nothing is selected".to_string()
+    fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
+        let groups = trace.scalar("groups").unwrap_or(0.0);
+        let chosen = trace.marks("chosen").and_then(|m| m.spans.first().cloned());
+        let group_words = |g: f64| -> f64 {
+            let n = trace.series("group").map_or(0, |s| s.values.len());
+            (0..n)
+                .filter(|&k| ex::value(trace, "group", k) == g)
+                .map(|k| ex::value(trace, "words", k))
+                .sum()
+        };
+        let chosen_words = chosen.as_ref().map_or(0.0, |r| {
+            (r.clone()).map(|k| ex::value(trace, "words", k)).sum()
+        });
+        let Some(k) = line.element() else {
+            let why = if groups == 0.0 {
+                "the page has no record group (min_records siblings of one signature, each with min_blocks blocks of text), so nothing is selected".to_string()
+            } else {
+                format!(
+                    "its text lies in no record → not selected (the largest of {} groups holds {} words)",
+                    ex::num(groups),
+                    ex::num(chosen_words)
+                )
+            };
+            return ex::sentences(page, line, why, Vec::new());
+        };
+        let g = ex::value(trace, "group", k);
+        let in_chosen = chosen.as_ref().is_some_and(|r| r.contains(&k));
+        let first = format!(
+            "record {} ({}; {} words) of group {} ({} words in all)",
+            ex::element_name(page, trace, k, line),
+            ex::element_lines(page, trace, k),
+            ex::num(ex::value(trace, "words", k)),
+            ex::num(g),
+            ex::num(group_words(g))
+        );
+        let verdict = if in_chosen {
+            format!("the largest of {} groups → selected whole", ex::num(groups))
         } else {
             format!(
-                "its text lies in no record → not selected (the largest of {} groups holds {} words)",
-                ex::num(groups),
+                "the largest group holds {} words → not selected",
                 ex::num(chosen_words)
             )
         };
-        return ex::sentences(page, line, why, Vec::new());
-    };
-    let g = ex::value(trace, "group", k);
-    let in_chosen = chosen.as_ref().is_some_and(|r| r.contains(&k));
-    let first = format!(
-        "record {} ({}; {} words) of group {} ({} words in all)",
-        ex::element_name(page, trace, k, line),
-        ex::element_lines(page, trace, k),
-        ex::num(ex::value(trace, "words", k)),
-        ex::num(g),
-        ex::num(group_words(g))
-    );
-    let verdict = if in_chosen {
-        format!("the largest of {} groups → selected whole", ex::num(groups))
-    } else {
-        format!(
-            "the largest group holds {} words → not selected",
-            ex::num(chosen_words)
-        )
-    };
-    let mut said = ex::sentences(page, line, first, vec![verdict]);
-    // The first sentence named the record already: drop the shared record note.
-    if let Some(note) = ex::record_note(page, line) {
-        said.retain(|s| *s != note);
+        let mut said = ex::sentences(page, line, first, vec![verdict]);
+        // The first sentence named the record already: drop the shared record note.
+        if let Some(note) = ex::record_note(page, line) {
+            said.retain(|s| *s != note);
+        }
+        said
     }
-    said
 }
 
 #[cfg(test)]

@@ -42,7 +42,7 @@
 
 use super::explain::{self as ex, TextLine};
 use super::lqf::block_owners;
-use super::trace::{runs, Agg, Location, Marks, Phase, Positions, Role, Scalar, Series, Step};
+use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
 use super::trace::{Trace, Unit};
 use super::{AlgoInfo, Choice, StaticInfo};
 use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamType, ParamValue, Params};
@@ -474,70 +474,59 @@ impl Extractor for Sw {
     /// / 20 = 0.45 > t_en 0.30 (English, en) → main content`, or the fallback when the page's
     /// language has no usable stop-word list; and what hides the block. Elsewhere, and in step
     /// mode before the last phase, [`super::explain_default`].
-    fn explain(
-        &self,
-        page: &Page,
-        x: &Extraction,
-        at: Location,
-        step: Option<Step>,
-    ) -> Vec<String> {
-        ex::on_text_lines(self, page, x, at, step, &explain_line)
-    }
-}
-
-/// [`Sw`]'s explanation of a line of text (see [`Extractor::explain`]), from its trace.
-fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
-    let Some(k) = line.element() else {
-        return ex::sentences(
-            page,
-            line,
-            "its text lies in no block element: never main content for SW".into(),
-            Vec::new(),
-        );
-    };
-    let words = ex::value(trace, "words", k);
-    let stop = ex::value(trace, "stop", k);
-    let t = trace.scalar("t").unwrap_or(0.0);
-    // The threshold's label names its parameter and the language: "threshold t_en (English, en)".
-    let t_name = trace
-        .scalars
-        .iter()
-        .find(|s| s.key == "t")
-        .map_or("t", |s| s.label.trim_start_matches("threshold "));
-    let (t_param, t_lang) = t_name.split_once(' ').unwrap_or((t_name, ""));
-    let t_is = format!("{t_param} {} {t_lang}", ex::num(t));
-    let t_is = t_is.trim_end();
-    let kept = ex::marked(trace, "kept", k);
-    let first = format!(
-        "own words of the block {} ({}; nested blocks excluded): {} stop words of {}",
-        ex::element_name(page, trace, k, line),
-        ex::element_lines(page, trace, k),
-        ex::num(stop),
-        ex::num(words)
-    );
-    let cite = "(Gottron 2009, 5.3)";
-    let decision = if trace.scalar("filtered") == Some(0.0) {
-        format!(
-            "no stop-word list for the page's language ({t_name}): the fallback {} every block \
-             with words {cite}",
-            if kept { "keeps" } else { "drops" }
-        )
-    } else if words == 0.0 {
-        format!("no words of its own → not main content {cite}")
-    } else {
-        let ratio = format!(
-            "stop-word ratio {} / {} = {}",
+    fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
+        let Some(k) = line.element() else {
+            return ex::sentences(
+                page,
+                line,
+                "its text lies in no block element: never main content for SW".into(),
+                Vec::new(),
+            );
+        };
+        let words = ex::value(trace, "words", k);
+        let stop = ex::value(trace, "stop", k);
+        let t = trace.scalar("t").unwrap_or(0.0);
+        // The threshold's label names its parameter and the language: "threshold t_en (English, en)".
+        let t_name = trace
+            .scalars
+            .iter()
+            .find(|s| s.key == "t")
+            .map_or("t", |s| s.label.trim_start_matches("threshold "));
+        let (t_param, t_lang) = t_name.split_once(' ').unwrap_or((t_name, ""));
+        let t_is = format!("{t_param} {} {t_lang}", ex::num(t));
+        let t_is = t_is.trim_end();
+        let kept = ex::marked(trace, "kept", k);
+        let first = format!(
+            "own words of the block {} ({}; nested blocks excluded): {} stop words of {}",
+            ex::element_name(page, trace, k, line),
+            ex::element_lines(page, trace, k),
             ex::num(stop),
-            ex::num(words),
-            ex::num(stop / words)
+            ex::num(words)
         );
-        if kept {
-            format!("{ratio} > {t_is} → main content {cite}")
+        let cite = "(Gottron 2009, 5.3)";
+        let decision = if trace.scalar("filtered") == Some(0.0) {
+            format!(
+                "no stop-word list for the page's language ({t_name}): the fallback {} every block \
+                 with words {cite}",
+                if kept { "keeps" } else { "drops" }
+            )
+        } else if words == 0.0 {
+            format!("no words of its own → not main content {cite}")
         } else {
-            format!("{ratio} ≤ {t_is} → not main content {cite}")
-        }
-    };
-    ex::sentences(page, line, first, vec![decision])
+            let ratio = format!(
+                "stop-word ratio {} / {} = {}",
+                ex::num(stop),
+                ex::num(words),
+                ex::num(stop / words)
+            );
+            if kept {
+                format!("{ratio} > {t_is} → main content {cite}")
+            } else {
+                format!("{ratio} ≤ {t_is} → not main content {cite}")
+            }
+        };
+        ex::sentences(page, line, first, vec![decision])
+    }
 }
 
 #[cfg(test)]
