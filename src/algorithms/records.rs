@@ -169,10 +169,11 @@ impl Extractor for RecordGroups {
         Extraction { selection, trace }
     }
 
-    /// On a line of text (the whole run): the record the line's block lies in (innermost) and
-    /// its group, against the chosen group — `record 2 of 14 \`li.comment\` under
-    /// \`ol.comments\` (group 1, …: 1,203 words) → selected: the largest group`. Elsewhere, and
-    /// in step mode before the last phase, [`super::explain_default`].
+    /// On a line of text (the whole run): the record whose bar the line shows (innermost) with
+    /// its lines and words, its group's words (words: [`crate::page::blocks::Features::words`])
+    /// against the largest group's — `record <li.col> (lines 244–270; 97 words) of group 1
+    /// (1330 words in all); the largest of 2 groups → selected whole`. Elsewhere, and in step
+    /// mode before the last phase, [`super::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
         let groups = trace.scalar("groups").unwrap_or(0.0);
         let chosen = trace.marks("chosen").and_then(|m| m.spans.first().cloned());
@@ -183,9 +184,9 @@ impl Extractor for RecordGroups {
                 .map(|k| ex::value(trace, "words", k))
                 .sum()
         };
-        let chosen_words = chosen.as_ref().map_or(0.0, |r| {
-            (r.clone()).map(|k| ex::value(trace, "words", k)).sum()
-        });
+        let chosen_words = chosen
+            .as_ref()
+            .map_or(0.0, |r| group_words(ex::value(trace, "group", r.start)));
         let Some(k) = line.element() else {
             let why = if groups == 0.0 {
                 "the page has no record group (min_records siblings of one signature, each with min_blocks blocks of text), so nothing is selected".to_string()
