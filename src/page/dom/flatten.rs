@@ -110,10 +110,12 @@ pub(super) fn build(html: Html, stamps: Vec<Stamp>, text_len: usize, opts: DomOp
                         if html_ns && local == "a" {
                             f |= F_ANCHOR;
                         }
-                        if html_ns
-                            && (matches!(tag, Tag::Script | Tag::Style)
-                                || local == "template"
-                                || (tag == Tag::Noscript && opts.scripting_enabled))
+                        // Script and style also in SVG / MathML (an inline SVG's CSS), as
+                        // the lexer classes them.
+                        if matches!(local, "script" | "style")
+                            || (html_ns
+                                && (local == "template"
+                                    || (tag == Tag::Noscript && opts.scripting_enabled)))
                         {
                             f |= F_NONTEXT;
                         }

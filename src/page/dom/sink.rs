@@ -249,10 +249,15 @@ impl<'t> PosSink<'t> {
                 q.pop_front();
                 continue;
             }
-            // Skip one dropped character (white space or NUL), or the whole entry.
+            // Skip one dropped character (white space or NUL, also a NUL decoded as U+FFFD
+            // where the tree builder dropped it: at an integration point in SVG), or the whole
+            // entry.
+            let nul_fffd = |c: char, e: &TextSrc| {
+                c == '\u{FFFD}' && e.dec.is_some() && src.as_bytes().get(e.cur) == Some(&0)
+            };
             match rem.chars().next() {
-                Some(c) if c.is_ascii_whitespace() || c == '\0' => {
-                    let np = if e.dec.is_none() {
+                Some(c) if c.is_ascii_whitespace() || c == '\0' || nul_fffd(c, e) => {
+                    let np = if e.dec.is_none() || c == '\u{FFFD}' {
                         Some(e.cur + 1)
                     } else {
                         advance_literal(src, e.cur, c)
