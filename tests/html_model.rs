@@ -193,6 +193,38 @@ fn every_extractor_reads_the_script_escape_as_the_dom_does() {
     assert_eq!(page.render(&x.selection), "hello world");
 }
 
+/// The same script before an article long enough for every extractor to keep something: none
+/// keeps any of the script (`plain`, CETR and TCCB kept `";` when the lexer ended the script at
+/// its first `</script>`).
+#[test]
+fn no_extractor_keeps_script_text_before_an_article() {
+    let sentence = "the quick brown fox jumps over the lazy dog while the reader follows \
+                    every sentence of this long article paragraph";
+    let para = format!("<p>hello world {sentence} {sentence} {sentence} {sentence}.</p>");
+    let page = Page::from_text(
+        "t.html",
+        format!(
+            "<html><head><title>t</title></head><body><script><!--<script>var a=\"</script>\";\
+             </script>{para}{para}</body></html>"
+        ),
+    );
+    let mut kept = 0;
+    for e in registry() {
+        if e.text_stage().is_some() {
+            continue;
+        }
+        let x = e.run(&page, &Params::defaults(e.params()));
+        let text = page.render(&x.selection);
+        assert!(
+            !text.contains('"') && !text.contains(';') && !text.contains("var"),
+            "{}: {text:?}",
+            e.name()
+        );
+        kept += usize::from(text.contains("reader follows"));
+    }
+    assert!(kept > 20, "extractors that kept the article: {kept}");
+}
+
 /// A forum page that keeps its posts in `<noscript>` (as Discourse serves them to readers
 /// without JavaScript): read with scripting off, the default, the posts are page text for the
 /// DOM algorithms and the lexer alike; with scripting on (`DecodeOptions::scripting`) they are

@@ -151,9 +151,9 @@ pub struct DecodeOptions {
     /// Not about decoding but about how the decoded page is read: the HTML scripting flag its
     /// lexer and DOM use ([`crate::page::DomOptions::scripting_enabled`],
     /// [`crate::page::lex::LexOptions::scripting`]). `false` (the default): `<noscript>`
-    /// content is markup and text, as a crawler or a reader without JavaScript sees it (and as
-    /// every peer extractor reads it); `true`: it is raw text nobody sees, as in a browser with
-    /// JavaScript (`--scripting` on the command line).
+    /// content is markup and text, as a crawler or a reader without JavaScript sees it; `true`:
+    /// it is raw text nobody sees, as in a browser with JavaScript (`--scripting` on the
+    /// command line).
     pub scripting: bool,
 }
 

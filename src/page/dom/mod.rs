@@ -70,8 +70,8 @@ pub type NodeId = usize;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DomOptions {
     /// The HTML "scripting flag". False (the default): the content of `<noscript>` is parsed as
-    /// markup, as a crawler or a reader without JavaScript sees it and as every peer extractor
-    /// reads it (Discourse forums keep their posts there). True (a browser with JavaScript): it
+    /// markup, as a crawler or a reader without JavaScript sees it and as extractors that parse
+    /// HTML without running its scripts read it (Discourse forums keep their posts there). True (a browser with JavaScript): it
     /// is one raw text node, which [`Dom::is_non_text`] excludes from the page's text.
     pub scripting_enabled: bool,
 }
@@ -100,6 +100,8 @@ const F_HIDDEN: u8 = 1;
 const F_ANCHOR: u8 = 2;
 const F_NONTEXT: u8 = 4;
 const F_HTML_NS: u8 = 8;
+/// An element in the MathML namespace (neither this nor [`F_HTML_NS`]: SVG). Not inherited.
+const F_MATH_NS: u8 = 16;
 
 #[derive(Debug, Clone)]
 struct NodeInfo {

@@ -64,23 +64,12 @@ impl Dom {
             .collect()
     }
 
-    /// The namespace of element `id`: HTML, or SVG / MathML after the `<svg>` / `<math>` that
-    /// opened the foreign content.
+    /// The namespace of element `id`: HTML, MathML or SVG, as the tree builder created it.
     fn namespace(&self, id: NodeId) -> Namespace {
-        if self.is_html_element(id) {
-            return ns!(html);
-        }
-        let mut root = id;
-        while let Some(p) = self.parent(root) {
-            if self.kind(p) != NodeKind::Element || self.is_html_element(p) {
-                break;
-            }
-            root = p;
-        }
-        if self.tag_name(root) == Some("math") {
-            ns!(mathml)
-        } else {
-            ns!(svg)
+        match self.nodes[id].flags & (super::F_HTML_NS | super::F_MATH_NS) {
+            super::F_HTML_NS => ns!(html),
+            super::F_MATH_NS => ns!(mathml),
+            _ => ns!(svg),
         }
     }
 
