@@ -14,6 +14,7 @@
 //! none on the corpora.
 
 use cescope::algorithms::{registry, Params};
+use cescope::page::blocks::Visibility;
 use cescope::page::lex::{flags, lex_with, ByteClass, LexOptions, Lexed};
 use cescope::page::{DecodeOptions, Dom, DomOptions, NodeKind, Page};
 use proptest::prelude::*;
@@ -270,6 +271,35 @@ fn noscript_posts_are_text_unless_scripting_is_on() {
             "{name} (scripting on): {text:?}"
         );
     }
+}
+
+/// The block model under the new default: a post inside `<noscript>` is a block of the page,
+/// flagged as inside its `<noscript>` container (the path names it, the inspector's path bar
+/// shows it); read with scripting on, the `<noscript>` holds no block.
+#[test]
+fn noscript_blocks_name_their_container() {
+    let html = "<body><div id=main-outlet><noscript><div class=post><p>Post text</p></div>\
+                </noscript></div><p>After</p></body>";
+    let page = Page::from_text("t.html", html);
+    let (dom, blocks) = (page.dom(), page.blocks());
+    let texts: Vec<String> = (0..blocks.len()).map(|i| blocks.text(dom, i)).collect();
+    assert_eq!(texts, ["Post text", "After"]);
+    assert!(blocks.get(0).visibility.contains(Visibility::NOSCRIPT));
+    assert!(!blocks.get(0).visibility.is_hidden());
+    assert_eq!(
+        blocks.path(dom, 0),
+        "html > body > div#main-outlet > noscript > div.post > p"
+    );
+    assert_eq!(
+        dom.tag_name(blocks.noscript(dom, 0).unwrap()),
+        Some("noscript")
+    );
+    assert!(!blocks.get(1).visibility.contains(Visibility::NOSCRIPT));
+    let on = page.with_scripting(true);
+    let texts: Vec<String> = (0..on.blocks().len())
+        .map(|i| on.blocks().text(on.dom(), i))
+        .collect();
+    assert_eq!(texts, ["After"]);
 }
 
 #[test]
