@@ -306,3 +306,27 @@ fn ignored_end_tags_end_no_element() {
     assert_eq!(d.end_tag(li), None);
     assert_eq!(d.end_tag(el(&d, "ul")), Some(9..14));
 }
+
+/// `</form>` removes only the form from the tree builder's open elements: a `<div>` opened
+/// inside it stays open and its own `</div>` is its end tag (the DOM used to drop it from its
+/// stack with the form, so that `</div>` was taken for the outer div's, or for none).
+#[test]
+fn elements_left_open_by_a_form_end_tag_keep_their_end_tags() {
+    let t = "<div id=o><form><div id=i>a</form>b</div>c</div>";
+    let d = parse(t);
+    let div = |id: &str| {
+        d.elements()
+            .find(|&(i, _)| d.attr(i, "id") == Some(id))
+            .map(|(i, _)| i)
+            .unwrap()
+    };
+    let first = t.find("</div>").unwrap();
+    assert_eq!(d.end_tag(div("i")), Some(first..first + 6));
+    assert_eq!(d.end_tag(div("o")), Some(t.len() - 6..t.len()));
+    let form = el(&d, "form");
+    let f = t.find("</form>").unwrap();
+    assert_eq!(d.end_tag(form), Some(f..f + 7));
+    // Its region: its start tag and text, then (after the form's end tag) its text and end tag.
+    let start = t.find("<div id=i>").unwrap();
+    assert_eq!(d.region(div("i")).ranges(), [start..f, f + 7..first + 6]);
+}

@@ -134,25 +134,25 @@ impl<'a, 't> Cb<'a, 't> {
             .is_some_and(|n| n.ancestors().take(MAX_DEPTH).count() >= MAX_DEPTH)
     }
 
-    /// Does the tree builder still hold `h` (on its stack of open elements or in its list of
-    /// active formatting elements)? Never for `html`, `head` and `body`, whose end tags end
-    /// them in the source although the tree builder keeps `html` and `body` open (and its
-    /// `<head>` pointer). O(open elements).
-    fn still_open(&self, h: EgoId) -> bool {
-        struct Find {
-            target: EgoId,
-            found: std::cell::Cell<bool>,
-        }
-        impl Tracer for Find {
+    /// The elements the tree builder still holds: on its stack of open elements, in its list
+    /// of active formatting elements, or as its `<form>` pointer. O(open elements).
+    fn open_handles(&self) -> Vec<EgoId> {
+        struct Collect(std::cell::RefCell<Vec<EgoId>>);
+        impl Tracer for Collect {
             type Handle = EgoId;
             fn trace_handle(&self, node: &EgoId) {
-                if *node == self.target {
-                    self.found.set(true);
-                }
+                self.0.borrow_mut().push(*node);
             }
         }
-        let document_part = self
-            .sink()
+        let c = Collect(std::cell::RefCell::new(Vec::new()));
+        self.tb.trace_handles(&c);
+        c.0.into_inner()
+    }
+
+    /// Is `h` one of `html`, `head`, `body`, whose end tags end them in the source although the
+    /// tree builder keeps `html` and `body` open (and its `<head>` pointer)?
+    fn document_part(&self, h: EgoId) -> bool {
+        self.sink()
             .inner
             .0
             .borrow()
@@ -163,16 +163,7 @@ impl<'a, 't> Cb<'a, 't> {
                     e.name.ns == ns!(html) && matches!(&*e.name.local, "html" | "head" | "body")
                 })
             })
-            .unwrap_or(false);
-        if document_part {
-            return false;
-        }
-        let f = Find {
-            target: h,
-            found: std::cell::Cell::new(false),
-        };
-        self.tb.trace_handles(&f);
-        f.found.get()
+            .unwrap_or(false)
     }
 
     fn start_tag(&mut self, tag: HTag, span: (usize, usize)) {
@@ -238,6 +229,7 @@ impl<'a, 't> Cb<'a, 't> {
         };
         *self.sink().name.borrow_mut() = Some(name.clone());
         self.sink().created.set(None);
+        let errors = self.sink().errors.get();
         self.process(
             TokKind::End,
             span,
@@ -252,11 +244,27 @@ impl<'a, 't> Cb<'a, 't> {
         let created = self.sink().created.take().is_some();
         if let (Some(k), false) = (matched, created) {
             let h = self.stack[k].0;
-            // Only an end tag that closed its element is its end tag: the tree builder ignores
-            // some (`</svg>` inside `<svg><title><table>`, where the table ends the scope).
-            if !self.still_open(h) {
+            if self.sink().errors.get() == errors {
+                // Processed without a parse error: the end tag closed its element and every
+                // element above it.
                 self.sink().stamp(h, span.0..span.1, true);
                 self.stack.truncate(k);
+            } else {
+                // Only an end tag that closed its element is its end tag: the tree builder
+                // ignores some, always with a parse error (`</div>` inside a table row, `</svg>`
+                // inside `<svg><title><table>`); and an element above it may stay open
+                // (`<form><div></form>`: the form alone leaves the stack).
+                let open = self.open_handles();
+                if self.document_part(h) || !open.contains(&h) {
+                    self.sink().stamp(h, span.0..span.1, true);
+                    let above: Vec<_> = self
+                        .stack
+                        .drain(k..)
+                        .skip(1)
+                        .filter(|(e, _)| open.contains(e))
+                        .collect();
+                    self.stack.extend(above);
+                }
             }
         }
         self.sink().texts.borrow_mut().clear();
@@ -409,10 +417,13 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                     in_cdata = true;
                 }
                 let src = self.text.get(start..end).unwrap_or("");
-                let foreign = self
-                    .tb
-                    .adjusted_current_node_present_but_not_in_html_namespace();
-                let foreign_nul = foreign && value.contains(&0);
+                // Asked only when it matters (a NUL, a CDATA delimiter): one look at the tree
+                // builder's current node.
+                let foreign = || {
+                    self.tb
+                        .adjusted_current_node_present_but_not_in_html_namespace()
+                };
+                let foreign_nul = memchr::memchr(0, value).is_some() && foreign();
                 if src.as_bytes() == value && !foreign_nul {
                     self.sink().texts.borrow_mut().push_back(TextSrc {
                         cur: start,
@@ -430,11 +441,11 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                         dpos: 0,
                     });
                 } else if (src.contains("</>") && !value.windows(3).any(|w| w == b"</>"))
-                    || ((src.contains("<![CDATA[") || src.contains("]]>")) && foreign)
+                    || ((src.contains("<![CDATA[") || src.contains("]]>")) && foreign())
                 {
                     // `</>` is dropped in data (no raw text in foreign content, where a CDATA
                     // section may hold a literal `</>`), kept in raw text.
-                    let data = foreign || !value.windows(3).any(|w| w == b"</>");
+                    let data = foreign() || !value.windows(3).any(|w| w == b"</>");
                     self.push_split(start, end, in_cdata, data);
                 } else {
                     self.sink().texts.borrow_mut().push_back(TextSrc {
