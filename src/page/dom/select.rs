@@ -18,7 +18,7 @@ use selectors::matching::{
     self, ElementSelectorFlags, MatchingContext, MatchingForInvalidation, MatchingMode,
     NeedsSelectorFlags, QuirksMode, SelectorCaches,
 };
-use selectors::parser::{ParseRelative, SelectorList};
+use selectors::parser::{ParseRelative, SelectorList, SelectorParseErrorKind};
 use selectors::OpaqueElement;
 
 use super::{Dom, NodeId, NodeKind};
@@ -31,12 +31,27 @@ pub struct Selector {
 
 impl Selector {
     /// Parses `css` with scraper's grammar. Errors: the reason, in scraper's words
-    /// (`"Token was not expected"`, `"Unexpected EOL"`, …).
+    /// (`"Token was not expected"`, `"Unexpected EOL"`, …), or naming what the grammar lacks
+    /// (`"unsupported pseudo-class or pseudo-element"` for `:hover` or `::before`).
     pub fn parse(css: &str) -> Result<Selector, String> {
         let mut parser = cssparser::Parser::new(css);
         SelectorList::parse(&scraper::selector::Parser, &mut parser, ParseRelative::No)
             .map(|list| Selector { list })
-            .map_err(|e| scraper::error::SelectorErrorKind::from(e).to_string())
+            .map_err(|e| match e.kind {
+                cssparser::ParseErrorKind::Custom(
+                    SelectorParseErrorKind::UnsupportedPseudoClassOrElement,
+                ) => "unsupported pseudo-class or pseudo-element (none of state, such as :hover, \
+                      nor pseudo-elements, such as ::before, select an element of a page)"
+                    .to_string(),
+                cssparser::ParseErrorKind::Custom(
+                    k @ (SelectorParseErrorKind::PseudoElementExpectedColon
+                    | SelectorParseErrorKind::PseudoElementExpectedIdent),
+                ) => scraper::error::SelectorErrorKind::from(k).to_string(),
+                cssparser::ParseErrorKind::Custom(k) => format!("not a valid selector: {k:?}"),
+                cssparser::ParseErrorKind::Basic(k) => {
+                    scraper::error::SelectorErrorKind::from(k).to_string()
+                }
+            })
     }
 }
 
@@ -309,5 +324,14 @@ mod tests {
         for bad in ["div[", "", "p::before", "a >"] {
             assert!(Selector::parse(bad).is_err(), "{bad}");
         }
+        // The reason names what is wrong and where, never "report this to the developer".
+        for bad in ["p:hover", "p::before"] {
+            let e = Selector::parse(bad).unwrap_err();
+            assert!(
+                e.starts_with("unsupported pseudo-class or pseudo-element"),
+                "{bad}: {e}"
+            );
+        }
+        assert_eq!(Selector::parse("div[").unwrap_err(), "Unexpected EOL");
     }
 }
