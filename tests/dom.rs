@@ -1,5 +1,11 @@
 //! The positioned DOM (`cescope::page::dom`): span invariants on the sample pages and on
-//! arbitrary input, and lol_html as a differential oracle for where tags, text and comments are.
+//! arbitrary input, and lol_html as a differential oracle for where tags, text and comments are
+//! and for `gold mark`'s selector matches (`same_matches`: the same elements on the sample pages
+//! and on well-formed generated pages, where lol_html's model of the page is the tree
+//! builder's).
+//!
+//! lol_html reads `<noscript>` as a browser with JavaScript does (raw text), so the comparison
+//! parses the DOM with scripting on; the DOM's default is off (`DomOptions`).
 //!
 //! Known, documented differences from lol_html (not failures):
 //! - lol_html reports no stray end tags and the DOM stamps only end tags it can match to an open
@@ -24,6 +30,8 @@ use cescope::selection::Selection;
 use lol_html::html_content::{Comment, Element, EndTag, TextChunk};
 use lol_html::{DocumentContentHandlers, ElementContentHandlers, HtmlRewriter, Selector, Settings};
 use proptest::prelude::*;
+
+mod common;
 
 fn sample_pages() -> Vec<Page> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-pages");
@@ -122,7 +130,13 @@ fn cdata_delimiters(text: &str, dom: &Dom) -> Selection {
 /// then calls the element's own end tag stray, e.g. `<td><template></td></template>` outside a
 /// table); otherwise the DOM's end tag must only name its element.
 fn differential(text: &str, strict_end_tags: bool) -> Result<(), String> {
-    let dom = Dom::parse(text, &DomOptions::default());
+    // lol_html reads `<noscript>` as a browser with JavaScript does: raw text.
+    let dom = Dom::parse(
+        text,
+        &DomOptions {
+            scripting_enabled: true,
+        },
+    );
     dom.validate(text)?;
     let lol = lol(text);
     let lol_start: std::collections::HashSet<_> = lol.start_tags.iter().cloned().collect();
@@ -274,6 +288,134 @@ fn hand_written_cases_agree_with_lol_html() {
     }
 }
 
+/// The start tags of the elements lol_html matches with `css` (its streaming matcher on its own
+/// reading of the page).
+fn lol_matches(text: &str, css: &str) -> Vec<Range<usize>> {
+    let found: Rc<RefCell<Vec<Range<usize>>>> = Rc::default();
+    let f = found.clone();
+    let handlers = ElementContentHandlers::default().element(move |el: &mut Element<'_, '_>| {
+        f.borrow_mut().push(el.source_location().bytes());
+        Ok(())
+    });
+    let settings = Settings::new()
+        .with_strict(false)
+        .append_element_content_handler((
+            std::borrow::Cow::Owned(css.parse::<Selector>().unwrap()),
+            handlers,
+        ));
+    let mut rw = HtmlRewriter::new(settings, |_: &[u8]| {});
+    assert!(rw.write(text.as_bytes()).is_ok() && rw.end().is_ok());
+    let mut v = Rc::try_unwrap(found).unwrap().into_inner();
+    v.sort_by_key(|r| r.start);
+    v
+}
+
+/// Selectors both matchers support (lol_html has no sibling combinators and no `:has`), made
+/// from the page: its tag names, classes and ids, and a few combinations.
+fn oracle_selectors(dom: &Dom) -> Vec<String> {
+    let mut v: Vec<String> = [
+        "div > p",
+        "ul li",
+        "p:first-child",
+        "li:nth-child(2)",
+        "a[href]",
+        "div p:not(.x)",
+        "div *",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut seen = std::collections::HashSet::new();
+    for (id, _) in dom.elements() {
+        if !dom.is_html_element(id) {
+            continue;
+        }
+        let name = dom.tag_name(id).unwrap_or("").to_string();
+        let class = dom
+            .attr(id, "class")
+            .and_then(|c| c.split_ascii_whitespace().next())
+            .filter(|c| c.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-'))
+            .map(|c| format!(".{c}"));
+        for sel in std::iter::once(name.clone()).chain(class) {
+            if !sel.is_empty() && seen.insert(sel.clone()) && seen.len() < 40 {
+                v.push(sel);
+            }
+        }
+    }
+    v
+}
+
+/// `gold mark`'s matcher (the positioned DOM, scraper's selectors) against lol_html on `text`:
+/// the same elements, by their start tags. The DOM is read with scripting on, as lol_html reads
+/// `<noscript>`. Only meaningful where the two models of the page agree ([`differential`]), and
+/// only over elements of the DOM made from a start tag.
+fn same_matches(text: &str) -> Result<(), String> {
+    let page = Page::from_text("t.html", text).with_scripting(true);
+    let dom = page.dom();
+    // Start tags the tree builder ignored (a second `<body>`) make no element to match.
+    let elements: std::collections::HashSet<Range<usize>> = dom
+        .elements()
+        .flat_map(|(i, _)| dom.spans(i).to_vec())
+        .collect();
+    for css in oracle_selectors(dom) {
+        let ours: Vec<Range<usize>> = cescope::gold::mark::select_elements(&page, &css)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|m| m.start_tag)
+            .collect();
+        let mut theirs = lol_matches(text, &css);
+        theirs.retain(|r| elements.contains(r));
+        if ours != theirs {
+            let show = |v: &[Range<usize>]| -> Vec<String> {
+                v.iter()
+                    .take(6)
+                    .map(|r| text[r.clone()].to_string())
+                    .collect()
+            };
+            return Err(format!(
+                "{css}: {} matches, lol_html {}: {:?} vs {:?}",
+                ours.len(),
+                theirs.len(),
+                show(&ours),
+                show(&theirs)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Does every element the source opens (but `html`, `head`, `body` and void elements) end at
+/// its own end tag? lol_html implies no end tags (`<p>a<p>b` nests for it), so only then do
+/// the two agree on which element contains which.
+fn explicitly_closed(text: &str) -> bool {
+    const VOID: &[&str] = &[
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+        "source", "track", "wbr", "html", "head", "body",
+    ];
+    let dom = Dom::parse(
+        text,
+        &DomOptions {
+            scripting_enabled: true,
+        },
+    );
+    let closed = dom.elements().all(|(i, _)| {
+        dom.spans(i).is_empty()
+            || !dom.is_html_element(i)
+            || VOID.contains(&dom.tag_name(i).unwrap_or(""))
+            || dom.end_tag(i).is_some()
+    });
+    closed
+}
+
+#[test]
+fn gold_mark_matches_lol_html_on_the_sample_pages() {
+    for page in sample_pages() {
+        if let Err(e) = same_matches(page.text()) {
+            panic!("{}: {e}", page.name());
+        }
+    }
+}
+
 /// HTML-like input built from tricky pieces. No foreign content here: lol_html's tree-builder
 /// simulator leaves `<svg>` / `<math>` differently from the HTML tree builder when an HTML
 /// element breaks out of it (`<b><svg></b><title>…`: RCDATA for the DOM, SVG for lol_html) —
@@ -351,6 +493,36 @@ fn htmlish() -> impl Strategy<Value = String> {
     prop::collection::vec(pieces, 0..40).prop_map(|v| v.concat())
 }
 
+/// Well-formed pages (every element closed by its own end tag, as [`explicitly_closed`] asks)
+/// with classes and ids to select by, raw text, comments and `<noscript>`.
+fn well_formed() -> impl Strategy<Value = String> {
+    let leaf = prop::sample::select(vec![
+        "text",
+        " ",
+        "&amp; more",
+        "<a href=x>link</a>",
+        "<a>no href</a>",
+        "<br>",
+        "<img src=a>",
+        "<!-- <div class=a> -->",
+        "<script>if (a<b) { s = '<div class=a>'; }</script>",
+        "<style>.a{}</style>",
+        "<noscript><div class=a>n</div></noscript>",
+        "<p class=a>para</p>",
+        "<p>para <b>bold</b></p>",
+    ])
+    .prop_map(str::to_string);
+    leaf.prop_recursive(4, 40, 5, |inner| {
+        (
+            prop::sample::select(vec!["div", "span", "section", "article", "aside"]),
+            prop::sample::select(vec!["", " class=a", " class='a b'", " id=m", " class=x"]),
+            prop::collection::vec(inner, 0..5),
+        )
+            .prop_map(|(name, attrs, kids)| format!("<{name}{attrs}>{}</{name}>", kids.concat()))
+    })
+    .prop_map(|t| format!("<html><body>{t}</body></html>"))
+}
+
 /// SVG content without HTML break-out elements and without HTML integration points
 /// (`<desc>`, `<title>`, `<foreignObject>`: inside them lol_html treats `<![CDATA[` as a bogus
 /// comment, where the tokenizer spec — the adjusted current node is an SVG element — reads a
@@ -391,8 +563,8 @@ proptest! {
         if let Ok(page) = Page::from_bytes("p.html", bytes, &DecodeOptions::default()) {
             let dom = page.dom();
             prop_assert!(dom.validate(page.text()).is_ok(), "{:?}", dom.validate(page.text()));
-            let off = Dom::parse(page.text(), &DomOptions { scripting_enabled: false });
-            prop_assert!(off.validate(page.text()).is_ok(), "{:?}", off.validate(page.text()));
+            let on = Dom::parse(page.text(), &DomOptions { scripting_enabled: true });
+            prop_assert!(on.validate(page.text()).is_ok(), "{:?}", on.validate(page.text()));
             for id in 0..dom.len() {
                 prop_assert!(dom.text_chars(id) >= dom.anchor_chars(id));
             }
@@ -403,6 +575,21 @@ proptest! {
     fn htmlish_input_agrees_with_lol_html(t in htmlish()) {
         let r = differential(&t, false);
         prop_assert!(r.is_ok(), "{:?}", r);
+    }
+
+    #[test]
+    fn gold_mark_matches_lol_html_on_well_formed_pages(t in well_formed()) {
+        prop_assert!(differential(&t, true).is_ok() && explicitly_closed(&t), "{}", t);
+        let r = same_matches(&t);
+        prop_assert!(r.is_ok(), "{:?}", r);
+    }
+
+    #[test]
+    fn gold_mark_matches_lol_html_where_the_models_agree(t in htmlish()) {
+        if differential(&t, true).is_ok() && explicitly_closed(&t) {
+            let r = same_matches(&t);
+            prop_assert!(r.is_ok(), "{:?}", r);
+        }
     }
 
     #[test]
@@ -417,21 +604,12 @@ proptest! {
 #[test]
 #[ignore = "needs ../shared/corpus"]
 fn corpus_pages_keep_the_invariants_and_agree_with_lol_html() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
     let mut failures = Vec::new();
-    let mut n = 0;
-    for name in ["scrapinghub-dev", "readability", "wcxb-dev"] {
-        let c = cescope::corpus::open(&root.join(name)).unwrap();
-        for p in &c.pages {
-            let Ok(page) = Page::load(&p.path, &DecodeOptions::default()) else {
-                continue;
-            };
-            n += 1;
-            if let Err(e) = differential(page.text(), false) {
-                failures.push(format!("{name}/{}: {e}", p.id));
-            }
+    let n = common::for_each_corpus_page(|name, page| {
+        if let Err(e) = differential(page.text(), false) {
+            failures.push(format!("{name}: {e}"));
         }
-    }
+    });
     assert!(n > 200, "pages checked: {n}");
     assert!(
         failures.is_empty(),

@@ -67,9 +67,10 @@
 //! Since `<body>` is on the path, `path-min ≤ body`: `path-min` keeps at least as much.
 //! `scripting` (default false) is the HTML scripting flag of the DOM CETD reads: the authors ran
 //! their code in a browser with JavaScript disabled, so `<noscript>` content is page text (forum
-//! software such as Discourse serves its posts there). With `false`, CETD parses its own DOM
-//! ([`Dom::parse`], one more O(n) parse when the page's shared DOM is also used); with `true` it
-//! reuses [`Page::dom`] (scripting on, as the other DOM algorithms).
+//! software such as Discourse serves its posts there). When it equals the page's own flag
+//! ([`Page::scripting`], off unless the page was loaded with `--scripting`) CETD reuses
+//! [`Page::dom`], as the other DOM algorithms; otherwise it parses its own DOM ([`Dom::parse`],
+//! one more O(n) parse).
 //!
 //! Cost: three O(nodes) passes over the DOM plus one over the text nodes' characters.
 
@@ -113,7 +114,7 @@ pub const SCRIPTING_SPEC: ParamSpec = ParamSpec {
     name: Cow::Borrowed("scripting"),
     kind: ParamKind::Bool,
     default: ParamValue::Bool(false),
-    help: "false: <noscript> content is page text (the authors' browser ran without JavaScript); true: it is not (the page's shared DOM, as a browser with scripts)",
+    help: "false: <noscript> content is page text (the authors' browser ran without JavaScript); true: it is not (as a browser with scripts reads it)",
     source: "Sun et al. 2011 (authors' implementation: JavascriptEnabled false); cescope's choice",
 };
 
@@ -440,15 +441,15 @@ impl Extractor for Cetd {
             threshold: rule,
             scripting,
         } = CetdParams::read(params);
-        // With scripting off, CETD parses its own DOM (the page's shared one has scripting on).
+        // The page's shared DOM when it was parsed with the same scripting flag.
         let own;
-        let dom = if scripting {
+        let dom = if scripting == page.scripting() {
             page.dom()
         } else {
             own = Dom::parse(
                 page.text(),
                 &DomOptions {
-                    scripting_enabled: false,
+                    scripting_enabled: scripting,
                 },
             );
             &own

@@ -12,7 +12,7 @@ use cescope::eval::blocks::BlockTable;
 use cescope::eval::report::Format;
 use cescope::page::Page;
 
-use super::{decode_options, named, printable};
+use super::{named, printable};
 
 /// List the atomic text blocks of one page (Kohlschütter et al. 2010): DOM path, class / id,
 /// shallow text features (words, link density, text density, …), visibility and, per --algo
@@ -30,9 +30,9 @@ pub struct BlocksArgs {
     /// Output format: an aligned table, JSON (every feature and ratio), or CSV.
     #[arg(long, short, default_value = "table", value_parser = named::<Format>(&Format::NAMES))]
     format: Format,
-    /// Decode with this encoding (a WHATWG label), overriding detection.
-    #[arg(long, value_name = "LABEL")]
-    encoding: Option<String>,
+    /// --encoding, --scripting.
+    #[command(flatten)]
+    read: super::ReadArgs,
 }
 
 /// `cescope blocks`: the table on standard output, warnings on standard error. Errors: an
@@ -42,7 +42,7 @@ pub fn run(args: &BlocksArgs) -> Result<()> {
         Some(spec) => algorithms::resolve(spec)?,
         None => Vec::new(),
     };
-    let page = Page::load(&args.file, &decode_options(args.encoding.as_deref()))?;
+    let page = Page::load(&args.file, &args.read.decode())?;
     let table = BlockTable::with_extractors(&page, &extractors);
     let mut out = std::io::stdout().lock();
     match args.format {

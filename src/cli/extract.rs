@@ -46,7 +46,7 @@ pub struct ExtractArgs {
     /// Algorithm name (see `cescope algos`).
     #[arg(long, short, default_value = DEFAULT_ALGORITHM)]
     algo: String,
-    /// --set, --format, --encoding.
+    /// --set, --format, --encoding, --scripting.
     #[command(flatten)]
     page: PageArgs,
 }

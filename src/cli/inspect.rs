@@ -20,9 +20,9 @@ pub struct InspectArgs {
     /// cescope/keymap.toml is merged on top).
     #[arg(long, default_value = "default")]
     keymap: String,
-    /// Decode with this encoding (a WHATWG label), overriding detection.
-    #[arg(long, value_name = "LABEL")]
-    encoding: Option<String>,
+    /// --encoding, --scripting.
+    #[command(flatten)]
+    read: super::ReadArgs,
     /// Skip syntect highlighting (colours come from cescope's byte classes only).
     #[arg(long)]
     no_syntax: bool,
@@ -44,7 +44,7 @@ pub fn run(args: InspectArgs) -> Result<()> {
     let opts = cescope::tui::AppOptions {
         keymap,
         syntax: !args.no_syntax,
-        decode: super::decode_options(args.encoding.as_deref()),
+        decode: args.read.decode(),
         inline_jobs: false,
         inline_limit: cescope::tui::AppOptions::default().inline_limit,
         algo: args.algo,

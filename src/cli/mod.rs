@@ -93,9 +93,9 @@ pub struct PageArgs {
     /// Output format.
     #[arg(long, short, value_enum, default_value = "text")]
     format: TextOrJson,
-    /// Decode with this encoding (a WHATWG label), overriding detection.
-    #[arg(long, value_name = "LABEL")]
-    encoding: Option<String>,
+    /// --encoding, --scripting.
+    #[command(flatten)]
+    read: ReadArgs,
 }
 
 impl PageArgs {
@@ -104,9 +104,33 @@ impl PageArgs {
         params_with(specs, &self.set)
     }
 
-    /// Decoding options with `--encoding` ([`decode_options`]).
+    /// Decoding options with `--encoding` and `--scripting` ([`ReadArgs::decode`]).
     fn decode(&self) -> DecodeOptions {
-        decode_options(self.encoding.as_deref())
+        self.read.decode()
+    }
+}
+
+/// How a page is read: the options every command that loads pages one by one shares.
+#[derive(Debug, clap::Args)]
+pub struct ReadArgs {
+    /// Decode with this encoding (a WHATWG label), overriding detection.
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
+    /// Read `<noscript>` as a browser with JavaScript does (raw text, never page text); by
+    /// default it is markup and text, as a crawler or a reader without JavaScript sees it.
+    #[arg(long)]
+    scripting: bool,
+}
+
+impl ReadArgs {
+    /// Decoding options with `--encoding LABEL` (if given) overriding detection, and the page
+    /// read with the HTML scripting flag `--scripting` ([`DecodeOptions::scripting`]).
+    fn decode(&self) -> DecodeOptions {
+        DecodeOptions {
+            encoding_override: self.encoding.clone(),
+            scripting: self.scripting,
+            ..Default::default()
+        }
     }
 }
 
@@ -119,14 +143,6 @@ fn params_with(specs: &[ParamSpec], set: &[String]) -> Result<Params> {
         params.set_str(specs, s)?;
     }
     Ok(params)
-}
-
-/// Decoding options with `--encoding LABEL` (if given) overriding detection.
-fn decode_options(encoding: Option<&str>) -> DecodeOptions {
-    DecodeOptions {
-        encoding_override: encoding.map(str::to_string),
-        ..Default::default()
-    }
 }
 
 /// Runs `f` on a rayon pool of `threads` worker threads (`--threads N`), or on the global pool

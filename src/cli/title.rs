@@ -26,7 +26,7 @@ pub struct TitleArgs {
     /// How many candidates to show, best first.
     #[arg(long, default_value_t = 1)]
     top: usize,
-    /// --set, --format, --encoding.
+    /// --set, --format, --encoding, --scripting.
     #[command(flatten)]
     page: PageArgs,
 }

@@ -1,148 +1,111 @@
 //! Marking the main content of a page with a CSS selector (`cescope gold mark`, issue #4).
 //!
-//! The page's **decoded** UTF-8 text ([`Page::text`]) is fed to lol_html, a streaming HTML
-//! parser with CSS selector matching, so every source location it reports is a byte offset into
-//! the decoded text — the offsets gold files use. Each element matching the selector covers the
-//! bytes from the `<` of its start tag to the `>` of its end tag; the main content is the union
-//! of those ranges (nested or overlapping matches merge), and [`Page::render`] gives its text.
+//! The selector is matched on the page's positioned DOM ([`Page::dom`], issue 21: one HTML
+//! model), with scraper's selector grammar and the `selectors` crate's matching
+//! ([`crate::page::dom::Selector`]), so every element is the tree builder's element and every
+//! range is a byte range of the decoded text — the offsets gold files use. A matching element
+//! covers its **source region** ([`crate::page::Dom::region`]: its start tag, its end tag and
+//! everything the tree builder put inside it, a set of ranges where foster parenting or the
+//! adoption agency moved content); the main content is the union of the matches' regions
+//! (nested or overlapping matches merge), and [`Page::render`] gives its text.
 //!
-//! Elements without their own end tag follow lol_html's model of the page, which has no HTML
-//! tree construction: a void element (`<img>`) and an element still open at the end of the page
-//! cover only their start tag (no text: select the container instead); an element left open
-//! until an ancestor's end tag (`<div><p>a<p>b</div>`: lol_html does not close a `<p>` at the
-//! next `<p>`, so the first `<p>` holds both paragraphs) runs to the start of that end tag. The
-//! selectors
-//! are the ones lol_html supports: type, class, id, attribute selectors, `:nth-child`,
-//! `:first-child`, `:nth-of-type`, `:first-of-type`, `:not(…)`, the descendant and child
-//! combinators, and selector lists (`h1, div.story > p`); no sibling combinators.
+//! Elements end where the tree builder ends them: `<div><p>a<p>b</div>` has two paragraphs, `a`
+//! and `b`; a void element (`<img>`) is its start tag only; an element never closed ends with
+//! its last descendant. `<noscript>` content is markup (the page's scripting flag, off by
+//! default), so a selector finds the posts a forum serves there. The selectors are scraper's:
+//! type, class, id and attribute selectors, the descendant, child and sibling combinators,
+//! selector lists (`h1, div.story > p`), structural pseudo-classes (`:nth-child`,
+//! `:first-of-type`, …), `:not`, `:is`, `:where`, `:has`; no pseudo-elements. (Until issue 21
+//! lol_html matched them on its own reading of the page; it remains a test oracle:
+//! `tests/dom.rs` checks both give the same matches where their models of the page agree.)
 
-use std::borrow::Cow;
-use std::cell::RefCell;
 use std::ops::Range;
-use std::rc::Rc;
-
-use lol_html::html_content::{Element, EndTag};
-use lol_html::{ElementContentHandlers, HtmlRewriter, Selector, Settings};
 
 use super::Gold;
+use crate::page::dom::{NodeId, Selector};
 use crate::page::{ByteClass, Page};
 use crate::selection::Selection;
 
 /// What can go wrong marking a page.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MarkError {
-    /// The CSS selector cannot be parsed (or uses a feature lol_html does not support).
+    /// The CSS selector cannot be parsed (or uses a feature scraper's grammar does not have).
     #[error("invalid CSS selector {selector:?}: {message}")]
     InvalidSelector {
         /// The selector as given.
         selector: String,
-        /// lol_html's explanation.
-        message: String,
-    },
-    /// The HTML parser gave up on the page.
-    #[error("cannot parse {page} for selector {selector:?}: {message}")]
-    Parse {
-        /// The page's name.
-        page: String,
-        /// The selector being matched.
-        selector: String,
-        /// lol_html's explanation.
+        /// The parser's explanation.
         message: String,
     },
 }
 
 /// One element matched by a selector: byte offsets into the page's decoded text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ElementMatch {
-    /// The `<` of the start tag.
-    pub start: usize,
-    /// Just after the `>` of the start tag.
-    pub start_tag_end: usize,
-    /// Where the element's content ends: the `<` of its end tag, or of the ancestor's end tag
-    /// that closes it; `None` for a void element or one never closed.
-    pub end_tag_start: Option<usize>,
-    /// Just after the `>` of its own end tag; the `<` of the closing ancestor's end tag; or
-    /// [`ElementMatch::start_tag_end`] when the element is void or never closed.
-    pub end: usize,
-    /// True when the element was closed by an ancestor's end tag instead of its own.
-    pub implicit_end: bool,
+    /// The element in [`Page::dom`].
+    pub node: NodeId,
+    /// Its start tag.
+    pub start_tag: Range<usize>,
+    /// The end tag that closed it, if one did (not for a void element, nor one closed
+    /// implicitly or never).
+    pub end_tag: Option<Range<usize>>,
+    /// Its source region ([`crate::page::Dom::region`]): start tag, end tag, and the source of
+    /// every node inside it.
+    pub region: Selection,
 }
 
 impl ElementMatch {
-    /// The whole element, start tag to end tag (only the start tag without an end tag).
+    /// The smallest range holding the whole element: start tag to end tag, or to the end of
+    /// its last descendant.
     pub fn range(&self) -> Range<usize> {
-        self.start..self.end
+        let r = self.region.ranges();
+        match (r.first(), r.last()) {
+            (Some(a), Some(b)) => a.start..b.end,
+            _ => self.start_tag.clone(),
+        }
     }
 
-    /// The element's content between its tags (`None` without an end tag).
+    /// Everything between the start tag and the end tag (or the element's end); `None` for an
+    /// element with nothing inside it.
     pub fn content(&self) -> Option<Range<usize>> {
-        self.end_tag_start.map(|e| self.start_tag_end..e)
+        let r = self.range();
+        let end = self.end_tag.as_ref().map_or(r.end, |e| e.start);
+        (self.start_tag.end < end).then_some(self.start_tag.end..end)
     }
 }
 
-/// Checks that `selector` is a CSS selector lol_html can match.
+/// Parses `selector` (scraper's grammar).
 pub fn parse_selector(selector: &str) -> Result<Selector, MarkError> {
-    selector
-        .parse::<Selector>()
-        .map_err(|e| MarkError::InvalidSelector {
-            selector: selector.to_string(),
-            message: e.to_string().trim_end_matches('.').to_string(),
-        })
+    Selector::parse(selector).map_err(|message| MarkError::InvalidSelector {
+        selector: selector.to_string(),
+        message,
+    })
 }
 
-/// The elements of `page` matching `selector`, in document order (by start tag). O(page bytes ×
-/// selector size), one pass of lol_html over the decoded text (non-strict parsing, no charset
-/// switching: the text is already decoded).
+/// The elements of `page` matching `selector`, in document order. O(elements × selector size)
+/// on the page's DOM (built on first use). Elements without a start tag in the source (the
+/// `html`, `head`, `body` the tree builder implies, its clones, the empty `p` of a stray `</p>`)
+/// are left out: they cover no markup of their own to mark.
 pub fn select_elements(page: &Page, selector: &str) -> Result<Vec<ElementMatch>, MarkError> {
     let sel = parse_selector(selector)?;
-    let found: Rc<RefCell<Vec<ElementMatch>>> = Rc::default();
-    let handlers = {
-        let found = Rc::clone(&found);
-        ElementContentHandlers::default().element(move |el: &mut Element<'_, '_>| {
-            let loc = el.source_location().bytes();
-            let idx = {
-                let mut f = found.borrow_mut();
-                f.push(ElementMatch {
-                    start: loc.start,
-                    start_tag_end: loc.end,
-                    end_tag_start: None,
-                    end: loc.end,
-                    implicit_end: false,
-                });
-                f.len() - 1
-            };
-            if el.can_have_content() {
-                let found = Rc::clone(&found);
-                let name = el.tag_name();
-                el.on_end_tag(Box::new(move |end: &mut EndTag<'_>| {
-                    let loc = end.source_location().bytes();
-                    let own = end.name() == name;
-                    let mut f = found.borrow_mut();
-                    f[idx].end_tag_start = Some(loc.start);
-                    f[idx].end = if own { loc.end } else { loc.start };
-                    f[idx].implicit_end = !own;
-                    Ok(())
-                }))?;
-            }
-            Ok(())
+    let dom = page.dom();
+    Ok(dom
+        .select(&sel)
+        .into_iter()
+        .filter_map(|node| {
+            let start_tag = dom
+                .spans(node)
+                .first()
+                .filter(|r| !page.text()[(*r).clone()].starts_with("</"))?
+                .clone();
+            Some(ElementMatch {
+                node,
+                start_tag,
+                end_tag: dom.end_tag(node),
+                region: dom.region(node),
+            })
         })
-    };
-    let settings = Settings::new()
-        .with_strict(false)
-        .append_element_content_handler((Cow::Owned(sel), handlers));
-    let parse_err = |e: lol_html::errors::RewritingError| MarkError::Parse {
-        page: page.name().to_string(),
-        selector: selector.to_string(),
-        message: e.to_string(),
-    };
-    let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
-    rewriter.write(page.text().as_bytes()).map_err(parse_err)?;
-    rewriter.end().map_err(parse_err)?;
-    let mut out = std::mem::take(&mut *found.borrow_mut());
-    let len = page.text().len();
-    out.retain(|m| m.start < m.end && m.end <= len);
-    out.sort_by_key(|m| m.start);
-    Ok(out)
+        .collect())
 }
 
 /// The content text of `range`, tightened to its first and last non-white-space content-text
@@ -179,8 +142,8 @@ pub fn tighten_to_text(page: &Page, range: Range<usize>) -> Option<Range<usize>>
     Some(first?..last?)
 }
 
-/// The headline range for `selector`: the content of the first matching element that has an end
-/// tag and content text, tightened to that text ([`tighten_to_text`]).
+/// The headline range for `selector`: the content of the first matching element that has
+/// content text, tightened to that text ([`tighten_to_text`]).
 pub fn headline_range(page: &Page, selector: &str) -> Result<Option<Range<usize>>, MarkError> {
     Ok(select_elements(page, selector)?
         .iter()
@@ -191,7 +154,7 @@ pub fn headline_range(page: &Page, selector: &str) -> Result<Option<Range<usize>
 /// A draft gold standard whose main content is the union of the elements matching `selector`
 /// ([`select_elements`]) and whose headline is [`headline_range`] of `headline` (none when not
 /// given or not found). The gold records the selectors in its notes. An empty main content means
-/// the selector matched nothing (or only elements without end tags).
+/// the selector matched nothing (or only elements without text).
 pub fn mark_page(
     page: &Page,
     selector: &str,
@@ -206,7 +169,7 @@ pub fn mark_page(
     let mut gold = Gold::new(page, annotator);
     gold.set_main_content(
         page,
-        Selection::from_ranges(matches.iter().map(|m| m.range())),
+        Selection::from_ranges(matches.iter().flat_map(|m| m.region.ranges().to_vec())),
     );
     if head.is_some() {
         // Found by a selector, page by page: a suggestion until an annotator confirms it.
@@ -269,13 +232,11 @@ mod tests {
         let m = select_elements(&page, "img, p.open").unwrap();
         assert_eq!(m.len(), 2);
         assert_eq!(&PAGE[m[0].range()], "<img src=x>");
-        assert_eq!(m[0].end_tag_start, None);
-        // Closed by `</body>`: runs to the start of that end tag.
-        assert!(m[1].implicit_end);
-        assert_eq!(
-            &PAGE[m[1].range()],
-            "<p class=open>unclosed<footer>Foot</footer>"
-        );
+        assert_eq!(m[0].end_tag, None);
+        assert_eq!(m[0].content(), None);
+        // Closed by `<footer>`, as the tree builder closes it.
+        assert_eq!(&PAGE[m[1].range()], "<p class=open>unclosed");
+        assert_eq!(m[1].end_tag, None);
         let t = "<div class=s><p>a<p>b</div><div class=s>open";
         let page = Page::from_text("t.html", t);
         let m = select_elements(&page, "p, div").unwrap();
@@ -284,15 +245,47 @@ mod tests {
             got,
             [
                 "<div class=s><p>a<p>b</div>",
-                "<p>a<p>b",
+                "<p>a",
                 "<p>b",
-                "<div class=s>"
+                "<div class=s>open"
             ]
         );
         assert_eq!(
             mark_page(&page, "p", None, "t").unwrap().main_content.text,
             "a\nb"
         );
+    }
+
+    /// Text the tree builder moves (foster parenting) belongs to the element it is put in: the
+    /// region is a set of ranges.
+    #[test]
+    fn regions_follow_the_tree() {
+        let t = "<div class=c><table>stray<tr><td>cell</td></tr></table></div>";
+        let page = Page::from_text("t.html", t);
+        let m = select_elements(&page, "table").unwrap();
+        assert_eq!(m.len(), 1);
+        assert_eq!(
+            m[0].region.ranges().len(),
+            2,
+            "the stray text is not the table's"
+        );
+        let g = mark_page(&page, "table", None, "t").unwrap();
+        assert_eq!(g.main_content.text, "cell");
+        let g = mark_page(&page, "div.c", None, "t").unwrap();
+        assert_eq!(g.main_content.text, "stray\ncell");
+    }
+
+    /// `<noscript>` content is markup (scripting off, the default): a forum's posts there are
+    /// found by their selector; read with scripting on, they are not elements.
+    #[test]
+    fn selectors_reach_into_noscript() {
+        let t = "<body><noscript><div class=post><p>First post.</p></div>\
+                 <div class=post><p>Second post.</p></div></noscript></body>";
+        let page = Page::from_text("t.html", t);
+        let g = mark_page(&page, "div.post", None, "t").unwrap();
+        assert_eq!(g.main_content.text, "First post.\nSecond post.");
+        let on = page.with_scripting(true);
+        assert!(select_elements(&on, "div.post").unwrap().is_empty());
     }
 
     #[test]
@@ -307,7 +300,7 @@ mod tests {
     #[test]
     fn invalid_selectors_are_named() {
         let page = Page::from_text("t.html", PAGE);
-        for bad in ["div[", "", "a + b", "p::before"] {
+        for bad in ["div[", "", "a >", "p::before", "p:hover"] {
             let e = mark_page(&page, bad, None, "t").unwrap_err();
             assert!(
                 matches!(&e, MarkError::InvalidSelector { selector, .. } if selector == bad),

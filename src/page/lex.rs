@@ -6,36 +6,49 @@
 //! some tens of thousands of spans instead of a million class bytes. [`Lexed::class_at`] answers
 //! for one byte; [`Lexed::byte_classes`] materialises the per-byte array when a view needs it.
 //!
-//! The rules follow the WHATWG HTML tokenizer where it matters for content extraction:
+//! The rules are the WHATWG HTML tokenizer's, with the few tree-construction decisions that
+//! switch it (module `context`), so that the classes agree byte for byte with the positioned
+//! DOM's reading of the page ([`crate::page::Dom::class_spans`], the reference for what is
+//! text; `tests/html_model.rs` checks it on arbitrary bytes, generated HTML and every corpus
+//! page, and lists the one known difference, mis-nested SVG / MathML):
 //!
 //! - `<` starts markup only before an ASCII letter (start tag), `/` + letter (end tag), `!` or
-//!   `?`; any other `<` is text (`a < b`).
-//! - Attribute values in double or single quotes may contain `>`; an unquoted value ends at white
-//!   space or `>`.
+//!   `?`; any other `<` is text (`a < b`), and so is `</` at the end of the file.
+//! - Attributes follow the tokenizer's attribute states: a value in double or single quotes may
+//!   contain `>`, a quote opens a value only where a value starts (after `=`), an unquoted value
+//!   ends at white space or `>`; `/` right before `>` marks the tag self-closing.
 //! - Comments: `<!-- … -->`, also closed by `--!>`; the abrupt forms `<!-->` and `<!--->`; an
-//!   unclosed comment runs to the end of the file. `<!…>` other than a doctype or CDATA is a bogus
-//!   comment up to the next `>`; `</` followed by a non-letter is a bogus comment too.
+//!   unclosed comment runs to the end of the file. `<!…>` other than a doctype (or a CDATA
+//!   section in SVG / MathML) is a bogus comment up to the next `>` — `<![CDATA[ a > b ]]>` in
+//!   HTML content too, so ` b ]]>` is text, as a browser shows it; `</` followed by a
+//!   non-letter is a bogus comment too.
 //! - `<!DOCTYPE …>` (any case) and `<?…>` (processing instructions, bogus comments in HTML) are
 //!   [`ByteClass::Declaration`].
-//! - `<![CDATA[ … ]]>` is [`ByteClass::Cdata`] wherever it appears (the standard honours it only in
-//!   SVG / MathML and treats it as a bogus comment elsewhere; either way it is not HTML content
-//!   text, so cescope does not track the foreign-content state). A `<![CDATA[` with no `]]>`
-//!   after it is a bogus comment up to the next `>`, as in HTML content (not the rest of the
-//!   file).
-//! - Raw-text elements: the bodies of `script` and `style` run to the first `</script` /
-//!   `</style` (any case) followed by white space, `/` or `>` — so `"</div>"` inside a script is
-//!   script. The script-data "double escape" state (`<!--<script>` inside a script) is not
-//!   modelled: the first `</script` ends the body, which is what browsers do in all but that rare
-//!   case. RCDATA (`title`, `textarea`) and the other raw-text elements (`xmp`, `iframe`,
+//! - Raw-text elements in HTML content: the bodies of `script` and `style` are
+//!   [`ByteClass::Script`] / [`ByteClass::Style`] up to `</script` / `</style` (any case)
+//!   followed by white space, `/` or `>` — so `"</div>"` inside a script is script. Script data
+//!   follows the escape states: after `<!--`, a `<script>` makes the next `</script` part of the
+//!   script (`<script><!--<script>var a="</script>";</script>` is one script), `-->` ends the
+//!   escape. RCDATA (`title`, `textarea`) and the other raw-text elements (`xmp`, `iframe`,
 //!   `noembed`, `noframes`) are content text up to their end tag; `plaintext` makes the rest of
 //!   the file text. An unclosed raw-text element runs to the end of the file.
+//! - `<noscript>`: markup by default; with [`LexOptions::scripting`] its body is raw text, as
+//!   [`ByteClass::Script`] (a browser with JavaScript never shows it).
+//! - SVG and MathML (`<svg>`, `<math>` up to their end tag, or an HTML tag that leaves them):
+//!   no raw text (`<style>` there is an element whose text is [`ByteClass::Style`], `<title/>`
+//!   is empty), and `<![CDATA[ … ]]>` is a CDATA section: its delimiters are
+//!   [`ByteClass::Cdata`], its content character data.
 //! - A tag cut off by the end of the file is markup up to the end (the standard drops it).
 //! - Tag names are matched ASCII case-insensitively (`<P>`, `</SCRIPT>`).
 //!
 //! The lexer is a single forward pass with `memchr` searches: O(n) time, no recursion (100 000
 //! nested `div`s are just 200 000 spans), and it never panics on any `&str`.
 
-use memchr::{memchr, memchr3};
+use memchr::memchr;
+
+mod context;
+
+use context::{Context, Raw, RawKind};
 
 /// What a byte of the decoded text is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -46,7 +59,8 @@ pub enum ByteClass {
     Text = 0,
     /// A start or end tag, from `<` to `>` inclusive.
     Tag = 1,
-    /// The body of a `script` element.
+    /// The body of a `script` element, and of a `noscript` element on a page read with
+    /// scripting on ([`LexOptions::scripting`]).
     Script = 2,
     /// The body of a `style` element.
     Style = 3,
@@ -54,7 +68,8 @@ pub enum ByteClass {
     Comment = 4,
     /// A doctype or processing instruction.
     Declaration = 5,
-    /// A CDATA section, delimiters included.
+    /// The delimiters `<![CDATA[` and `]]>` of a CDATA section (in SVG / MathML; its content is
+    /// text, elsewhere `<![CDATA[` opens a bogus comment).
     Cdata = 6,
 }
 
@@ -539,16 +554,32 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
 }
 
-/// Lexes `text` (see the module documentation for the rules).
+/// Options of [`lex_with`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LexOptions {
+    /// The HTML scripting flag, as [`crate::page::DomOptions::scripting_enabled`]: when true,
+    /// the content of `<noscript>` is raw text, classed [`ByteClass::Script`] (a browser with
+    /// JavaScript never shows it); when false (the default) it is markup and text.
+    pub scripting: bool,
+}
+
+/// Lexes `text` with the default options (scripting off); see the module documentation for
+/// the rules.
 ///
 /// Texts over 4 GiB − 1 bytes are not supported (offsets are `u32`); the loader refuses inputs
 /// over 1 GiB, so callers never reach that.
 pub fn lex(text: &str) -> Lexed {
+    lex_with(text, LexOptions::default())
+}
+
+/// Lexes `text` (see the module documentation for the rules) with `opts`.
+pub fn lex_with(text: &str, opts: LexOptions) -> Lexed {
     let b = text.as_bytes();
     let n = b.len();
     let mut lx = Lexer {
         spans: Vec::with_capacity(n / 24 + 4),
     };
+    let mut cx = Context::new(opts.scripting);
     let mut pos = 0usize; // start of the pending text run
     let mut scan = 0usize; // where to look for the next '<'
     while scan < n {
@@ -558,32 +589,25 @@ pub fn lex(text: &str) -> Lexed {
         let lt = scan + off;
         let next = b.get(lt + 1).copied().unwrap_or(0);
         let end;
-        let mut raw: Option<Tag> = None;
+        let mut raw: Option<Raw> = None;
         if next.is_ascii_alphabetic() {
-            lx.push(pos, lt, ByteClass::Text, Tag::Other, 0);
-            let (e, tag, fl) = lex_tag(b, lt + 1);
+            lx.push(pos, lt, cx.text_class(), Tag::Other, 0);
+            let (e, tag, fl, name_end) = lex_tag(b, lt + 1);
             lx.push(lt, e, ByteClass::Tag, tag, fl);
             if fl & flags::UNTERMINATED == 0 {
-                raw = match tag {
-                    Tag::Script
-                    | Tag::Style
-                    | Tag::Title
-                    | Tag::Textarea
-                    | Tag::Xmp
-                    | Tag::Iframe
-                    | Tag::Noembed
-                    | Tag::Noframes
-                    | Tag::Plaintext => Some(tag),
-                    _ => None,
-                };
+                let self_closing = fl & flags::SELF_CLOSING != 0;
+                raw = cx.start_tag(b, (lt + 1, name_end), tag, self_closing, &b[lt..e]);
             }
             end = e;
-        } else if next == b'/' {
-            let n2 = b.get(lt + 2).copied().unwrap_or(0);
-            lx.push(pos, lt, ByteClass::Text, Tag::Other, 0);
+        } else if next == b'/' && lt + 2 < n {
+            let n2 = b[lt + 2];
+            lx.push(pos, lt, cx.text_class(), Tag::Other, 0);
             if n2.is_ascii_alphabetic() {
-                let (e, tag, fl) = lex_tag(b, lt + 2);
+                let (e, tag, fl, name_end) = lex_tag(b, lt + 2);
                 lx.push(lt, e, ByteClass::Tag, tag, fl | flags::END);
+                if fl & flags::UNTERMINATED == 0 {
+                    cx.end_tag(b, (lt + 2, name_end));
+                }
                 end = e;
             } else if n2 == b'>' {
                 end = lt + 3;
@@ -593,58 +617,59 @@ pub fn lex(text: &str) -> Lexed {
                 lx.push(lt, end, ByteClass::Comment, Tag::Other, 0);
             }
         } else if next == b'!' {
-            lx.push(pos, lt, ByteClass::Text, Tag::Other, 0);
+            lx.push(pos, lt, cx.text_class(), Tag::Other, 0);
             let rest = &b[lt + 2..];
             if rest.starts_with(b"--") {
                 end = comment_end(b, lt + 4);
                 lx.push(lt, end, ByteClass::Comment, Tag::Other, 0);
-            } else if rest.starts_with(b"[CDATA[") {
-                match memchr::memmem::find(&b[lt + 9..], b"]]>") {
+            } else if rest.starts_with(b"[CDATA[") && cx.cdata() {
+                // A CDATA section (in SVG / MathML): delimiters apart, the content is
+                // character data of the element it is in; unclosed, it runs to the end.
+                let body = lt + 9;
+                lx.push(lt, body, ByteClass::Cdata, Tag::Other, 0);
+                match memchr::memmem::find(&b[body..], b"]]>") {
                     Some(i) => {
-                        end = lt + 9 + i + 3;
-                        lx.push(lt, end, ByteClass::Cdata, Tag::Other, 0);
+                        lx.push(body, body + i, cx.text_class(), Tag::Other, 0);
+                        end = body + i + 3;
+                        lx.push(body + i, end, ByteClass::Cdata, Tag::Other, 0);
                     }
-                    // Unclosed: in HTML content a bogus comment up to the next `>` (found on
-                    // forum pages whose whole text would otherwise vanish into the CDATA).
                     None => {
-                        end = to_gt(b, lt + 2);
-                        lx.push(lt, end, ByteClass::Comment, Tag::Other, 0);
+                        end = n;
+                        lx.push(body, end, cx.text_class(), Tag::Other, 0);
                     }
                 }
             } else if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
                 end = to_gt(b, lt + 2);
                 lx.push(lt, end, ByteClass::Declaration, Tag::Other, 0);
             } else {
+                // A bogus comment (also `<![CDATA[` in HTML content) up to the next `>`.
                 end = to_gt(b, lt + 2);
                 lx.push(lt, end, ByteClass::Comment, Tag::Other, 0);
             }
         } else if next == b'?' {
-            lx.push(pos, lt, ByteClass::Text, Tag::Other, 0);
+            lx.push(pos, lt, cx.text_class(), Tag::Other, 0);
             end = to_gt(b, lt + 2);
             lx.push(lt, end, ByteClass::Declaration, Tag::Other, 0);
         } else {
-            // A '<' that starts no markup is text; keep the pending run open.
+            // A '<' that starts no markup (also `</` at the end of the file) is text; keep
+            // the pending run open.
             scan = lt + 1;
             continue;
         }
         pos = end;
         scan = end;
-        if let Some(tag) = raw {
-            let body_end = match tag {
-                Tag::Plaintext => n,
-                _ => find_end_tag(b, end, tag.name().as_bytes()),
+        if let Some(r) = raw {
+            let body_end = match r.kind {
+                RawKind::Plaintext => n,
+                RawKind::Script => context::script_end(b, end),
+                RawKind::Text => find_end_tag(b, end, r.tag.name().as_bytes()),
             };
-            let class = match tag {
-                Tag::Script => ByteClass::Script,
-                Tag::Style => ByteClass::Style,
-                _ => ByteClass::Text,
-            };
-            lx.push(end, body_end, class, Tag::Other, 0);
+            lx.push(end, body_end, r.class, Tag::Other, 0);
             pos = body_end;
             scan = body_end;
         }
     }
-    lx.push(pos, n, ByteClass::Text, Tag::Other, 0);
+    lx.push(pos, n, cx.text_class(), Tag::Other, 0);
     Lexed { spans: lx.spans }
 }
 
@@ -682,51 +707,87 @@ fn comment_end(b: &[u8], body: usize) -> usize {
 }
 
 /// Lexes a tag whose name starts at `name_start` (just after `<` or `</`). Returns the end (just
-/// past `>`), the interned name and flags.
-fn lex_tag(b: &[u8], name_start: usize) -> (usize, Tag, u8) {
+/// past `>`), the interned name, flags and the end of the name.
+///
+/// The attribute states of the HTML tokenizer (13.2.5.32–13.2.5.40): a quote opens a value only
+/// where a value starts (after `=` and optional white space), so `a"b`, `x=y"` and `x=="` hold
+/// no quoted value; `/` marks the tag self-closing only right before its `>`.
+fn lex_tag(b: &[u8], name_start: usize) -> (usize, Tag, u8, usize) {
+    #[derive(Clone, Copy, PartialEq)]
+    enum S {
+        /// Between attributes (also after the name, and after a quoted value).
+        Between,
+        /// In an attribute name or after it: `=` starts a value.
+        Name,
+        /// After `=`: a quote opens a quoted value.
+        BeforeValue,
+        /// In an unquoted value.
+        Unquoted,
+    }
     let n = b.len();
     let mut i = name_start;
     while i < n && !is_ws(b[i]) && b[i] != b'/' && b[i] != b'>' {
         i += 1;
     }
+    let name_end = i;
     let tag = Tag::from_name(&b[name_start..i]);
-    let mut fl = 0u8;
-    // Attributes: skip until an unquoted '>'.
-    loop {
-        // Fast path: find the next interesting byte.
-        let Some(off) = memchr3(b'>', b'"', b'\'', &b[i.min(n)..]) else {
-            return (n, tag, fl | flags::UNTERMINATED);
-        };
-        let j = i + off;
-        match b[j] {
-            b'>' => {
-                if j > name_start && b[j - 1] == b'/' {
-                    fl |= flags::SELF_CLOSING;
+    let mut s = S::Between;
+    while i < n {
+        let c = b[i];
+        match s {
+            S::Between | S::Name => {
+                if c == b'>' {
+                    return (i + 1, tag, 0, name_end);
                 }
-                return (j + 1, tag, fl);
-            }
-            q => {
-                // A quote opens a value only right after '=' (possibly with white space);
-                // elsewhere (e.g. inside an attribute name) it is an ordinary character.
-                let mut k = j;
-                while k > name_start && is_ws(b[k - 1]) {
-                    k -= 1;
-                }
-                if k > name_start && b[k - 1] == b'=' {
-                    match memchr(q, &b[j + 1..]) {
-                        Some(e) => i = j + 1 + e + 1,
-                        None => return (n, tag, fl | flags::UNTERMINATED),
+                if c == b'/' {
+                    if b.get(i + 1) == Some(&b'>') {
+                        return (i + 2, tag, flags::SELF_CLOSING, name_end);
                     }
+                    s = S::Between;
+                } else if is_ws(c) {
+                    // After a name, white space keeps `=` pending ("after attribute name").
+                } else if c == b'=' && s == S::Name {
+                    s = S::BeforeValue;
                 } else {
-                    i = j + 1;
+                    s = S::Name;
                 }
+                i += 1;
+            }
+            S::BeforeValue => {
+                if c == b'"' || c == b'\'' {
+                    match memchr(c, &b[i + 1..]) {
+                        Some(e) => {
+                            i += e + 2;
+                            s = S::Between;
+                        }
+                        None => return (n, tag, flags::UNTERMINATED, name_end),
+                    }
+                } else if c == b'>' {
+                    return (i + 1, tag, 0, name_end);
+                } else {
+                    if !is_ws(c) {
+                        s = S::Unquoted;
+                    }
+                    i += 1;
+                }
+            }
+            S::Unquoted => {
+                if c == b'>' {
+                    return (i + 1, tag, 0, name_end);
+                }
+                if is_ws(c) {
+                    s = S::Between;
+                }
+                i += 1;
             }
         }
     }
+    (n, tag, flags::UNTERMINATED, name_end)
 }
 
 /// Finds the start of the end tag `</name` (ASCII case-insensitive, followed by white space,
-/// `/` or `>`) at or after `from`; returns `b.len()` if there is none.
+/// `/` or `>`; not at the end of the file) at or after `from`; returns `b.len()` if there is
+/// none.
 fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> usize {
     let n = b.len();
     let mut i = from;
@@ -735,12 +796,7 @@ fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> usize {
             return n;
         };
         let lt = i + off;
-        let after = lt + 2 + name.len();
-        if b.get(lt + 1) == Some(&b'/')
-            && after <= n
-            && b[lt + 2..after].eq_ignore_ascii_case(name)
-            && (after == n || is_ws(b[after]) || b[after] == b'/' || b[after] == b'>')
-        {
+        if context::is_end_tag(b, lt, name) {
             return lt;
         }
         i = lt + 1;
@@ -895,11 +951,19 @@ mod tests {
 
     #[test]
     fn cdata_and_pi() {
+        // In SVG: a CDATA section, its content character data.
         let t = "<svg><![CDATA[ raw <b> ]]></svg><?php echo 1 ?>x";
         let c = classes(t);
-        assert_eq!(c[1], ("<![CDATA[ raw <b> ]]>".into(), Cdata));
-        assert_eq!(c[3], ("<?php echo 1 ?>".into(), Declaration));
-        // Unclosed: a bogus comment to the next `>`, the text after it stays text.
+        assert_eq!(c[1], ("<![CDATA[".into(), Cdata));
+        assert_eq!(c[2], (" raw <b> ".into(), Text));
+        assert_eq!(c[3], ("]]>".into(), Cdata));
+        assert_eq!(c[5], ("<?php echo 1 ?>".into(), Declaration));
+        // In HTML content: a bogus comment to the next `>` (the standard's reading).
+        let t = "<p><![CDATA[ a > b ]]></p>";
+        let c = classes(t);
+        assert_eq!(c[1], ("<![CDATA[ a >".into(), Comment));
+        assert_eq!(c[2], (" b ]]>".into(), Text));
+        // Unclosed: the same, the text after it stays text.
         let t = "<p><![CDATA[ x ></p><p>Post text</p>";
         check_tiling(t);
         let c = classes(t);

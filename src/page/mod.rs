@@ -41,6 +41,8 @@ pub struct Page {
     encoding_source: EncodingSource,
     had_errors: bool,
     warnings: Vec<String>,
+    /// The HTML scripting flag the lexer and the DOM read the page with.
+    scripting: bool,
     lexed: OnceLock<Lexed>,
     lines: OnceLock<VirtualLines>,
     dom: OnceLock<Dom>,
@@ -71,8 +73,9 @@ impl Page {
         })
     }
 
-    /// Decodes `raw` (the page's bytes, already decompressed) into a page named `name`. Only
-    /// decoding happens here; lexing and lines are built on first use.
+    /// Decodes `raw` (the page's bytes, already decompressed) into a page named `name`, to be
+    /// read with `opts.scripting` ([`DecodeOptions::scripting`]). Only decoding happens here;
+    /// lexing and lines are built on first use.
     pub fn from_bytes(name: impl Into<String>, raw: Vec<u8>, opts: &DecodeOptions) -> Result<Page> {
         let d = decode::decode(&raw, opts)?;
         Ok(Page {
@@ -83,6 +86,7 @@ impl Page {
             encoding_source: d.source,
             had_errors: d.had_errors,
             warnings: d.warnings,
+            scripting: opts.scripting,
             lexed: OnceLock::new(),
             lines: OnceLock::new(),
             dom: OnceLock::new(),
@@ -93,8 +97,8 @@ impl Page {
         })
     }
 
-    /// A page from text that is already decoded (tests, generated pages). Its "raw bytes" are
-    /// the UTF-8 text.
+    /// A page from text that is already decoded (tests, generated pages), read with scripting
+    /// off. Its "raw bytes" are the UTF-8 text.
     pub fn from_text(name: impl Into<String>, text: impl Into<String>) -> Page {
         let text = text.into();
         Page {
@@ -105,6 +109,7 @@ impl Page {
             encoding_source: EncodingSource::Utf8,
             had_errors: false,
             warnings: Vec::new(),
+            scripting: false,
             lexed: OnceLock::new(),
             lines: OnceLock::new(),
             dom: OnceLock::new(),
@@ -126,6 +131,7 @@ impl Page {
             encoding_source: self.encoding_source,
             had_errors: self.had_errors,
             warnings: self.warnings.clone(),
+            scripting: self.scripting,
             lexed: OnceLock::new(),
             lines: OnceLock::new(),
             dom: OnceLock::new(),
@@ -204,9 +210,31 @@ impl Page {
         self.sha256().iter().map(|b| format!("{b:02x}")).collect()
     }
 
-    /// The lexed spans (built on first use, O(n)).
+    /// The same page read with the HTML scripting flag `on` ([`DecodeOptions::scripting`]);
+    /// lazy parts are rebuilt on first use.
+    #[must_use]
+    pub fn with_scripting(&self, on: bool) -> Page {
+        let mut p = self.with_text(self.text.clone());
+        p.scripting = on;
+        p
+    }
+
+    /// Is the page read with the HTML scripting flag on ([`DecodeOptions::scripting`])? Then
+    /// `<noscript>` content is raw text, not markup, for its lexer and its DOM alike.
+    pub fn scripting(&self) -> bool {
+        self.scripting
+    }
+
+    /// The lexed spans (built on first use, O(n)), with the page's scripting flag.
     pub fn lexed(&self) -> &Lexed {
-        self.lexed.get_or_init(|| lex::lex(&self.text))
+        self.lexed.get_or_init(|| {
+            lex::lex_with(
+                &self.text,
+                lex::LexOptions {
+                    scripting: self.scripting,
+                },
+            )
+        })
     }
 
     /// The virtual lines (built on first use from [`Page::lexed`], O(n)).
@@ -215,11 +243,18 @@ impl Page {
             .get_or_init(|| lines::build(&self.text, self.lexed()))
     }
 
-    /// The positioned DOM with the default options (scripting enabled, as browsers), built on
-    /// first use, O(n); [`Dom::parse`] gives other options.
+    /// The positioned DOM, built on first use, O(n), with the page's scripting flag (off by
+    /// default: `<noscript>` content is markup, as the lexer reads it); [`Dom::parse`] gives
+    /// other options.
     pub fn dom(&self) -> &Dom {
-        self.dom
-            .get_or_init(|| Dom::parse(&self.text, &DomOptions::default()))
+        self.dom.get_or_init(|| {
+            Dom::parse(
+                &self.text,
+                &DomOptions {
+                    scripting_enabled: self.scripting,
+                },
+            )
+        })
     }
 
     /// The atomic text blocks with their features ([`blocks`]), built on first use from

@@ -29,3 +29,22 @@ pub fn stderr(o: &Output) -> String {
 /// `TestBackend`.
 #[cfg(feature = "tui")]
 pub mod tui;
+
+/// Calls `f` with every page of the shared corpora (`../shared/corpus/{scrapinghub-dev,
+/// readability,wcxb-dev}`) that loads, named `corpus/id`; returns how many there were. For the
+/// `#[ignore = "needs ../shared/corpus"]` checks (one page in memory at a time).
+pub fn for_each_corpus_page(mut f: impl FnMut(&str, &cescope::page::Page)) -> usize {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let mut n = 0;
+    for name in ["scrapinghub-dev", "readability", "wcxb-dev"] {
+        let c = cescope::corpus::open(&root.join(name)).unwrap();
+        for p in &c.pages {
+            let opts = cescope::page::DecodeOptions::default();
+            if let Ok(page) = cescope::page::Page::load(&p.path, &opts) {
+                n += 1;
+                f(&format!("{name}/{}", p.id), &page);
+            }
+        }
+    }
+    n
+}

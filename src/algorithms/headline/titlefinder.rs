@@ -148,7 +148,8 @@ pub struct Sentence {
 }
 
 /// The sentences of `page` (see the module documentation): text nodes outside `<head>`, not
-/// script / style / template / noscript text, with at least one word; with `inline`, runs of
+/// script / style / template text (nor `<noscript>` text on a page read with scripting on,
+/// [`crate::page::Dom::is_non_text`]), with at least one word; with `inline`, runs of
 /// consecutive such text nodes under one block element with no block element between them are
 /// merged. Document order. O(nodes + text).
 pub fn sentences(page: &Page, inline: bool) -> Vec<Sentence> {

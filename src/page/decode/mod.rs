@@ -132,8 +132,8 @@ impl EncodingSource {
     }
 }
 
-/// What the caller knows about the input besides its bytes. All fields are optional; the
-/// default is "nothing known".
+/// What the caller knows about the input besides its bytes, and how to read it. All fields are
+/// optional; the default is "nothing known", scripting off.
 #[derive(Debug, Clone, Default)]
 pub struct DecodeOptions {
     /// A WHATWG encoding label chosen by the user (e.g. `"windows-1256"`, `"latin1"`,
@@ -148,6 +148,13 @@ pub struct DecodeOptions {
     /// its rightmost label is a hint for `chardetng`. Non-ASCII (non-Punycode) values are
     /// ignored.
     pub tld: Option<String>,
+    /// Not about decoding but about how the decoded page is read: the HTML scripting flag its
+    /// lexer and DOM use ([`crate::page::DomOptions::scripting_enabled`],
+    /// [`crate::page::lex::LexOptions::scripting`]). `false` (the default): `<noscript>`
+    /// content is markup and text, as a crawler or a reader without JavaScript sees it; `true`:
+    /// it is raw text nobody sees, as in a browser with JavaScript (`--scripting` on the
+    /// command line).
+    pub scripting: bool,
 }
 
 /// The result of [`decode`].

@@ -10,7 +10,9 @@ use rustc_hash::FxHashMap;
 use scraper::{Html, Node};
 
 use super::sink::Stamp;
-use super::{Dom, DomOptions, NodeInfo, NodeKind, F_ANCHOR, F_HIDDEN, F_HTML_NS, F_NONTEXT, NONE};
+use super::{
+    Dom, DomOptions, NodeInfo, NodeKind, F_ANCHOR, F_HIDDEN, F_HTML_NS, F_MATH_NS, F_NONTEXT, NONE,
+};
 use crate::page::lex::Tag;
 
 /// `hidden`, `aria-hidden="true"` or inline `display: none` among `attrs` (name, value).
@@ -54,7 +56,7 @@ pub(super) fn build(html: Html, stamps: Vec<Stamp>, text_len: usize, opts: DomOp
                 let pflags = if parent == NONE {
                     0
                 } else {
-                    nodes[parent as usize].flags & !F_HTML_NS
+                    nodes[parent as usize].flags & !(F_HTML_NS | F_MATH_NS)
                 };
                 let mut push_str = |t: &str| {
                     let a = strings.len();
@@ -100,6 +102,8 @@ pub(super) fn build(html: Html, stamps: Vec<Stamp>, text_len: usize, opts: DomOp
                         let mut f = 0;
                         if html_ns {
                             f |= F_HTML_NS;
+                        } else if e.name.ns == ns!(mathml) {
+                            f |= F_MATH_NS;
                         }
                         let own_attrs = attrs[a0 as usize..]
                             .iter()
@@ -110,10 +114,12 @@ pub(super) fn build(html: Html, stamps: Vec<Stamp>, text_len: usize, opts: DomOp
                         if html_ns && local == "a" {
                             f |= F_ANCHOR;
                         }
-                        if html_ns
-                            && (matches!(tag, Tag::Script | Tag::Style)
-                                || local == "template"
-                                || (tag == Tag::Noscript && opts.scripting_enabled))
+                        // Script and style also in SVG / MathML (an inline SVG's CSS), as
+                        // the lexer classes them.
+                        if matches!(local, "script" | "style")
+                            || (html_ns
+                                && (local == "template"
+                                    || (tag == Tag::Noscript && opts.scripting_enabled)))
                         {
                             f |= F_NONTEXT;
                         }

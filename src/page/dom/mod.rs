@@ -40,7 +40,9 @@
 //! Files: this one holds the [`Dom`] type and the queries algorithms call; `tokenize.rs` the
 //! tokenizer adapter (html5gum events → html5ever tokens with their spans, [`MAX_DEPTH`]);
 //! `sink.rs` the tree sink that stamps nodes with spans; `flatten.rs` the arena built from
-//! scraper's tree.
+//! scraper's tree; `classes.rs` the DOM's byte classes ([`Dom::class_spans`], the reference
+//! the lexer agrees with); `select.rs` CSS selectors on the tree ([`Selector`],
+//! [`Dom::select`]).
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -51,10 +53,13 @@ use super::lex::Tag;
 use super::lines::VirtualLines;
 use crate::selection::Selection;
 
+mod classes;
 mod flatten;
+mod select;
 mod sink;
 mod tokenize;
 
+pub use select::Selector;
 pub use tokenize::MAX_DEPTH;
 
 /// A node of a [`Dom`]: its index in document (pre-)order, 0 = the document node. Dense, so it
@@ -62,19 +67,13 @@ pub use tokenize::MAX_DEPTH;
 pub type NodeId = usize;
 
 /// Options of [`Dom::parse`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DomOptions {
-    /// The HTML "scripting flag": when true (browsers' default), the content of `<noscript>` is
-    /// one raw text node; when false it is parsed as markup.
+    /// The HTML "scripting flag". False (the default): the content of `<noscript>` is parsed as
+    /// markup, as a crawler or a reader without JavaScript sees it and as extractors that parse
+    /// HTML without running its scripts read it (Discourse forums keep their posts there). True (a browser with JavaScript): it
+    /// is one raw text node, which [`Dom::is_non_text`] excludes from the page's text.
     pub scripting_enabled: bool,
-}
-
-impl Default for DomOptions {
-    fn default() -> Self {
-        DomOptions {
-            scripting_enabled: true,
-        }
-    }
 }
 
 /// What a node is.
@@ -101,6 +100,8 @@ const F_HIDDEN: u8 = 1;
 const F_ANCHOR: u8 = 2;
 const F_NONTEXT: u8 = 4;
 const F_HTML_NS: u8 = 8;
+/// An element in the MathML namespace (neither this nor [`F_HTML_NS`]: SVG). Not inherited.
+const F_MATH_NS: u8 = 16;
 
 #[derive(Debug, Clone)]
 struct NodeInfo {
@@ -333,8 +334,9 @@ impl Dom {
         self.nodes[id].flags & F_ANCHOR != 0
     }
 
-    /// Is the node's text not shown as page text: inside `<script>`, `<style>`, `<template>`,
-    /// or `<noscript>` when scripting is enabled (an element of those kinds included)?
+    /// Is the node's text not shown as page text: inside `<script>` or `<style>` (also SVG /
+    /// MathML ones), `<template>`, or `<noscript>` when the DOM was parsed with scripting on
+    /// (an element of those kinds included)?
     pub fn is_non_text(&self, id: NodeId) -> bool {
         self.nodes[id].flags & F_NONTEXT != 0
     }

@@ -50,6 +50,9 @@ pub(super) struct PosSink<'t> {
     stamps: RefCell<Vec<Stamp>>,
     pub(super) texts: RefCell<VecDeque<TextSrc>>,
     scratch: RefCell<Vec<Range<usize>>>,
+    /// Parse errors the tree builder reported so far: a token it processed without one was not
+    /// ignored (the tokenizer adapter checks end tags only after an error).
+    pub(super) errors: Cell<u32>,
 }
 
 fn names_match(token: &LocalName, elem: &LocalName) -> bool {
@@ -175,6 +178,7 @@ impl<'t> PosSink<'t> {
             stamps: RefCell::new(Vec::new()),
             texts: RefCell::new(VecDeque::new()),
             scratch: RefCell::new(Vec::new()),
+            errors: Cell::new(0),
         }
     }
 
@@ -249,10 +253,15 @@ impl<'t> PosSink<'t> {
                 q.pop_front();
                 continue;
             }
-            // Skip one dropped character (white space or NUL), or the whole entry.
+            // Skip one dropped character (white space or NUL, also a NUL decoded as U+FFFD
+            // where the tree builder dropped it: at an integration point in SVG), or the whole
+            // entry.
+            let nul_fffd = |c: char, e: &TextSrc| {
+                c == '\u{FFFD}' && e.dec.is_some() && src.as_bytes().get(e.cur) == Some(&0)
+            };
             match rem.chars().next() {
-                Some(c) if c.is_ascii_whitespace() || c == '\0' => {
-                    let np = if e.dec.is_none() {
+                Some(c) if c.is_ascii_whitespace() || c == '\0' || nul_fffd(c, e) => {
+                    let np = if e.dec.is_none() || c == '\u{FFFD}' {
                         Some(e.cur + 1)
                     } else {
                         advance_literal(src, e.cur, c)
@@ -293,7 +302,9 @@ impl<'t> TreeSink for PosSink<'t> {
         self
     }
 
-    fn parse_error(&self, _msg: std::borrow::Cow<'static, str>) {}
+    fn parse_error(&self, _msg: std::borrow::Cow<'static, str>) {
+        self.errors.set(self.errors.get().wrapping_add(1));
+    }
 
     fn get_document(&self) -> EgoId {
         self.inner.get_document()

@@ -98,7 +98,13 @@ fn misnested_formatting_uses_the_adoption_agency() {
 #[test]
 fn noscript_follows_the_scripting_flag() {
     let t = "<body><noscript><p>no js</p></noscript></body>";
-    let on = parse(t);
+    let on = Dom::parse(
+        t,
+        &DomOptions {
+            scripting_enabled: true,
+        },
+    );
+    on.validate(t).unwrap();
     let ns = el(&on, "noscript");
     assert_eq!(on.children(ns).count(), 1);
     let c = on.children(ns).next().unwrap();
@@ -106,13 +112,8 @@ fn noscript_follows_the_scripting_flag() {
     assert_eq!(on.node_text(c), Some("<p>no js</p>"));
     assert!(on.is_non_text(c));
     assert_eq!(on.text_chars(0), 0);
-    let off = Dom::parse(
-        t,
-        &DomOptions {
-            scripting_enabled: false,
-        },
-    );
-    off.validate(t).unwrap();
+    // Off is the default.
+    let off = parse(t);
     let p = el(&off, "p");
     assert_eq!(off.parent(p), Some(el(&off, "noscript")));
     assert_eq!(off.text_chars(0), 5);
@@ -238,4 +239,94 @@ fn nesting_is_capped_and_text_is_kept() {
         .filter(|&i| dom.tag_name(i) == Some("p"))
         .count();
     assert_eq!(ps, 2 * MAX_DEPTH);
+}
+
+/// A NUL in SVG (in a CDATA section or not): the tree builder makes it U+FFFD; the text node
+/// still covers its source (it had no spans at all; found by `tests/html_model.rs`).
+#[test]
+fn nul_in_foreign_cdata_keeps_its_span() {
+    for t in [
+        "<svg><![CDATA[\0<div>",
+        "<svg><![CDATA[\0a]]>b",
+        "<svg><![CDATA[a\0\0b]]></svg>",
+        "<svg>a\0b</svg>",
+        "<svg><title>\0a</title></svg>",
+    ] {
+        let d = parse(t);
+        let (id, spans) = d.text_nodes().next().unwrap();
+        assert!(!spans.is_empty(), "{t:?}");
+        assert!(
+            d.node_text(id).unwrap().starts_with(['\u{FFFD}', 'a']),
+            "{t:?}"
+        );
+    }
+}
+
+/// Text pending in a table when a (ignored) doctype comes keeps its span (found by
+/// `tests/html_model.rs`).
+#[test]
+fn table_text_before_a_late_doctype_keeps_its_span() {
+    let t = "<table>--><!DOCTYPE html>";
+    let d = parse(t);
+    let (_, spans) = d.text_nodes().next().unwrap();
+    assert_eq!(&t[spans[0].clone()], "-->");
+    assert_eq!(spans.len(), 1);
+}
+
+/// `</>` in SVG text (dropped by the tokenizer) before a CDATA section holding a literal `</>`
+/// (found by `tests/html_model.rs`: the text had no spans).
+#[test]
+fn empty_end_tag_before_foreign_cdata() {
+    let t = "<svg>text</><![CDATA[<div></>";
+    let d = parse(t);
+    let (_, spans) = d.text_nodes().next().unwrap();
+    assert_eq!(&t[spans[0].clone()], "text");
+}
+
+/// An end tag the tree builder ignores (or that finds its element already closed) is no
+/// element's end tag: `</div>` inside a table row is ignored, so div#a has no end tag (it used
+/// to get that `</div>`), and its bytes are in no node; `</li>` after `</ul>` closed the `<li>`
+/// finds none open.
+#[test]
+fn ignored_end_tags_end_no_element() {
+    let t = "<div id=a><table><tr><td>x</td></div></tr></table>";
+    let d = parse(t);
+    let a = el(&d, "div");
+    assert_eq!(d.end_tag(a), None, "{:?}", d.end_tag(a).map(|r| src(t, &r)));
+    let stray = t.find("</div>").unwrap();
+    assert!(d.class_spans(t).iter().all(|(r, _)| !r.contains(&stray)));
+    // The same `</div>` ignored, and a later one that closes div#a.
+    let t = "<div id=a><table><tr><td>x</td></div></tr></table>y</div>z";
+    let d = parse(t);
+    let a = el(&d, "div");
+    assert_eq!(d.end_tag(a), Some(t.rfind("</div>").unwrap()..t.len() - 1));
+    let t = "<ul><li>a</ul></li>b";
+    let d = parse(t);
+    let li = el(&d, "li");
+    assert_eq!(d.end_tag(li), None);
+    assert_eq!(d.end_tag(el(&d, "ul")), Some(9..14));
+}
+
+/// `</form>` removes only the form from the tree builder's open elements: a `<div>` opened
+/// inside it stays open and its own `</div>` is its end tag (the DOM used to drop it from its
+/// stack with the form, so that `</div>` was taken for the outer div's, or for none).
+#[test]
+fn elements_left_open_by_a_form_end_tag_keep_their_end_tags() {
+    let t = "<div id=o><form><div id=i>a</form>b</div>c</div>";
+    let d = parse(t);
+    let div = |id: &str| {
+        d.elements()
+            .find(|&(i, _)| d.attr(i, "id") == Some(id))
+            .map(|(i, _)| i)
+            .unwrap()
+    };
+    let first = t.find("</div>").unwrap();
+    assert_eq!(d.end_tag(div("i")), Some(first..first + 6));
+    assert_eq!(d.end_tag(div("o")), Some(t.len() - 6..t.len()));
+    let form = el(&d, "form");
+    let f = t.find("</form>").unwrap();
+    assert_eq!(d.end_tag(form), Some(f..f + 7));
+    // Its region: its start tag and text, then (after the form's end tag) its text and end tag.
+    let start = t.find("<div id=i>").unwrap();
+    assert_eq!(d.region(div("i")).ranges(), [start..f, f + 7..first + 6]);
 }

@@ -4,6 +4,7 @@
 use std::convert::Infallible;
 
 use ego_tree::NodeId as EgoId;
+use html5ever::interface::Tracer;
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{
@@ -133,6 +134,38 @@ impl<'a, 't> Cb<'a, 't> {
             .is_some_and(|n| n.ancestors().take(MAX_DEPTH).count() >= MAX_DEPTH)
     }
 
+    /// The elements the tree builder still holds: on its stack of open elements, in its list
+    /// of active formatting elements, or as its `<form>` pointer. O(open elements).
+    fn open_handles(&self) -> Vec<EgoId> {
+        struct Collect(std::cell::RefCell<Vec<EgoId>>);
+        impl Tracer for Collect {
+            type Handle = EgoId;
+            fn trace_handle(&self, node: &EgoId) {
+                self.0.borrow_mut().push(*node);
+            }
+        }
+        let c = Collect(std::cell::RefCell::new(Vec::new()));
+        self.tb.trace_handles(&c);
+        c.0.into_inner()
+    }
+
+    /// Is `h` one of `html`, `head`, `body`, whose end tags end them in the source although the
+    /// tree builder keeps `html` and `body` open (and its `<head>` pointer)?
+    fn document_part(&self, h: EgoId) -> bool {
+        self.sink()
+            .inner
+            .0
+            .borrow()
+            .tree
+            .get(h)
+            .and_then(|n| {
+                n.value().as_element().map(|e| {
+                    e.name.ns == ns!(html) && matches!(&*e.name.local, "html" | "head" | "body")
+                })
+            })
+            .unwrap_or(false)
+    }
+
     fn start_tag(&mut self, tag: HTag, span: (usize, usize)) {
         if !is_void(&tag.name) && !tag.self_closing && self.too_deep() {
             self.suppressed.push(tag.name);
@@ -196,6 +229,7 @@ impl<'a, 't> Cb<'a, 't> {
         };
         *self.sink().name.borrow_mut() = Some(name.clone());
         self.sink().created.set(None);
+        let errors = self.sink().errors.get();
         self.process(
             TokKind::End,
             span,
@@ -210,8 +244,28 @@ impl<'a, 't> Cb<'a, 't> {
         let created = self.sink().created.take().is_some();
         if let (Some(k), false) = (matched, created) {
             let h = self.stack[k].0;
-            self.sink().stamp(h, span.0..span.1, true);
-            self.stack.truncate(k);
+            if self.sink().errors.get() == errors {
+                // Processed without a parse error: the end tag closed its element and every
+                // element above it.
+                self.sink().stamp(h, span.0..span.1, true);
+                self.stack.truncate(k);
+            } else {
+                // Only an end tag that closed its element is its end tag: the tree builder
+                // ignores some, always with a parse error (`</div>` inside a table row, `</svg>`
+                // inside `<svg><title><table>`); and an element above it may stay open
+                // (`<form><div></form>`: the form alone leaves the stack).
+                let open = self.open_handles();
+                if self.document_part(h) || !open.contains(&h) {
+                    self.sink().stamp(h, span.0..span.1, true);
+                    let above: Vec<_> = self
+                        .stack
+                        .drain(k..)
+                        .skip(1)
+                        .filter(|(e, _)| open.contains(e))
+                        .collect();
+                    self.stack.extend(above);
+                }
+            }
         }
         self.sink().texts.borrow_mut().clear();
     }
@@ -229,16 +283,26 @@ impl<'a, 't> Cb<'a, 't> {
         let text = self.text;
         let norm = |s: &str| s.replace("\r\n", "\n").replace('\r', "\n");
         let mut q = self.sink().texts.borrow_mut();
+        // NUL: kept as U+FFFD in foreign content and raw text (the tokenizer or the tree
+        // builder replaces it), dropped by the tree builder in HTML data.
+        let fffd = foreign || !strip_empty_end;
         let mut push = |a: usize, b: usize, cdata: bool| {
             let seg = &text[a..b];
             if a >= b {
                 return;
             }
+            let nul = |s: String| {
+                if fffd {
+                    s.replace('\0', "\u{FFFD}")
+                } else {
+                    s
+                }
+            };
             let dec = if cdata {
-                seg.contains('\r').then(|| norm(seg))
+                seg.contains(['\r', '\0']).then(|| nul(norm(seg)))
             } else {
                 seg.contains(['&', '\r', '\0'])
-                    .then(|| norm(&htmlize::unescape(seg)).replace('\0', "\u{FFFD}"))
+                    .then(|| nul(norm(&htmlize::unescape(seg))))
             };
             q.push_back(TextSrc {
                 cur: a,
@@ -353,25 +417,45 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                     in_cdata = true;
                 }
                 let src = self.text.get(start..end).unwrap_or("");
-                if src.as_bytes() == value {
+                // Asked only when it matters (a NUL, a CDATA delimiter): one look at the tree
+                // builder's current node.
+                let foreign = || {
+                    self.tb
+                        .adjusted_current_node_present_but_not_in_html_namespace()
+                };
+                let foreign_nul = memchr::memchr(0, value).is_some() && foreign();
+                if src.as_bytes() == value && !foreign_nul {
                     self.sink().texts.borrow_mut().push_back(TextSrc {
                         cur: start,
                         end,
                         dec: None,
                         dpos: 0,
                     });
+                } else if src.as_bytes() == value {
+                    // In SVG / MathML the tree builder keeps a NUL the tokenizer passed through
+                    // (data, CDATA) as U+FFFD; elsewhere it drops it.
+                    self.sink().texts.borrow_mut().push_back(TextSrc {
+                        cur: start,
+                        end,
+                        dec: Some(to_str(value).replace('\0', "\u{FFFD}")),
+                        dpos: 0,
+                    });
                 } else if (src.contains("</>") && !value.windows(3).any(|w| w == b"</>"))
-                    || ((src.contains("<![CDATA[") || src.contains("]]>"))
-                        && self
-                            .tb
-                            .adjusted_current_node_present_but_not_in_html_namespace())
+                    || ((src.contains("<![CDATA[") || src.contains("]]>")) && foreign())
                 {
-                    self.push_split(start, end, in_cdata, !value.windows(3).any(|w| w == b"</>"));
+                    // `</>` is dropped in data (no raw text in foreign content, where a CDATA
+                    // section may hold a literal `</>`), kept in raw text.
+                    let data = foreign() || !value.windows(3).any(|w| w == b"</>");
+                    self.push_split(start, end, in_cdata, data);
                 } else {
                     self.sink().texts.borrow_mut().push_back(TextSrc {
                         cur: start,
                         end,
-                        dec: Some(to_str(value).into_owned()),
+                        dec: Some(if foreign_nul {
+                            to_str(value).replace('\0', "\u{FFFD}")
+                        } else {
+                            to_str(value).into_owned()
+                        }),
                         dpos: 0,
                     });
                 }
@@ -409,12 +493,14 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                     system_id: system_identifier.map(t),
                     force_quirks,
                 };
+                // The text queue is kept: html5ever ignores a doctype after the initial mode
+                // before anything else, so text pending in a table (`<table>x<!DOCTYPE html>`)
+                // is inserted only at the next token.
                 self.process(
                     TokKind::Doctype,
                     (span.start, span.end),
                     HToken::DoctypeToken(d),
                 );
-                self.sink().texts.borrow_mut().clear();
             }
             CallbackEvent::Error(_) => {}
         }
