@@ -47,10 +47,12 @@ use std::ops::Range;
 use super::dom::{Dom, NodeId, NodeKind};
 use super::lex::Tag;
 
+pub mod context;
 mod features;
 pub mod project;
 pub mod records;
 
+pub use context::BlockContext;
 pub use features::{is_date_token, Features, WRAP_COLUMNS};
 pub use project::NodeLines;
 pub use records::{Record, RecordGroup, RecordOptions, Records};
