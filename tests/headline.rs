@@ -168,6 +168,40 @@ fn finders_on_the_shared_corpora() {
     }
 }
 
+/// The candidate table of the learned headline ranker (`headline::candidates`) on the shared
+/// corpora: how often the gold headline is one of the candidates exactly (the ceiling of any
+/// ranker over them) against how often TitleFinder's pick among them (`tf_rank` 0) is; prints
+/// both per corpus.
+#[test]
+#[ignore = "needs ../shared/corpus"]
+fn headline_candidates_hold_the_gold() {
+    use cescope::headline::candidates::{candidates, gold_candidate, FEATURES};
+    use cescope::page::{DecodeOptions, Page};
+    let rank = FEATURES.iter().position(|f| *f == "tf_rank").unwrap();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+    for c in ["readability", "wcxb-dev"] {
+        let corpus = cescope::corpus::open(&std::path::Path::new(root).join(c)).unwrap();
+        let (mut pages, mut held, mut tf) = (0, 0, 0);
+        for p in &corpus.pages {
+            let Some(gold) = p.gold.as_ref().and_then(|g| g.headline.clone()) else {
+                continue;
+            };
+            if cescope::headline::normalize_ws(&gold).is_empty() {
+                continue;
+            }
+            let page = Page::load(&p.path, &DecodeOptions::default()).unwrap();
+            let rows = candidates(&page);
+            pages += 1;
+            if let Some(k) = gold_candidate(&rows, &gold) {
+                held += 1;
+                tf += usize::from(rows[k].features[rank] == 0.0);
+            }
+        }
+        println!("{c}: {pages} pages with a gold headline; gold among the candidates {held}; TitleFinder's pick {tf}");
+        assert!(pages > 0 && held >= tf && held > 0, "{c}");
+    }
+}
+
 mod no_panic {
     use cescope::algorithms::Params;
     use cescope::page::{DecodeOptions, Page};

@@ -20,6 +20,7 @@
 //! as `cescope::headline`.
 
 pub mod baseline;
+pub mod candidates;
 pub mod titlefinder;
 
 use std::ops::Range;

@@ -341,8 +341,9 @@ fn element_masks(dom: &Dom) -> FxHashMap<NodeId, u64> {
     out
 }
 
-/// The groups a lower-case `class` / `id` word matches (see [`KEYWORD_GROUPS`]).
-fn keyword_mask(word: &str) -> u64 {
+/// The groups a lower-case `class` / `id` word matches, bit g for group g of
+/// [`KEYWORD_GROUPS`] (see the module documentation).
+pub fn keyword_mask(word: &str) -> u64 {
     let mut mask = 0u64;
     for (g, (_, keywords)) in KEYWORD_GROUPS.iter().enumerate() {
         let hit = keywords.iter().any(|k| match k.strip_suffix('=') {
