@@ -19,6 +19,13 @@
 //! - size and place: `words`, `position` (candidate index / candidates), `byte_position`
 //!   (first byte / text length), `candidates` (on the page).
 //!
+//! Besides the body's fragments, the `title` element is a candidate as a whole and in its parts
+//! split at a site-name separator (` | `, ` - `, ` – `, ` — `, ` :: `, ` · `, ` » `, ` / `): gold
+//! headlines are often the `title` without the site's name ("Rain in Spain | Daily News").
+//! Those rows come first (the `title` is in `<head>`), flagged `title_whole` / `title_part` with
+//! the part's index and the number of parts; their `cos_tf` is their cosine to the whole title,
+//! their `cos_tfidf` and `osm` are 0 (TitleFinder's idf is over the body's fragments only).
+//!
 //! The features are cescope's (the thesis' TitleFinder uses only the similarity); the learned
 //! ranker that scores rows lives in the learning module. O(text + Σ candidates · depth).
 
@@ -51,7 +58,14 @@ pub const FEATURES: &[&str] = &[
     "position",
     "byte_position",
     "candidates",
+    "title_whole",
+    "title_part",
+    "title_part_index",
+    "title_parts",
 ];
+
+/// The separators a `title` is split at into parts (site name, section, headline).
+pub const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " · ", " » ", " / "];
 
 /// One headline candidate: its text fragment and its features ([`FEATURES`] order).
 #[derive(Debug, Clone, PartialEq)]
@@ -94,12 +108,56 @@ pub fn og_title(page: &Page) -> Option<String> {
     find("og:title").or_else(|| find("twitter:title"))
 }
 
-/// The candidates of `page` with their features, in document order. Empty when the page has
-/// no text fragment in its `body`.
+/// The `title` element's candidates: the whole title, then (when it holds a separator,
+/// [`TITLE_SEPARATORS`]) each of its parts, trimmed; byte ranges over the decoded text, texts
+/// rendered from them ([`Page::render`]). Empty without a `title` holding text.
+pub fn title_candidates(page: &Page) -> Vec<Sentence> {
+    let Some(id) = title_element(page) else {
+        return Vec::new();
+    };
+    let Some(whole) = super::text_range(page, id) else {
+        return Vec::new();
+    };
+    let make = |r: std::ops::Range<usize>| Sentence {
+        text: page.render(&crate::selection::Selection::from_ranges([r.clone()])),
+        range: r,
+        node: id,
+    };
+    let src = &page.text()[whole.clone()];
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    for sep in TITLE_SEPARATORS {
+        cuts.extend(src.match_indices(sep).map(|(at, m)| (at, at + m.len())));
+    }
+    cuts.sort_unstable();
+    let mut out = vec![make(whole.clone())];
+    if cuts.is_empty() {
+        return out;
+    }
+    let mut from = 0;
+    for (a, b) in cuts.into_iter().chain([(src.len(), src.len())]) {
+        if a < from {
+            continue; // overlapping separators (" - " inside " -- ")
+        }
+        let part = &src[from..a];
+        let lead = part.len() - part.trim_start().len();
+        let core = part.trim();
+        if !core.is_empty() {
+            let start = whole.start + from + lead;
+            out.push(make(start..start + core.len()));
+        }
+        from = b;
+    }
+    out.retain(|s| s.text.chars().any(crate::metrics::is_word_char));
+    out
+}
+
+/// The candidates of `page` with their features: the `title`'s ([`title_candidates`]), then
+/// the body's fragments in document order. Empty when the page has neither.
 pub fn candidates(page: &Page) -> Vec<CandidateRow> {
     let dom = page.dom();
     let frags = sentences(page, true);
-    if frags.is_empty() {
+    let titles = title_candidates(page);
+    if frags.is_empty() && titles.is_empty() {
         return Vec::new();
     }
     let analyzer = Analyzer::new(None, false, false);
@@ -137,41 +195,85 @@ pub fn candidates(page: &Page) -> Vec<CandidateRow> {
     let og_lc = og.as_deref().map(str::to_lowercase);
     let n = frags.len();
     let text_len = page.text().len().max(1);
-    frags
+    let query = analyzer.terms(&title);
+    let parts = titles.len().saturating_sub(1);
+    let mut rows: Vec<CandidateRow> = titles
         .into_iter()
         .enumerate()
-        .map(|(j, sentence)| {
+        .map(|(k, sentence)| {
             let text = normalize_ws(&sentence.text);
+            let t = analyzer.terms(&text);
+            let single = std::slice::from_ref(&t);
+            let cos = score(&query, single).cos_tf[0];
+            let cos_og = og
+                .as_deref()
+                .map_or(0.0, |o| score(&analyzer.terms(o), single).cos_tf[0]);
             let lc = text.to_lowercase();
-            let p = places[j];
-            let features = vec![
-                by_title.cos_tf[j],
-                by_title.cos_tfidf[j],
-                by_title.osm[j],
-                rank[j] as f64,
-                by_og.as_ref().map_or(0.0, |v| v[j]),
-                flag(og_lc.as_deref() == Some(lc.as_str())),
-                flag(!lc.is_empty() && title_lc.starts_with(&lc)),
-                flag(!lc.is_empty() && title_lc.contains(&lc)),
-                f64::from(p.heading),
-                flag(first_top == Some(j)),
-                flag(p.emphasis),
-                flag(p.in_link),
-                flag(p.class_title),
-                flag(p.in_chrome),
-                flag(p.in_article),
-                terms[j].len() as f64,
-                j as f64 / n as f64,
+            let mut features = vec![0.0; FEATURES.len()];
+            let mut set = |name: &str, v: f64| {
+                if let Some(i) = FEATURES.iter().position(|f| *f == name) {
+                    features[i] = v;
+                }
+            };
+            set("cos_tf", cos);
+            set("tf_rank", n as f64);
+            set("cos_og", cos_og);
+            set("og_equal", flag(og_lc.as_deref() == Some(lc.as_str())));
+            set("title_prefix", flag(title_lc.starts_with(&lc)));
+            set("title_contains", 1.0);
+            set("words", t.len() as f64);
+            set(
+                "byte_position",
                 sentence.range.start as f64 / text_len as f64,
-                n as f64,
-            ];
+            );
+            set("candidates", n as f64);
+            set("title_whole", flag(k == 0));
+            set("title_part", flag(k > 0));
+            set("title_part_index", k.saturating_sub(1) as f64);
+            set("title_parts", parts as f64);
             CandidateRow {
                 sentence,
                 text,
                 features,
             }
         })
-        .collect()
+        .collect();
+    rows.extend(frags.into_iter().enumerate().map(|(j, sentence)| {
+        let text = normalize_ws(&sentence.text);
+        let lc = text.to_lowercase();
+        let p = places[j];
+        let features = vec![
+            by_title.cos_tf[j],
+            by_title.cos_tfidf[j],
+            by_title.osm[j],
+            rank[j] as f64,
+            by_og.as_ref().map_or(0.0, |v| v[j]),
+            flag(og_lc.as_deref() == Some(lc.as_str())),
+            flag(!lc.is_empty() && title_lc.starts_with(&lc)),
+            flag(!lc.is_empty() && title_lc.contains(&lc)),
+            f64::from(p.heading),
+            flag(first_top == Some(j)),
+            flag(p.emphasis),
+            flag(p.in_link),
+            flag(p.class_title),
+            flag(p.in_chrome),
+            flag(p.in_article),
+            terms[j].len() as f64,
+            j as f64 / n as f64,
+            sentence.range.start as f64 / text_len as f64,
+            n as f64,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ];
+        CandidateRow {
+            sentence,
+            text,
+            features,
+        }
+    }));
+    rows
 }
 
 fn flag(b: bool) -> f64 {
@@ -252,17 +354,29 @@ mod tests {
              <p>It rains <b>a lot</b> in Spain today.</p></article>\
              <footer><h2>More news</h2></footer></body></html>",
         );
-        let rows = candidates(&page);
-        let texts: Vec<&str> = rows.iter().map(|r| r.text.as_str()).collect();
+        let all = candidates(&page);
+        let texts: Vec<&str> = all.iter().map(|r| r.text.as_str()).collect();
         assert_eq!(
             texts,
             [
+                "Rain in Spain | Daily News",
+                "Rain in Spain",
+                "Daily News",
                 "Daily News",
                 "Rain in Spain",
                 "It rains a lot in Spain today.",
                 "More news"
             ]
         );
+        // The title and its two parts.
+        assert_eq!(feature(&all[0], "title_whole"), 1.0);
+        assert_eq!(feature(&all[0], "title_parts"), 2.0);
+        assert_eq!(feature(&all[2], "title_part"), 1.0);
+        assert_eq!(feature(&all[2], "title_part_index"), 1.0);
+        assert_eq!(feature(&all[1], "og_equal"), 1.0);
+        assert_eq!(feature(&all[1], "tf_rank"), 4.0);
+        assert_eq!(&page.text()[all[2].sentence.range.clone()], "Daily News");
+        let rows = &all[3..];
         let h = &rows[1];
         // Query "rain in spain daily news" (5 terms) against "rain in spain" (3 terms, each
         // once): cos = 3 / (√5 · √3).
@@ -289,13 +403,18 @@ mod tests {
         let m = &rows[3];
         assert_eq!(feature(m, "heading"), 2.0);
         assert_eq!(feature(m, "first_of_level"), 0.0);
-        assert_eq!(gold_candidate(&rows, " Rain in\nSpain "), Some(1));
-        assert_eq!(gold_candidate(&rows, "Snow"), None);
+        assert_eq!(gold_candidate(rows, " Rain in\nSpain "), Some(1));
+        assert_eq!(gold_candidate(&all, " Rain in\nSpain "), Some(1));
+        assert_eq!(gold_candidate(&all, "Snow"), None);
+        assert_eq!(feature(h, "title_whole") + feature(h, "title_part"), 0.0);
     }
 
     #[test]
     fn no_body_text_no_candidates_and_twitter_title_stands_in() {
-        assert!(candidates(&Page::from_text("t", "<title>x</title>")).is_empty());
+        assert!(candidates(&Page::from_text("t", "<p>-</p>")).is_empty());
+        let only_title = candidates(&Page::from_text("t", "<title>x</title>"));
+        assert_eq!(only_title.len(), 1);
+        assert_eq!(only_title[0].text, "x");
         let page = Page::from_text(
             "t",
             "<head><meta name=twitter:title content='A b'></head><body><p>A b</p></body>",
