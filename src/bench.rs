@@ -10,6 +10,9 @@
 //!   DOM-based extractor needs before it starts;
 //! - `blocks`: decoding + the positioned DOM + the atomic text blocks with their features
 //!   ([`Page::blocks`]) — what a block-based (learned) method needs before it starts;
+//! - `block-context`: `blocks` + the record groups ([`Page::records`]) + the DOM context of
+//!   every block ([`BlockContext`]) — the feature rows of a stacked block classifier before
+//!   any member extractor runs;
 //! - one row per extractor: **end to end** from the bytes — decoding, whatever parts of the page
 //!   model the extractor asks for (lazily), and the run itself;
 //! - for an extractor that wraps another program's text (a reference extractor, [`TextStage`]),
@@ -33,13 +36,14 @@ use crate::algorithms::reference::TextStage;
 use crate::algorithms::{Algorithm, Extractor, Params};
 use crate::corpus;
 use crate::error::Result;
+use crate::page::blocks::BlockContext;
 use crate::page::{decode, DecodeOptions, Page};
 use std::sync::Arc;
 
 /// One row of the benchmark table.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchRow {
-    /// Extractor name, `page-model`, `dom` or `blocks`.
+    /// Extractor name, `page-model`, `dom`, `blocks` or `block-context`.
     pub algo: String,
     /// Number of pages.
     pub pages: usize,
@@ -88,8 +92,8 @@ fn best_of(repeat: usize, mut pass: impl FnMut() -> f64) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// Runs the benchmark over `pages` for `algos`; the first rows are the page model, the DOM and
-/// the blocks.
+/// Runs the benchmark over `pages` for `algos`; the first rows are the page model, the DOM,
+/// the blocks and the blocks' DOM context.
 /// Pages that fail to decode (binary, …) are skipped in every row.
 pub fn run(
     pages: &[(String, Vec<u8>)],
@@ -139,6 +143,13 @@ fn run_rows(
         })
     });
     rows.push(row("blocks", &pages, secs));
+    let secs = best_of(repeat, || {
+        timed_pass(&pages, &opts, |p| {
+            let c = BlockContext::build(p.dom(), p.blocks(), p.records());
+            std::hint::black_box(c.len());
+        })
+    });
+    rows.push(row("block-context", &pages, secs));
     for e in algos {
         rows.push(algo_row(
             e.as_ref(),
@@ -336,7 +347,7 @@ mod tests {
             .filter(|e| e.text_stage().is_some())
             .map(|e| e.name())
             .collect();
-        assert_eq!(rows.len(), algos.len() + 3 + 2 * staged.len());
+        assert_eq!(rows.len(), algos.len() + 4 + 2 * staged.len());
         for n in &staged {
             let at = rows.iter().position(|r| r.algo == *n).unwrap();
             assert_eq!(rows[at + 1].algo, format!("{n}:crate"));
@@ -345,6 +356,7 @@ mod tests {
         assert_eq!(rows[0].algo, "page-model");
         assert_eq!(rows[1].algo, "dom");
         assert_eq!(rows[2].algo, "blocks");
+        assert_eq!(rows[3].algo, "block-context");
         for r in &rows {
             assert_eq!(r.pages, 1, "the PNG is skipped");
             assert_eq!(r.bytes, 18);

@@ -36,9 +36,9 @@ use std::sync::LazyLock;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use super::records::{signature, Records};
+use super::records::Records;
 use super::Blocks;
-use crate::page::dom::{Dom, NodeId, NodeKind};
+use crate::page::dom::{Dom, NodeKind};
 
 /// The value of a distance feature when no such element encloses the block (larger than any
 /// distance: the DOM caps nesting at 512 elements, distances are capped at 63).
@@ -47,36 +47,37 @@ pub const NONE: f32 = 64.0;
 /// The largest distance reported; farther elements count as this far.
 const CAP: usize = 63;
 
-/// The tags whose distance from the block is a feature (`tag_<name>`).
+/// The tags whose distance from the block is a feature (`tag_<name>`), sorted (searched by
+/// [`slice::binary_search`]).
 pub const CONTEXT_TAGS: &[&str] = &[
+    "address",
     "article",
-    "main",
-    "section",
-    "nav",
     "aside",
-    "header",
+    "blockquote",
+    "button",
+    "details",
+    "dialog",
+    "dl",
+    "figcaption",
+    "figure",
     "footer",
     "form",
-    "button",
-    "li",
-    "ul",
-    "ol",
-    "dl",
-    "table",
-    "tr",
-    "td",
-    "th",
-    "figure",
-    "figcaption",
-    "blockquote",
-    "pre",
-    "p",
     "h1",
     "h2",
     "h3",
-    "address",
-    "details",
-    "dialog",
+    "header",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "table",
+    "td",
+    "th",
+    "tr",
+    "ul",
 ];
 
 /// The `class` / `id` keyword groups whose distance from the block is a feature
@@ -181,11 +182,13 @@ impl BlockContext {
     }
 
     /// The context of every block of `blocks` (segmented from `dom`), with the record groups
-    /// `records` built from them.
+    /// `records` built from them. O(nodes + blocks · depth): one pass over the elements gives
+    /// each its tag index, keyword mask and path hash; one walk up from each block's container
+    /// gives the distances and the ancestors' aggregates.
     pub fn build(dom: &Dom, blocks: &Blocks, records: &Records) -> BlockContext {
         let width = NAMES.len();
         let n = blocks.len();
-        let masks = element_masks(dom);
+        let elements = Elements::of(dom);
         let page_words: u32 = blocks.blocks().iter().map(|b| b.features.words).sum();
         let share = |w: u32| {
             if page_words == 0 {
@@ -195,12 +198,12 @@ impl BlockContext {
             }
         };
 
-        // Words, linked words and blocks under each element.
-        let mut under: FxHashMap<NodeId, [u32; 3]> = FxHashMap::default();
+        // Words, linked words and blocks under each node.
+        let mut under = vec![[0u32; 3]; dom.len()];
         for b in blocks.blocks() {
             let mut cur = Some(b.container);
             while let Some(e) = cur {
-                let a = under.entry(e).or_default();
+                let a = &mut under[e];
                 a[0] += b.features.words;
                 a[1] += b.features.linked_words;
                 a[2] += 1;
@@ -209,23 +212,20 @@ impl BlockContext {
         }
 
         // Blocks and words per container path.
-        let path_keys: Vec<u64> = blocks
-            .blocks()
-            .iter()
-            .map(|b| path_key(dom, b.container))
-            .collect();
         let mut per_path: FxHashMap<u64, (u32, u32)> = FxHashMap::default();
-        for (b, k) in blocks.blocks().iter().zip(&path_keys) {
-            let e = per_path.entry(*k).or_default();
+        for b in blocks.blocks() {
+            let e = per_path.entry(elements.path[b.container]).or_default();
             e.0 += 1;
             e.1 += b.features.words;
         }
 
-        let mut values = Vec::with_capacity(n * width);
-        for (i, b) in blocks.blocks().iter().enumerate() {
-            let row_start = values.len();
-            values.resize(row_start + width, 0.0);
-            let row = &mut values[row_start..];
+        let mut values = vec![0.0f32; n * width];
+        for (i, (b, row)) in blocks
+            .blocks()
+            .iter()
+            .zip(values.chunks_exact_mut(width.max(1)))
+            .enumerate()
+        {
             let (tags, rest) = row.split_at_mut(CONTEXT_TAGS.len());
             let (kws, rest) = rest.split_at_mut(KEYWORD_GROUPS.len());
             tags.fill(NONE);
@@ -238,15 +238,13 @@ impl BlockContext {
             while let Some(e) = cur {
                 if dom.kind(e) == NodeKind::Element {
                     let d = level.min(CAP) as f32;
-                    if let Some(t) = dom
-                        .tag_name(e)
-                        .and_then(|name| CONTEXT_TAGS.iter().position(|&x| x == name))
-                    {
-                        if tags[t] == NONE {
-                            tags[t] = d;
+                    if let Some(t) = elements.tag[e] {
+                        let slot = &mut tags[usize::from(t)];
+                        if *slot == NONE {
+                            *slot = d;
                         }
                     }
-                    let mut m = masks.get(&e).copied().unwrap_or(0);
+                    let mut m = elements.mask[e];
                     while m != 0 {
                         let g = m.trailing_zeros() as usize;
                         m &= m - 1;
@@ -255,7 +253,7 @@ impl BlockContext {
                         }
                     }
                     if level < ANCESTORS {
-                        let a = under.get(&e).copied().unwrap_or_default();
+                        let a = under[e];
                         anc[level * 3] = share(a[0]);
                         anc[level * 3 + 1] = if a[0] == 0 {
                             0.0
@@ -269,7 +267,10 @@ impl BlockContext {
                 cur = dom.parent(e);
             }
 
-            let (paths, group) = per_path.get(&path_keys[i]).copied().unwrap_or_default();
+            let (paths, group) = per_path
+                .get(&elements.path[b.container])
+                .copied()
+                .unwrap_or_default();
             rest[0] = paths as f32;
             rest[1] = share(group);
             if let Some(k) = records.of_block(i) {
@@ -314,31 +315,70 @@ impl BlockContext {
     }
 }
 
-/// For every element with a `class` or `id`, the bit mask of the [`KEYWORD_GROUPS`] it names
-/// (bit g for group g); elements naming none are left out.
-fn element_masks(dom: &Dom) -> FxHashMap<NodeId, u64> {
-    let mut out = FxHashMap::default();
-    let mut word = String::new();
-    for (id, _) in dom.elements() {
-        let mut mask = 0u64;
-        for attr in ["class", "id"] {
-            let Some(v) = dom.attr(id, attr) else {
+/// What the walk up from a block reads of each node, computed once per page in one pre-order
+/// pass (a parent before its children), indexed by node id.
+struct Elements {
+    /// The element's index in [`CONTEXT_TAGS`].
+    tag: Vec<Option<u8>>,
+    /// The [`KEYWORD_GROUPS`] its `class` / `id` names (bit g for group g).
+    mask: Vec<u64>,
+    /// A hash of its path: each element's [`super::records::signature`] (tag, first class without digits) from
+    /// the root down, built from the parent's hash without allocating. Text nodes carry their
+    /// parent's.
+    path: Vec<u64>,
+}
+
+impl Elements {
+    fn of(dom: &Dom) -> Elements {
+        let n = dom.len();
+        let mut out = Elements {
+            tag: vec![None; n],
+            mask: vec![0; n],
+            path: vec![0; n],
+        };
+        let mut word = String::new();
+        for id in 0..n {
+            let parent_path = dom.parent(id).map_or(0, |p| out.path[p]);
+            if dom.kind(id) != NodeKind::Element {
+                out.path[id] = parent_path;
                 continue;
-            };
-            for w in v.split(|c: char| !c.is_ascii_alphanumeric()) {
-                if w.is_empty() {
-                    continue;
-                }
-                word.clear();
-                word.extend(w.chars().map(|c| c.to_ascii_lowercase()));
-                mask |= keyword_mask(&word);
             }
+            let name = dom.tag_name(id).unwrap_or("");
+            out.tag[id] = CONTEXT_TAGS
+                .binary_search(&name)
+                .ok()
+                .and_then(|k| u8::try_from(k).ok());
+            let mut h = FxHasher::default();
+            parent_path.hash(&mut h);
+            name.hash(&mut h);
+            if let Some(first) = dom
+                .attr(id, "class")
+                .and_then(|c| c.split_ascii_whitespace().next())
+            {
+                h.write_u8(b'.');
+                for byte in first.bytes().filter(|b| !b.is_ascii_digit()) {
+                    h.write_u8(byte);
+                }
+            }
+            out.path[id] = h.finish();
+            let mut mask = 0u64;
+            for attr in ["class", "id"] {
+                let Some(v) = dom.attr(id, attr) else {
+                    continue;
+                };
+                for w in v.split(|c: char| !c.is_ascii_alphanumeric()) {
+                    if w.is_empty() {
+                        continue;
+                    }
+                    word.clear();
+                    word.extend(w.chars().map(|c| c.to_ascii_lowercase()));
+                    mask |= keyword_mask(&word);
+                }
+            }
+            out.mask[id] = mask;
         }
-        if mask != 0 {
-            out.insert(id, mask);
-        }
+        out
     }
-    out
 }
 
 /// The groups a lower-case `class` / `id` word matches, bit g for group g of
@@ -355,19 +395,6 @@ pub fn keyword_mask(word: &str) -> u64 {
         }
     }
     mask
-}
-
-/// A hash of the container path of `id`: each element's [`signature`] from the root down.
-fn path_key(dom: &Dom, id: NodeId) -> u64 {
-    let mut h = FxHasher::default();
-    let mut cur = Some(id);
-    while let Some(e) = cur {
-        if dom.kind(e) == NodeKind::Element {
-            signature(dom, e).hash(&mut h);
-        }
-        cur = dom.parent(e);
-    }
-    h.finish()
 }
 
 #[cfg(test)]
