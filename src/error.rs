@@ -97,6 +97,19 @@ pub enum Error {
     /// Writing an output file failed (the file is unchanged; the message names it and why).
     #[error(transparent)]
     Write(#[from] crate::fsio::write::WriteError),
+    /// A model file of a learned method (`crate::learn::model`) that cannot be used: another
+    /// schema, method or feature list, malformed JSON, unreadable. The message names the file.
+    #[error("model {file}: {message}")]
+    Model {
+        /// The model file as given.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Training cannot go on (`cescope train`): an unknown method, no training pages, folds
+    /// that cannot be made, test pages among the training pages, a method's learner failing.
+    #[error("training: {0}")]
+    Train(String),
 }
 
 /// What is wrong with a CombinE filter-set file (`crate::algorithms::combine`); one line each.

@@ -68,7 +68,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     } else if args.inspector {
         inspector(args)
     } else {
-        let algos = algorithms::resolve(&args.algo)?;
+        let algos = cescope::extractors::resolve(&args.algo)?;
         let pages = bench::load_inputs(&args.inputs).context("loading benchmark inputs")?;
         let rows = bench::run(&pages, &algos, args.repeat);
         print(&rows, bench::table, args.format)
@@ -102,7 +102,7 @@ fn inspector(args: &BenchArgs) -> Result<()> {
     } else {
         args.algo.split(',').next().unwrap_or(DEFAULT_ALGORITHM)
     };
-    algorithms::find(name)?;
+    cescope::extractors::find(name)?;
     let mut rows = Vec::new();
     for p in &args.inputs {
         rows.extend(cescope::tui::bench::measure(p, name)?);
@@ -121,7 +121,7 @@ fn fitness(args: &BenchArgs, n: usize) -> Result<()> {
     use cescope::eval::run;
     use cescope::optimize::{fitness_bench, ParamSpace, SearchSpace, TrainingSet};
     let first = args.algo.split(',').next().unwrap_or(&args.algo);
-    let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(first.trim())?;
+    let e: std::sync::Arc<dyn algorithms::Extractor> = cescope::extractors::find(first.trim())?;
     let space = ParamSpace::new(
         e.clone(),
         Params::defaults(e.params()),

@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use cescope::algorithms;
 use cescope::eval::blocks::BlockTable;
 use cescope::eval::report::Format;
 use cescope::page::Page;
@@ -39,7 +38,7 @@ pub struct BlocksArgs {
 /// unknown algorithm, an unreadable page.
 pub fn run(args: &BlocksArgs) -> Result<()> {
     let extractors = match &args.algo {
-        Some(spec) => algorithms::resolve(spec)?,
+        Some(spec) => cescope::extractors::resolve(spec)?,
         None => Vec::new(),
     };
     let page = Page::load(&args.file, &args.read.decode())?;

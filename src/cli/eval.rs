@@ -73,7 +73,7 @@ fn algos(args: &EvalArgs) -> Result<()> {
     use cescope::eval::run;
 
     let t0 = Instant::now();
-    let algos = run::configure(algorithms::resolve(&args.algo)?, &args.set)?;
+    let algos = run::configure(cescope::extractors::resolve(&args.algo)?, &args.set)?;
     let names: Vec<&str> = algos.iter().map(|(e, _)| e.name()).collect();
     let find = |n: &str| {
         names

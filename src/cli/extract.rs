@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use cescope::algorithms::{self, Params, DEFAULT_ALGORITHM};
+use cescope::algorithms::{Params, DEFAULT_ALGORITHM};
 use cescope::batch::InputFormat;
 use cescope::page::Page;
 
@@ -76,7 +76,7 @@ pub fn run(args: &ExtractArgs) -> Result<()> {
 /// One page: its extract as text, or as JSON with the selection, parameters, encoding, hash and
 /// timing, on standard output; warnings on standard error.
 fn one_page(file: &Path, args: &ExtractArgs) -> Result<()> {
-    let extractor = algorithms::find(&args.algo)?;
+    let extractor = cescope::extractors::find(&args.algo)?;
     let params = args.page.params(extractor.params())?;
     let opts = args.page.decode();
     let t0 = Instant::now();
@@ -145,7 +145,7 @@ fn batch(input: &Path, args: &ExtractArgs) -> Result<()> {
             InputFormat::NAMES.join("|")
         );
     };
-    let extractor = algorithms::find(&args.algo)?;
+    let extractor = cescope::extractors::find(&args.algo)?;
     let params = args.page.params(extractor.params())?;
     let headline = match &args.headline {
         Some(name) => {

@@ -39,7 +39,7 @@ pub struct InspectArgs {
 /// corpus that cannot be opened.
 #[cfg(feature = "tui")]
 pub fn run(args: InspectArgs) -> Result<()> {
-    cescope::algorithms::find(&args.algo)?;
+    cescope::extractors::find(&args.algo)?;
     let keymap = cescope::tui::keymap::Keymap::load(&args.keymap)?.with_user_overrides()?;
     let opts = cescope::tui::AppOptions {
         keymap,

@@ -12,6 +12,7 @@ mod gold;
 mod inspect;
 mod optimize;
 mod title;
+mod train;
 
 use std::path::Path;
 
@@ -46,6 +47,7 @@ pub enum Command {
     Bench(bench::BenchArgs),
     Eval(eval::EvalArgs),
     Optimize(optimize::OptimizeArgs),
+    Train(train::TrainArgs),
     Gold(gold::GoldArgs),
     Completions(generate::CompletionsArgs),
     Man(generate::ManArgs),
@@ -62,6 +64,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => bench::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::Optimize(args) => optimize::run(&args),
+        Command::Train(args) => train::run(&args),
         Command::Gold(args) => gold::run(args),
         Command::Completions(args) => generate::completions(&args),
         Command::Man(args) => generate::man(&args),

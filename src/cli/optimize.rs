@@ -140,7 +140,7 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
             let axes = opt::plot_axes(&space, args.plot_axes.as_deref())?;
             return search(&space, args, &opts, axes);
         }
-        let e: std::sync::Arc<dyn algorithms::Extractor> = algorithms::find(&name)?;
+        let e: std::sync::Arc<dyn algorithms::Extractor> = cescope::extractors::find(&name)?;
         let base = params_with(e.params(), &args.set)?;
         let space = ParamSpace::new(e.clone(), base, args.only.as_deref())?.with_algo_arg(&name);
         let axes = opt::plot_axes(&space, args.plot_axes.as_deref())?;

@@ -336,7 +336,7 @@ impl App {
             .iter()
             .position(|a| a.extractor.name().eq_ignore_ascii_case(&opts.algo));
         if active.is_none() {
-            if let Ok(e) = algorithms::find(&opts.algo) {
+            if let Ok(e) = crate::extractors::find(&opts.algo) {
                 active = Some(algos.len());
                 algos.push(AlgoState::new(e, algos.len()));
             }

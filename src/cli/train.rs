@@ -1,0 +1,107 @@
+//! `cescope train`: a learned method fitted on gold standards, written as a model file.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+use clap::Args;
+
+use cescope::learn::{self, model, train::table, TrainJob};
+
+use super::{shown, with_threads};
+
+/// Train a learned extractor on gold standards and write it as a model file (JSON) that
+/// `--algo FILE.json` runs wherever an algorithm name works. Methods: `shallow` (a decision
+/// tree over Kohlschütter et al. 2010's shallow text features of each block and its
+/// neighbours) and `svm` (a linear SVM over the same features). With `--folds K`, the training
+/// pages are first cross-validated grouped by site and the table is printed and stored in the
+/// model; the model itself is always fitted on all training pages.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// The learned method (shallow, svm).
+    #[arg(long, short, value_name = "NAME")]
+    method: String,
+    /// Training corpora: ground-truth.json corpora or folders of pages with cescope gold files
+    /// (repeatable; default: the current folder).
+    #[arg(long, value_name = "CORPUS", num_args = 1.., default_value = ".")]
+    train: Vec<PathBuf>,
+    /// Test corpora, scored with the final model (never pages it trained on).
+    #[arg(long, value_name = "CORPUS", num_args = 1..)]
+    test: Vec<PathBuf>,
+    /// Cross-validate with K folds grouped by site first (K ≥ 2).
+    #[arg(long, value_name = "K")]
+    folds: Option<usize>,
+    /// Seed of every random draw (folds, samples): the same seed gives the same model file.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// The model file to write (replaced atomically if it exists).
+    #[arg(long, short, value_name = "MODEL")]
+    out: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    threads: Option<u16>,
+}
+
+/// Runs `cescope train`: checks the method and the output folder, trains on `--threads`
+/// threads with a progress bar on standard error (when it is a terminal), prints the
+/// cross-validation and test tables on standard output, writes the model file.
+pub fn run(args: &TrainArgs) -> Result<()> {
+    let t0 = Instant::now();
+    let method = learn::find_method(&args.method)?;
+    let dir = match args.out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        bail!(
+            "--out {}: the folder {} does not exist",
+            shown(&args.out),
+            shown(&dir)
+        );
+    }
+    if args.out.file_name().is_none() {
+        bail!("--out {}: not a file name", shown(&args.out));
+    }
+    let job = TrainJob {
+        train: args.train.clone(),
+        test: args.test.clone(),
+        folds: args.folds,
+        seed: args.seed,
+        progress: std::io::stderr().is_terminal(),
+    };
+    let trained = with_threads(args.threads, || method.train(&job))??;
+    let mut err = std::io::stderr().lock();
+    for n in &trained.notes {
+        writeln!(err, "note: {n}")?;
+    }
+    let mut out = std::io::stdout().lock();
+    if let Some(cv) = &trained.cv {
+        writeln!(
+            out,
+            "{} — {}-fold cross-validation grouped by site (word-LCS, macro averages):",
+            method.info().name,
+            cv.folds
+        )?;
+        write!(out, "{}", table(cv))?;
+    }
+    if let Some(t) = &trained.test {
+        writeln!(
+            out,
+            "{} — test corpora (word-LCS, macro averages):",
+            method.info().name
+        )?;
+        write!(out, "{}", table(t))?;
+    }
+    model::write(&args.out, &trained.bytes)?;
+    writeln!(
+        err,
+        "wrote {} ({} bytes; {} trained on {} pages) in {:.1} s",
+        shown(&args.out),
+        trained.bytes.len(),
+        method.info().name,
+        trained.pages,
+        t0.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}

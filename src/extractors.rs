@@ -1,0 +1,72 @@
+//! Every extractor a user can name, in one place: the registered algorithms and shipped filter
+//! sets ([`crate::algorithms::registry`]), filter-set files (`FILE.toml`,
+//! [`crate::algorithms::combine`]) and model files of learned methods (`FILE.json`,
+//! [`crate::learn`]). The command line, the inspector, `bench` and `eval` look names up here,
+//! so `--algo FILE.json` works wherever an algorithm name does.
+//!
+//! Why a facade: `learn` builds on `algorithms` (its models are extractors, its features come
+//! from the page's blocks), so `algorithms::find` cannot load model files without a module
+//! cycle (`tests/module_graph.rs`); this module sits above both. The shipped learned model
+//! (`learned`, trained on the dev corpora) will be registered here, beside the algorithms.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::algorithms::{self, Extractor, Registry};
+use crate::error::{Error, Result};
+
+/// The registered extractors, in display order ([`algorithms::registry`]).
+pub fn registry() -> &'static Registry<dyn Extractor> {
+    algorithms::registry()
+}
+
+/// The names of the registered extractors, in display order.
+pub fn names() -> Vec<&'static str> {
+    algorithms::names()
+}
+
+/// Looks an extractor up by name (ASCII case-insensitive): a registered name; else a name
+/// ending in `.json` is a model file ([`crate::learn::load_model`]); else a filter-set file
+/// (`.toml`, or any other existing file, [`algorithms::find`]). Errors:
+/// [`Error::UnknownAlgorithm`], [`Error::Model`], [`Error::FilterSet`].
+pub fn find(name: &str) -> Result<Arc<dyn Extractor>> {
+    if let Some(e) = registry().get(name) {
+        return Ok(e);
+    }
+    let trimmed = name.trim();
+    if trimmed
+        .rsplit('.')
+        .next()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("json") && trimmed.contains('.'))
+    {
+        return crate::learn::load_model(Path::new(trimmed));
+    }
+    algorithms::find(name).map_err(|e| match e {
+        Error::UnknownAlgorithm { name, known } => Error::UnknownAlgorithm {
+            name,
+            known: format!("{known}, or a filter-set FILE.toml or a model FILE.json"),
+        },
+        other => other,
+    })
+}
+
+/// Resolves `all` (the registered extractors) or a comma-separated list of names, set files
+/// and model files ([`find`]).
+pub fn resolve(spec: &str) -> Result<Vec<Arc<dyn Extractor>>> {
+    registry().resolve(spec, find)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_set_files_and_model_files_resolve_here() {
+        assert_eq!(find("DANAG").unwrap().name(), "danag");
+        let e = find("no-such-thing").err().unwrap().to_string();
+        assert!(e.contains("model FILE.json"), "{e}");
+        let e = find("/no/such/model.json").err().unwrap().to_string();
+        assert!(e.starts_with("model /no/such/model.json"), "{e}");
+        assert_eq!(resolve("danag,bte").unwrap().len(), 2);
+    }
+}

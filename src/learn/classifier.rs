@@ -1,0 +1,210 @@
+//! A trained block classifier as an [`Extractor`]: each atomic text block of the page gets a
+//! probability of being main content from the model; the blocks with probability ≥ `threshold`
+//! are selected (their text, in the normal form).
+//!
+//! Trace (node unit = the page's blocks in order, each placed by its extent, so a text line
+//! shows the probability of the block its text belongs to): `p` (content signal, the
+//! probability), `threshold` (threshold scalar), `blocks` (candidates: every block), `selected`
+//! (selected: the blocks at or above the threshold). The inspector draws the probabilities as
+//! bars and the threshold as a slider with no knowledge of the model.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use super::MethodInfo;
+use crate::algorithms::explain::{self as ex, TextLine};
+use crate::algorithms::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use crate::algorithms::{
+    AlgoInfo, Algorithm, Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params,
+};
+use crate::page::Page;
+use crate::selection::Selection;
+
+/// A fitted model's verdict on one block's feature row.
+pub trait BlockScorer: Send + Sync {
+    /// The probability that the block is main content, in `[0, 1]`.
+    fn probability(&self, row: &[f64]) -> f64;
+    /// Why, one sentence each: the decision path (a tree) or the largest weight × feature
+    /// terms (a linear model); `names` are the feature names of the row.
+    fn explain(&self, row: &[f64], names: &[String]) -> Vec<String>;
+}
+
+/// The feature rows of a page's blocks, row-major (as many values per block as the model has
+/// feature names).
+pub type Featurize = fn(&Page) -> Vec<f64>;
+
+const PHASES: &[Phase] = &[
+    Phase::new(
+        "probabilities",
+        "each atomic text block's features go through the trained model: its probability of being main content",
+        &["p", "blocks"],
+    ),
+    Phase::new(
+        "threshold",
+        "the blocks whose probability reaches the threshold are selected",
+        &["threshold", "selected"],
+    ),
+];
+
+/// A block classifier loaded from a model file.
+pub struct BlockClassifier {
+    info: AlgoInfo,
+    names: Vec<String>,
+    threshold: ParamSpec,
+    featurize: Featurize,
+    scorer: Box<dyn BlockScorer>,
+}
+
+impl BlockClassifier {
+    /// The extractor `name` of a model of `method` with feature `names`, default `threshold`,
+    /// rows from `featurize` and verdicts from `scorer`.
+    pub fn new(
+        name: &str,
+        method: &'static MethodInfo,
+        names: Vec<String>,
+        threshold: f64,
+        featurize: Featurize,
+        scorer: Box<dyn BlockScorer>,
+    ) -> BlockClassifier {
+        let spec = ParamSpec {
+            name: Cow::Borrowed("threshold"),
+            kind: ParamKind::Float {
+                min: 0.0,
+                max: 1.0,
+                step: 0.05,
+            },
+            default: ParamValue::Float(threshold.clamp(0.0, 1.0)),
+            help: "blocks whose probability of main content is at least this are selected (default: the model file's)",
+            source: "the model file (cescope train)",
+        };
+        let info = AlgoInfo {
+            name: Cow::Owned(name.to_string()),
+            description: Cow::Owned(format!("learned ({}): {}", method.name, method.description)),
+            source: Cow::Borrowed(method.source),
+            params: Cow::Owned(vec![spec.clone()]),
+            phases: Cow::Borrowed(PHASES),
+            needs_dom: true,
+        };
+        BlockClassifier {
+            info,
+            names,
+            threshold: spec,
+            featurize,
+            scorer,
+        }
+    }
+
+    /// The probability of every block of `page`, in block order.
+    pub fn probabilities(&self, page: &Page) -> Vec<f64> {
+        let rows = (self.featurize)(page);
+        let n = self.names.len().max(1);
+        rows.chunks(n)
+            .map(|r| self.scorer.probability(r).clamp(0.0, 1.0))
+            .collect()
+    }
+}
+
+/// The runs of consecutive indices `0..n` for which `pick` holds.
+fn runs(n: usize, pick: impl Fn(usize) -> bool) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for i in (0..n).filter(|&i| pick(i)) {
+        match out.last_mut() {
+            Some(r) if r.end == i => r.end = i + 1,
+            _ => out.push(i..i + 1),
+        }
+    }
+    out
+}
+
+impl Algorithm for BlockClassifier {
+    fn info(&self) -> &AlgoInfo {
+        &self.info
+    }
+}
+
+impl Extractor for BlockClassifier {
+    fn run(&self, page: &Page, params: &Params) -> Extraction {
+        let t: f64 = params.read(&self.threshold);
+        let p = self.probabilities(page);
+        let blocks = page.blocks();
+        let mut sel = Vec::new();
+        for (i, &pi) in p.iter().enumerate() {
+            if pi >= t {
+                sel.extend(blocks.ranges(i).iter().cloned());
+            }
+        }
+        let selection = page.normalize(&Selection::from_ranges(sel));
+        let n = p.len();
+        let trace = Trace {
+            series: vec![Series::new(
+                "p",
+                "probability of main content",
+                Unit::Node,
+                Role::ContentSignal,
+                p.clone(),
+            )],
+            scalars: vec![Scalar::new(
+                "threshold",
+                "threshold",
+                None,
+                Role::Threshold,
+                t,
+            )],
+            marks: vec![
+                Marks::new(
+                    "blocks",
+                    "atomic text blocks",
+                    Unit::Node,
+                    Role::Candidates,
+                    runs(n, |_| true),
+                ),
+                Marks::new(
+                    "selected",
+                    "blocks at or above the threshold",
+                    Unit::Node,
+                    Role::Selected,
+                    runs(n, |i| p[i] >= t),
+                ),
+            ],
+            positions: vec![Positions {
+                unit: Unit::Node,
+                ranges: blocks.blocks().iter().map(|b| b.extent.clone()).collect(),
+            }],
+        };
+        Extraction { selection, trace }
+    }
+
+    fn needs_dom(&self) -> bool {
+        true
+    }
+
+    /// On a line of text: its block's probability against the threshold — `block 12 (lines
+    /// 40–43): p = 0.91 ≥ threshold 0.5 → selected` — then the model's reasons for that block
+    /// ([`BlockScorer::explain`]).
+    fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
+        let k = line.block;
+        let p = ex::value(trace, "p", k);
+        let t = trace.scalar("threshold").unwrap_or(0.5);
+        let verdict = if p >= t {
+            format!("p = {} ≥ threshold {} → selected", ex::num(p), ex::num(t))
+        } else {
+            format!(
+                "p = {} < threshold {} → not selected",
+                ex::num(p),
+                ex::num(t)
+            )
+        };
+        let first = format!(
+            "block {} ({}): {verdict}",
+            k + 1,
+            ex::element_lines(page, trace, k)
+        );
+        let rows = (self.featurize)(page);
+        let n = self.names.len();
+        let reasons = rows
+            .get(k * n..(k + 1) * n)
+            .map(|row| self.scorer.explain(row, &self.names))
+            .unwrap_or_default();
+        ex::sentences(page, line, first, reasons)
+    }
+}

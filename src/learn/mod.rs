@@ -1,0 +1,184 @@
+//! Learning from gold standards: the supervised methods of the thesis (Mohammadzadeh 2013,
+//! sections 3.3.1.4 and 3.3.2), trained by `cescope train` on `ground-truth.json` corpora and
+//! folders of cescope gold files, kept as versioned model files that load as extractors.
+//!
+//! The backbone every learned method plugs into:
+//!
+//! - [`data`]: the training pages (gold aligned to the page in the normal form), read and
+//!   prepared **once** each, in parallel and in order, each method turning a page into its
+//!   own compact per-page data ([`Learner::prepare`]) before the page is dropped.
+//! - [`folds`]: k-fold cross-validation grouped by site, deterministic from a seed.
+//! - [`model`]: the model file (schema 1): method, feature names, training corpora and their
+//!   licences, cross-validation figures, cescope version, threshold, the method's body.
+//! - [`train`]: the pipeline — prepare, cross-validate, fit on everything, score a test set,
+//!   write the file — written once for every method ([`Learner`] through [`Method`]).
+//! - [`classifier`]: a block classifier as an [`Extractor`]: per-block probability as its
+//!   signal, a `threshold` parameter, per-block explanations.
+//!
+//! The methods, one file each, registered in [`methods`]: [`shallow`] (Kohlschütter et al.
+//! 2010's shallow text features, a decision tree) and [`svm`] (the same features, a linear
+//! SVM). MSS (token-level Naive Bayes, Pasternack & Roth 2009), the CRF and the stacked block
+//! classifier join as one file and one line in [`methods`] each.
+
+pub mod classifier;
+pub mod data;
+pub mod folds;
+pub mod model;
+pub mod shallow;
+pub mod svm;
+pub mod train;
+
+use std::path::Path;
+use std::sync::{Arc, LazyLock};
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::algorithms::Extractor;
+use crate::error::{Error, Result};
+use crate::page::Page;
+use crate::selection::Selection;
+
+pub use model::{Figures, ModelFile, ScoreRow};
+pub use train::{TrainJob, Trained};
+
+/// What a learned method says about itself: its `--method` name, a one-line description and
+/// the paper it implements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MethodInfo {
+    /// `--method NAME` and the `method` of its model files, lower case.
+    pub name: &'static str,
+    /// One line, with the source in parentheses.
+    pub description: &'static str,
+    /// The paper, section and algorithm it implements.
+    pub source: &'static str,
+}
+
+/// A learned method, typed: how a page becomes training data, how a model is fitted, and how
+/// a fitted model extracts. Implement this (one file per method) and add one line to
+/// [`methods`]; the pipeline ([`train`]), model files ([`model`]) and loading come with it.
+///
+/// Everything here must be deterministic: the same pages in the same order and the same seed
+/// give the same body, whatever the number of threads (the model file is compared byte for
+/// byte).
+pub trait Learner: Send + Sync + 'static {
+    /// The compact training data of one page (block feature rows and labels for block
+    /// methods; Naive Bayes counts for MSS) plus what scoring a prediction on the page needs
+    /// without the page (cross-validation and `--test` never read a page twice).
+    type PageData: Send + Sync;
+    /// The fitted model: what the model file's `body` holds.
+    type Body: Serialize + DeserializeOwned + Send + Sync + 'static;
+
+    /// Name, description, source.
+    fn info(&self) -> &'static MethodInfo;
+
+    /// The feature names, in the order of the rows the method builds; written to the model
+    /// file and checked when one is loaded (a file with another list is refused).
+    fn feature_names(&self) -> Vec<String>;
+
+    /// The threshold a freshly fitted model starts with (on the probability of main content).
+    fn default_threshold(&self) -> f64 {
+        0.5
+    }
+
+    /// Turns one page and its gold selection (normal form) into training data.
+    fn prepare(&self, page: &Page, gold: &Selection) -> Self::PageData;
+
+    /// Checks a loaded body before use (indices in range, probabilities in `[0, 1]`): a
+    /// model file edited by hand is refused with the reason, never a panic. Default: fine.
+    fn check_body(&self, body: &Self::Body) -> std::result::Result<(), String> {
+        let _ = body;
+        Ok(())
+    }
+
+    /// Fits a model on `pages` (in the given order), drawing any randomness from `seed`.
+    /// Errors: [`Error::Train`] (e.g. no positive or no negative example).
+    fn fit(&self, pages: &[&Self::PageData], seed: u64) -> Result<Self::Body>;
+
+    /// The text `body` extracts from a prepared page at `threshold`, as the extractor would
+    /// render it: what cross-validation and `--test` score against the gold text.
+    fn extract_text(&self, body: &Self::Body, page: &Self::PageData, threshold: f64) -> String;
+
+    /// The extractor of a loaded model (features already checked), named `name`.
+    fn extractor(&self, name: &str, model: ModelFile<Self::Body>) -> Arc<dyn Extractor>;
+}
+
+/// A learned method behind a trait object ([`Learner`] with its types erased): what the
+/// method registry holds and `cescope train` calls.
+pub trait Method: Send + Sync {
+    /// Name, description, source.
+    fn info(&self) -> &'static MethodInfo;
+    /// The feature names ([`Learner::feature_names`]).
+    fn feature_names(&self) -> Vec<String>;
+    /// Runs the training pipeline ([`train::run`]). Errors: see there.
+    fn train(&self, job: &TrainJob) -> Result<Trained>;
+    /// The extractor of a model file's JSON, already checked for schema and method
+    /// ([`model::load`]): its features are checked here. Errors: [`Error::Model`].
+    fn load(&self, file: &Path, name: &str, json: &[u8]) -> Result<Arc<dyn Extractor>>;
+}
+
+/// A [`Learner`] as a [`Method`].
+struct Erased<L>(L);
+
+impl<L: Learner> Method for Erased<L> {
+    fn info(&self) -> &'static MethodInfo {
+        self.0.info()
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        self.0.feature_names()
+    }
+
+    fn train(&self, job: &TrainJob) -> Result<Trained> {
+        train::run(&self.0, job)
+    }
+
+    fn load(&self, file: &Path, name: &str, json: &[u8]) -> Result<Arc<dyn Extractor>> {
+        let m: ModelFile<L::Body> = model::parse_body(file, json)?;
+        model::check_features(file, &m.features, &self.0.feature_names())?;
+        self.0.check_body(&m.body).map_err(|message| Error::Model {
+            file: crate::fsio::write::printable_path(file),
+            message,
+        })?;
+        Ok(self.0.extractor(name, m))
+    }
+}
+
+/// The learned methods, in `--method` order. A new method is one file and one line here
+/// (`mss` — the token-level Naive Bayes of `learn/mss.rs` — `crf` and `stack` come next).
+pub fn methods() -> &'static [Arc<dyn Method>] {
+    static ALL: LazyLock<Vec<Arc<dyn Method>>> = LazyLock::new(|| {
+        vec![
+            Arc::new(Erased(shallow::Shallow::default())) as Arc<dyn Method>,
+            Arc::new(Erased(svm::LinearSvm::default())),
+        ]
+    });
+    &ALL
+}
+
+/// The method named `name` (ASCII case-insensitive). Errors: [`Error::Train`] listing the
+/// known methods.
+pub fn find_method(name: &str) -> Result<Arc<dyn Method>> {
+    methods()
+        .iter()
+        .find(|m| m.info().name.eq_ignore_ascii_case(name.trim()))
+        .cloned()
+        .ok_or_else(|| {
+            Error::Train(format!(
+                "unknown method {name:?}; known: {}",
+                method_names().join(", ")
+            ))
+        })
+}
+
+/// The `--method` names, in order.
+pub fn method_names() -> Vec<&'static str> {
+    methods().iter().map(|m| m.info().name).collect()
+}
+
+/// Loads a model file as an extractor named after the file's stem ([`model::load`]). Errors:
+/// [`Error::Model`] (unreadable, not JSON, another schema, an unknown method, another feature
+/// list).
+pub fn load_model(path: &Path) -> Result<Arc<dyn Extractor>> {
+    model::load(path)
+}

@@ -1,0 +1,324 @@
+//! Learned methods end to end (`cescope::learn`, `cescope train`): determinism of the model
+//! file (twice, 1 and 2 threads), loading it as an extractor wherever an algorithm name works,
+//! and the bad inputs (missing corpus, unknown method, a model file of another schema / method /
+//! feature list, `--folds 1`, one site and `--folds 5`, test pages among the training pages).
+//!
+//! The small corpus is written here from the sample pages and their gold files: each page gets
+//! its own site (a `url`) and a page type, so folds and per-type rows can be made.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use cescope::algorithms::{ParamValue, Params};
+use cescope::learn::{find_method, TrainJob};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// A `ground-truth.json` corpus of the sample pages that have main content: `html/<id>.html`
+/// and the gold files' text as `articleBody`, one site per page, types article / forum.
+fn corpus() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("html");
+    std::fs::create_dir(&html).unwrap();
+    let mut gt = serde_json::Map::new();
+    let mut k = 0;
+    for e in std::fs::read_dir(Path::new(ROOT).join("gold")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "json") {
+            continue;
+        }
+        let g = cescope::gold::load(&p).unwrap();
+        if g.main_content.text.trim().is_empty() {
+            continue;
+        }
+        let id = g.page.trim_end_matches(".html").to_string();
+        std::fs::copy(
+            Path::new(ROOT).join("sample-pages").join(&g.page),
+            html.join(format!("{id}.html")),
+        )
+        .unwrap();
+        gt.insert(
+            id,
+            serde_json::json!({
+                "articleBody": g.main_content.text,
+                "url": format!("https://site{k}.example/page"),
+                "page_type": if k % 2 == 0 { "article" } else { "forum" },
+            }),
+        );
+        k += 1;
+    }
+    assert!(k >= 6, "{k} sample pages with main content");
+    std::fs::write(
+        dir.path().join("ground-truth.json"),
+        serde_json::to_vec(&gt).unwrap(),
+    )
+    .unwrap();
+    dir
+}
+
+fn job(train: &Path, folds: Option<usize>) -> TrainJob {
+    TrainJob {
+        train: vec![train.to_path_buf()],
+        test: Vec::new(),
+        folds,
+        seed: 7,
+        progress: false,
+    }
+}
+
+fn pool(n: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn model_files_are_byte_identical_with_one_and_two_threads() {
+    let c = corpus();
+    for name in ["shallow", "svm"] {
+        let m = find_method(name).unwrap();
+        let j = job(c.path(), Some(3));
+        let one = pool(1).install(|| m.train(&j)).unwrap();
+        let two = pool(2).install(|| m.train(&j)).unwrap();
+        let again = pool(2).install(|| m.train(&j)).unwrap();
+        assert_eq!(one.bytes, two.bytes, "{name}: 1 vs 2 threads");
+        assert_eq!(two.bytes, again.bytes, "{name}: twice");
+        let cv = one.cv.expect("cross-validated");
+        assert_eq!(cv.folds, 3);
+        // One row for the corpus, one per page type; pages add up.
+        assert_eq!(cv.rows.len(), 3, "{name}: {:?}", cv.rows);
+        assert_eq!(cv.rows[1].page_type.as_deref(), Some("article"));
+        assert_eq!(cv.rows[0].pages, cv.rows[1].pages + cv.rows[2].pages);
+        assert!(cv.rows.iter().all(|r| (0.0..=1.0).contains(&r.f1)));
+        let text = String::from_utf8(one.bytes).unwrap();
+        for key in [
+            "\"schema\": 1",
+            "\"method\": \"",
+            "\"cv\":",
+            "\"licence\": \"unknown\"",
+        ] {
+            assert!(text.contains(key), "{name}: {key} missing");
+        }
+    }
+}
+
+#[test]
+fn a_model_file_is_an_extractor_with_a_threshold_and_explanations() {
+    let dir = tempfile::tempdir().unwrap();
+    let trained = find_method("shallow")
+        .unwrap()
+        .train(&job(&Path::new(ROOT).join("sample-pages"), None))
+        .unwrap();
+    let path = dir.path().join("mine.json");
+    cescope::learn::model::write(&path, &trained.bytes).unwrap();
+    let e = cescope::extractors::find(path.to_str().unwrap()).unwrap();
+    assert_eq!(e.name(), "mine");
+    assert_eq!(e.params()[0].name, "threshold");
+    assert_eq!(
+        cescope::extractors::resolve(&format!("danag,{}", path.display()))
+            .unwrap()
+            .len(),
+        2
+    );
+    let page = cescope::page::Page::load(
+        &Path::new(ROOT).join("sample-pages/news-article.html"),
+        &Default::default(),
+    )
+    .unwrap();
+    let x = e.run(&page, &Params::default());
+    x.trace.validate(&page).unwrap();
+    let p = x.trace.series("p").unwrap();
+    assert_eq!(p.values.len(), page.blocks().len());
+    assert!(!x.selection.is_empty());
+    // The threshold at 1 keeps at most the blocks the model is sure of.
+    let mut strict = Params::default();
+    strict.set(&e.params()[0], ParamValue::Float(1.0)).unwrap();
+    let y = e.run(&page, &strict);
+    assert!(y.selection.len_bytes() <= x.selection.len_bytes());
+    // Explain a line of the article text: the probability and the tree's path.
+    let at = page.text().rfind("Residents of a riverside").unwrap();
+    let line = page.lines().line_of(at).unwrap();
+    let said = e
+        .explain(&page, &x, cescope::algorithms::Location::Line(line), None)
+        .join("; ");
+    assert!(
+        said.contains("p = ") && said.contains("decision path"),
+        "{said}"
+    );
+}
+
+fn write_model(dir: &Path, edit: impl Fn(&mut serde_json::Value)) -> PathBuf {
+    // Trained once for all the cases.
+    static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let bytes = GOOD.get_or_init(|| {
+        find_method("svm")
+            .unwrap()
+            .train(&job(&Path::new(ROOT).join("sample-pages"), None))
+            .unwrap()
+            .bytes
+    });
+    let mut v: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+    edit(&mut v);
+    let path = dir.join("m.json");
+    std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
+    path
+}
+
+/// A change made to a good model file's JSON.
+type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+
+#[test]
+fn bad_model_files_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: Vec<(Edit, &str)> = vec![
+        (Box::new(|v| v["schema"] = 2.into()), "schema 2"),
+        (Box::new(|v| v["method"] = "nope".into()), "method \"nope\""),
+        (
+            Box::new(|v| v["features"][3] = "curr_magic".into()),
+            "first difference at feature 4: \"curr_magic\"",
+        ),
+        (
+            Box::new(|v| v["body"]["weights"] = serde_json::json!([1.0])),
+            "weights",
+        ),
+        (Box::new(|v| v["threshold"] = 3.into()), "threshold 3"),
+        (
+            Box::new(|v| *v = serde_json::json!([1, 2])),
+            "not a cescope model file",
+        ),
+    ];
+    for (edit, want) in cases {
+        let p = write_model(dir.path(), edit);
+        let err = match cescope::extractors::find(p.to_str().unwrap()) {
+            Ok(_) => panic!("{want}: loaded"),
+            Err(e) => e.to_string(),
+        };
+        assert!(
+            err.starts_with("model ") && err.contains(want),
+            "{want}: {err}"
+        );
+    }
+    // A model that is fine loads.
+    let p = write_model(dir.path(), |_| {});
+    assert!(cescope::extractors::find(p.to_str().unwrap()).is_ok());
+}
+
+#[test]
+fn bad_training_inputs_are_clear_errors() {
+    let c = corpus();
+    let samples = Path::new(ROOT).join("sample-pages");
+    let m = find_method("shallow").unwrap();
+    let err = |j: &TrainJob| m.train(j).err().map(|e| e.to_string()).unwrap_or_default();
+    let e = err(&job(Path::new("/no/such/corpus"), None));
+    assert!(e.contains("no such file or directory"), "{e}");
+    let e = err(&job(c.path(), Some(1)));
+    assert!(e.contains("at least 2 folds"), "{e}");
+    let e = err(&job(&samples, Some(5)));
+    assert!(e.contains("1 site (unknown)"), "{e}");
+    let mut j = job(c.path(), None);
+    j.test = vec![c.path().join("ground-truth.json")];
+    let e = err(&j);
+    assert!(e.contains("also training pages"), "{e}");
+    let e = find_method("crf").err().unwrap().to_string();
+    assert!(
+        e.contains("unknown method \"crf\"; known: shallow, svm"),
+        "{e}"
+    );
+}
+
+#[test]
+fn cescope_train_on_a_gold_folder_then_extract_and_eval_with_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("model.json");
+    let o = common::run(
+        Path::new(ROOT),
+        &[
+            "train",
+            "--method",
+            "shallow",
+            "--train",
+            "sample-pages",
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            "1",
+        ],
+    );
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(common::stderr(&o).contains("shallow trained on 10 pages"));
+    let model = out.to_str().unwrap();
+    let o = common::run(
+        Path::new(ROOT),
+        &["extract", "--algo", model, "sample-pages/news-article.html"],
+    );
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(common::stdout(&o).contains("riverside town"));
+    let o = common::run(Path::new(ROOT), &["eval", "sample-pages", "--algo", model]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(
+        common::stdout(&o).contains("model"),
+        "{}",
+        common::stdout(&o)
+    );
+    // An unknown method, a missing output folder: exit 1 with one line.
+    let o = common::run(
+        Path::new(ROOT),
+        &[
+            "train",
+            "--method",
+            "mss2",
+            "--train",
+            "sample-pages",
+            "--out",
+            model,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(common::stderr(&o).contains("known: shallow, svm"));
+    let o = common::run(
+        Path::new(ROOT),
+        &[
+            "train",
+            "--method",
+            "svm",
+            "--train",
+            "sample-pages",
+            "--out",
+            "/no/such/dir/m.json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        common::stderr(&o).contains("does not exist"),
+        "{}",
+        common::stderr(&o)
+    );
+}
+
+/// `cescope train` on the shared dev corpora, 5 folds: runs end to end and beats a floor far
+/// below the prototype's figures (0.865 / 0.795 with the S features).
+#[test]
+#[ignore = "needs ../shared/corpus"]
+fn shallow_cross_validates_on_the_dev_corpora() {
+    let root = Path::new(ROOT).join("../shared/corpus");
+    let j = TrainJob {
+        train: vec![root.join("scrapinghub-dev"), root.join("wcxb-dev")],
+        test: Vec::new(),
+        folds: Some(5),
+        seed: 1,
+        progress: false,
+    };
+    let t = find_method("shallow").unwrap().train(&j).unwrap();
+    let cv = t.cv.unwrap();
+    let f1 = |c: &str| {
+        cv.rows
+            .iter()
+            .find(|r| r.corpus == c && r.page_type.is_none())
+            .unwrap()
+            .f1
+    };
+    assert!(f1("scrapinghub-dev") > 0.7, "{:?}", cv.rows);
+    assert!(f1("wcxb-dev") > 0.6, "{:?}", cv.rows);
+}
