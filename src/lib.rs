@@ -25,6 +25,7 @@ pub mod eval;
 pub mod fsio;
 pub mod gold;
 pub mod lang;
+pub mod learn;
 pub mod metrics;
 pub mod optimize;
 pub mod page;
