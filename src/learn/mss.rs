@@ -44,6 +44,7 @@
 //! pages, [`MssModel::from_counts`] turns the sums into a model (deterministic serialisation:
 //! sorted maps), [`Mss::new`] wraps a model as an extractor.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
@@ -51,19 +52,18 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use crate::algorithms::explain as ex;
+use crate::algorithms::explain::{self as ex, TextLine};
 use crate::algorithms::signal::max_subsequence;
-use crate::algorithms::trace::{Location, Marks, Phase, Positions, Role, Scalar, Series, Step};
+use crate::algorithms::trace::{Marks, Phase, Positions, Role, Scalar, Series};
 use crate::algorithms::{
-    explain_default, is_whole_run, AlgoInfo, Algorithm, Extraction, Extractor, ParamKind,
-    ParamSpec, ParamValue, Params, StaticInfo, Trace, Unit,
+    AlgoInfo, Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params, StaticInfo, Trace,
+    Unit,
 };
 use crate::page::dom::{Dom, NodeKind};
 use crate::page::locate::PageWords;
 use crate::page::tokens::TokenKind;
 use crate::page::Page;
 use crate::selection::Selection;
-use std::borrow::Cow;
 
 /// The score offset θ of `f(p) = p − θ`.
 pub const THETA_SPEC: ParamSpec = ParamSpec {
@@ -519,26 +519,13 @@ impl Extractor for Mss {
         Extraction { selection, trace }
     }
 
-    /// On a virtual line, in the whole run: the line's tokens with their scores `p − θ`, the
+    /// On a line of text, in the whole run: the line's tokens with their scores `p − θ`, the
     /// line's score sum, and whether the line lies in the maximum subsequence — `line 12: 9
-    /// tokens scored p − 0.5: the +0.41, quick +0.38, <a> −0.12, …; line sum +1.9; in the
-    /// maximum subsequence (tokens 40–388, sum 61.3) → selected`. Elsewhere
-    /// [`explain_default`].
-    fn explain(
-        &self,
-        page: &Page,
-        x: &Extraction,
-        at: Location,
-        step: Option<Step>,
-    ) -> Vec<String> {
-        if is_whole_run(self.phases(), step) {
-            if let Location::Line(line) = at {
-                if let Some(said) = explain_line(page, &x.trace, line) {
-                    return said;
-                }
-            }
-        }
-        explain_default(self, page, x, at, step)
+    /// tokens scored p − 0.50: the +0.41, quick +0.38, <a> −0.12, …; line sum +1.90; in the
+    /// maximum subsequence (tokens 40–388, sum 61.30) → selected`. Elsewhere, and in step
+    /// mode before the last phase, [`crate::algorithms::explain_default`].
+    fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
+        explain_line(page, trace, line.line).unwrap_or_default()
     }
 }
 
