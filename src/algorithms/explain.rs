@@ -45,7 +45,8 @@ pub(crate) fn explain_at(e: &dyn Extractor, page: &Page, x: &Extraction, needle:
     e.explain(page, x, Location::Line(line), None).join("; ")
 }
 
-/// A line of text as a DOM algorithm sees it.
+/// A line of text as a DOM algorithm sees it (a token algorithm, whose trace has no node unit,
+/// gets the same with an empty [`TextLine::chain`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TextLine {
     /// The virtual line (0-based).

@@ -249,10 +249,12 @@ fn model_serialisation_is_deterministic() {
 }
 
 /// Grouped 5-fold cross-validation on the shared dev corpora (word-LCS F1, macro mean over
-/// pages; wcxb-dev also by page type), and the size of the model file trained on both. Sites
-/// are shuffled with a seeded generator and dealt to the folds round robin, so no site is in
-/// both a training and a test fold (a local fold rule; `cescope train --folds` has its own).
-/// Run: `cargo test --release --lib -- --ignored --nocapture learn::mss::tests::grouped_cv`.
+/// pages; wcxb-dev also by page type), and the size of the model file trained on both, for the
+/// model's pruning threshold [`MIN_COUNT`] and two stricter ones (the same model with fewer
+/// features kept). Sites are shuffled with a seeded generator and dealt to the folds round
+/// robin, so no site is in both a training and a test fold (a local fold rule; `cescope train
+/// --folds` has its own). Run: `cargo test --release --lib -- --ignored --nocapture
+/// learn::mss::tests::grouped_cv`.
 #[test]
 #[ignore = "needs ../shared/corpus"]
 fn grouped_cv_on_the_dev_corpora() {
@@ -265,6 +267,14 @@ fn grouped_cv_on_the_dev_corpora() {
     use std::path::PathBuf;
 
     const K: usize = 5;
+    const MINS: [u64; 3] = [MIN_COUNT, 3, 5];
+    let pruned = |m: &MssModel, min: u64| {
+        let mut m = m.clone();
+        m.trigrams.retain(|_, v| v[0] + v[1] >= min);
+        m.parents.retain(|_, v| v[0] + v[1] >= min);
+        m.min_count = min;
+        m
+    };
     let load = |ep: &EvalPage| Page::load(&ep.path, &DecodeOptions::default()).ok();
     let counts_of = |pages: &[&EvalPage]| -> MssCounts {
         pages
@@ -298,8 +308,8 @@ fn grouped_cv_on_the_dev_corpora() {
         let per_fold: Vec<MssCounts> = (0..K)
             .map(|f| counts_of(&pages.iter().filter(|p| fold(p) == f).collect::<Vec<_>>()))
             .collect();
-        // (page type, P, R, F1) per test page.
-        let mut scored: Vec<(String, f64, f64, f64)> = Vec::new();
+        // Per threshold: (page type, P, R, F1) per test page.
+        let mut scored: Vec<Vec<(String, f64, f64, f64)>> = vec![Vec::new(); MINS.len()];
         for f in 0..K {
             let mut train = MssCounts::default();
             for (g, c) in per_fold.iter().enumerate() {
@@ -307,54 +317,80 @@ fn grouped_cv_on_the_dev_corpora() {
                     train.merge(c);
                 }
             }
-            let e = Mss::new(Arc::new(MssModel::from_counts(&train)));
+            let model = MssModel::from_counts(&train);
+            let es: Vec<Mss> = MINS
+                .iter()
+                .map(|&m| Mss::new(Arc::new(pruned(&model, m))))
+                .collect();
             let test: Vec<&EvalPage> = pages.iter().filter(|p| fold(p) == f).collect();
-            scored.par_extend(test.par_iter().map(|ep| {
-                let text = load(ep).map_or_else(String::new, |page| {
-                    page.render(&e.run(&page, &Params::default()).selection)
-                });
-                let prf = Metric::Word.prf(&text, &ep.gold.article_body);
-                let ty = ep.gold.page_type.clone().unwrap_or_else(|| "(none)".into());
-                (ty, prf.precision, prf.recall, prf.f1)
-            }));
+            let rows: Vec<Vec<(String, f64, f64, f64)>> = test
+                .par_iter()
+                .map(|ep| {
+                    let page = load(ep);
+                    let ty = ep.gold.page_type.clone().unwrap_or_else(|| "(none)".into());
+                    es.iter()
+                        .map(|e| {
+                            let text = page.as_ref().map_or_else(String::new, |page| {
+                                page.render(&e.run(page, &Params::default()).selection)
+                            });
+                            let prf = Metric::Word.prf(&text, &ep.gold.article_body);
+                            (ty.clone(), prf.precision, prf.recall, prf.f1)
+                        })
+                        .collect()
+                })
+                .collect();
+            for r in rows {
+                for (k, s) in r.into_iter().enumerate() {
+                    scored[k].push(s);
+                }
+            }
         }
-        let mut groups: BTreeMap<String, Vec<&(String, f64, f64, f64)>> = BTreeMap::new();
-        for s in &scored {
-            groups.entry(s.0.clone()).or_default().push(s);
-            groups.entry("ALL".into()).or_default().push(s);
-        }
-        println!("{corpus}: mss, grouped {K}-fold CV ({} sites)", sites.len());
-        println!(
-            "{:<16} {:>5} {:>6} {:>6} {:>6}",
-            "type", "pages", "P", "R", "F1"
-        );
-        for (ty, v) in &groups {
-            let n = v.len() as f64;
-            let m =
-                |k: fn(&(String, f64, f64, f64)) -> f64| v.iter().map(|s| k(s)).sum::<f64>() / n;
+        for (k, min) in MINS.iter().enumerate() {
+            let mut groups: BTreeMap<String, Vec<&(String, f64, f64, f64)>> = BTreeMap::new();
+            for s in &scored[k] {
+                groups.entry(s.0.clone()).or_default().push(s);
+                groups.entry("ALL".into()).or_default().push(s);
+            }
             println!(
-                "{ty:<16} {:>5} {:>6.3} {:>6.3} {:>6.3}",
-                v.len(),
-                m(|s| s.1),
-                m(|s| s.2),
-                m(|s| s.3)
+                "{corpus}: mss (features seen >= {min}), grouped {K}-fold CV ({} sites)",
+                sites.len()
             );
+            println!(
+                "{:<16} {:>5} {:>6} {:>6} {:>6}",
+                "type", "pages", "P", "R", "F1"
+            );
+            for (ty, v) in &groups {
+                let n = v.len() as f64;
+                let m = |k: fn(&(String, f64, f64, f64)) -> f64| {
+                    v.iter().map(|s| k(s)).sum::<f64>() / n
+                };
+                println!(
+                    "{ty:<16} {:>5} {:>6.3} {:>6.3} {:>6.3}",
+                    v.len(),
+                    m(|s| s.1),
+                    m(|s| s.2),
+                    m(|s| s.3)
+                );
+            }
         }
         for c in &per_fold {
             all.merge(c);
         }
     }
-    let m = MssModel::from_counts(&all);
-    let json = serde_json::to_string(&m).unwrap();
-    println!(
-        "model on both corpora: {} pages, tokens {:?}, trigrams kept {} of {}, parents kept {} of {}, JSON {} bytes",
-        m.pages,
-        m.tokens,
-        m.trigrams.len(),
-        m.trigram_vocabulary,
-        m.parents.len(),
-        m.parent_vocabulary,
-        json.len()
-    );
-    assert!(m.pages > 1000);
+    let full = MssModel::from_counts(&all);
+    for min in MINS {
+        let m = pruned(&full, min);
+        let json = serde_json::to_string(&m).unwrap();
+        println!(
+            "model on both corpora, features seen >= {min}: {} pages, tokens {:?}, trigrams kept {} of {}, parents kept {} of {}, JSON {} bytes",
+            m.pages,
+            m.tokens,
+            m.trigrams.len(),
+            m.trigram_vocabulary,
+            m.parents.len(),
+            m.parent_vocabulary,
+            json.len()
+        );
+    }
+    assert!(full.pages > 1000);
 }
