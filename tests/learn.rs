@@ -77,7 +77,9 @@ fn pool(n: usize) -> rayon::ThreadPool {
 #[test]
 fn model_files_are_byte_identical_with_one_and_two_threads() {
     let c = corpus();
-    for name in ["shallow", "svm"] {
+    let names = cescope::learn::method_names();
+    assert!(names.contains(&"mss"), "{names:?}");
+    for name in names {
         let m = find_method(name).unwrap();
         let j = job(c.path(), Some(3));
         let one = pool(1).install(|| m.train(&j)).unwrap();
@@ -147,6 +149,31 @@ fn a_model_file_is_an_extractor_with_a_threshold_and_explanations() {
         said.contains("p = ") && said.contains("decision path"),
         "{said}"
     );
+}
+
+/// MSS trained through the pipeline loads from its model file as an extractor named after the
+/// file, with θ as its parameter, and selects the article of a sample page.
+#[test]
+fn an_mss_model_file_is_an_extractor() {
+    let dir = tempfile::tempdir().unwrap();
+    let trained = find_method("mss")
+        .unwrap()
+        .train(&job(&Path::new(ROOT).join("sample-pages"), None))
+        .unwrap();
+    let path = dir.path().join("tokens.json");
+    cescope::learn::model::write(&path, &trained.bytes).unwrap();
+    let e = cescope::extractors::find(path.to_str().unwrap()).unwrap();
+    assert_eq!(e.name(), "tokens");
+    assert_eq!(e.params()[0].name, "theta");
+    let page = cescope::page::Page::load(
+        &Path::new(ROOT).join("sample-pages/news-article.html"),
+        &Default::default(),
+    )
+    .unwrap();
+    let x = e.run(&page, &Params::default());
+    x.trace.validate(&page).unwrap();
+    let text = page.render(&x.selection);
+    assert!(text.contains("Residents of a riverside town"), "{text}");
 }
 
 fn write_model(dir: &Path, edit: impl Fn(&mut serde_json::Value)) -> PathBuf {

@@ -12,6 +12,7 @@
 //! ([`optimum`], property-tested against the O(N²) definition [`optimum_quadratic`]). BTE has no
 //! parameters.
 
+use super::signal::max_subsequence;
 use super::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
 use super::{AlgoInfo, StaticInfo, NO_PARAMS};
 use super::{Extraction, Extractor, Params};
@@ -161,41 +162,21 @@ pub fn objective(b: &[bool], i: usize, j: usize) -> i64 {
 ///
 /// over a token vector `b` (`true` = tag token, B = 1; `false` = word token, B = 0), in O(N)
 /// time and O(1) memory. Since `T(i, j) = tags(B) + Σ_{n=i..=j} s_n` with `s_n = +1` for a word
-/// and `−1` for a tag, the optimum is the maximum-sum sub-array of `s` (Kadane's algorithm).
+/// and `−1` for a tag, the optimum is the maximum-sum subsequence of `s`: the one search of
+/// Algorithm 8 ([`max_subsequence`], shared with MSS).
 ///
 /// Ties are broken as Algorithm 5 breaks them — it scans `i` and then `j` upwards and replaces
 /// the best only on a strictly greater `T`, so the first maximum in that order (smallest `i`,
-/// then smallest `j`) wins; when no `T` exceeds 0 it returns its initial `(0, N − 1)`. `None` for
-/// an empty vector. (Algorithm 5's lookup tables count `B_i` and `B_j` on both sides of the
-/// range, an off-by-one against Formula 3.3; cescope follows the formula.)
+/// then smallest `j`) wins; Algorithm 8's rule (replace only on a strictly greater sum, reset
+/// only below 0) picks the same range (property-tested against [`optimum_quadratic`]). When no
+/// `T` exceeds 0 Algorithm 5 returns its initial `(0, N − 1)`, and so does this. `None` for an
+/// empty vector. (Algorithm 5's lookup tables count `B_i` and `B_j` on both sides of the range,
+/// an off-by-one against Formula 3.3; cescope follows the formula.)
 pub fn optimum(b: &[bool]) -> Option<(usize, usize)> {
     let n = b.len();
-    if n == 0 {
-        return None;
-    }
     let tags = b.iter().filter(|&&x| x).count() as i64;
-    // Best (sum, i, j) so far, and the best sum of a range ending at the current j with the
-    // smallest start achieving it.
-    let mut best: Option<(i64, usize, usize)> = None;
-    let (mut cur, mut start) = (0i64, 0usize);
-    for (j, &is_tag) in b.iter().enumerate() {
-        if j > 0 && cur < 0 {
-            cur = 0;
-            start = j;
-        }
-        cur += if is_tag { -1 } else { 1 };
-        let better = match best {
-            None => true,
-            Some((s, bi, _)) => cur > s || (cur == s && start < bi),
-        };
-        if better {
-            best = Some((cur, start, j));
-        }
-    }
-    match best {
-        Some((s, i, j)) if tags + s > 0 => Some((i, j)),
-        _ => Some((0, n - 1)),
-    }
+    let (i, j, s) = max_subsequence(b.iter().map(|&is_tag| if is_tag { -1i64 } else { 1 }))?;
+    Some(if tags + s > 0 { (i, j) } else { (0, n - 1) })
 }
 
 /// Formula 3.3 evaluated for every `(i, j)` with `i ≤ j`, scanned as Algorithm 5 scans them:
@@ -282,6 +263,18 @@ mod tests {
                     .max()
                     .unwrap();
                 prop_assert!(objective(&b, i, j) == best || best == 0);
+            }
+        }
+    }
+
+    /// Every token vector up to 12 tokens: the shared search (Algorithm 8) gives Algorithm 5's
+    /// range, ties included.
+    #[test]
+    fn linear_optimum_matches_the_definition_exhaustively() {
+        for n in 0..=12usize {
+            for bits in 0u32..(1 << n) {
+                let b: Vec<bool> = (0..n).map(|k| bits >> k & 1 == 1).collect();
+                assert_eq!(optimum(&b), optimum_quadratic(&b), "{b:?}");
             }
         }
     }

@@ -45,7 +45,8 @@ pub(crate) fn explain_at(e: &dyn Extractor, page: &Page, x: &Extraction, needle:
     e.explain(page, x, Location::Line(line), None).join("; ")
 }
 
-/// A line of text as a DOM algorithm sees it.
+/// A line of text as a DOM algorithm sees it (a token algorithm, whose trace has no node unit,
+/// gets the same with an empty [`TextLine::chain`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TextLine {
     /// The virtual line (0-based).
@@ -56,7 +57,7 @@ pub struct TextLine {
     pub block: usize,
     /// The trace's node-unit items whose extents hold that byte, outermost first
     /// ([`NodeLines::holding`]); the last is the element the line shows. Empty when the text
-    /// lies in none of them.
+    /// lies in none of them, or the trace has no node unit (a token algorithm).
     pub chain: Vec<usize>,
 }
 
@@ -67,14 +68,13 @@ impl TextLine {
     }
 }
 
-/// The text line at `at` for `trace` (whose node positions place its elements): `None` when
-/// `at` is not a virtual line, or the line holds no block text (markup only, or text the DOM
-/// does not show), or the trace has no node positions. O(nodes + blocks on the line).
+/// The text line at `at` for `trace` (whose node positions, if any, place its elements):
+/// `None` when `at` is not a virtual line, or the line holds no block text (markup only, or
+/// text the DOM does not show). O(nodes + blocks on the line).
 pub fn text_line(page: &Page, trace: &Trace, at: Location) -> Option<TextLine> {
     let Location::Line(line) = at else {
         return None;
     };
-    let extents = trace.positions(Unit::Node)?;
     let range = page.lines().lines.get(line)?.range();
     let blocks = page.blocks();
     let byte = blocks.text_start_in(page.text(), range)?;
@@ -83,7 +83,9 @@ pub fn text_line(page: &Page, trace: &Trace, at: Location) -> Option<TextLine> {
         line,
         byte,
         block,
-        chain: NodeLines::holding(extents, byte),
+        chain: trace
+            .positions(Unit::Node)
+            .map_or_else(Vec::new, |extents| NodeLines::holding(extents, byte)),
     })
 }
 

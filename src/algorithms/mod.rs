@@ -41,6 +41,7 @@ pub mod preprocess;
 pub mod readability;
 pub mod records;
 pub mod reference;
+pub mod shallow_rules;
 pub mod signal;
 pub mod sw;
 pub mod trace;
@@ -465,6 +466,8 @@ fn singles() -> &'static [Arc<dyn Extractor>] {
             Arc::new(ccb::CcbFamily::accb()),
             Arc::new(ccb::CcbFamily::tccb()),
             Arc::new(records::RecordGroups),
+            Arc::new(shallow_rules::ShallowRules::numwords()),
+            Arc::new(shallow_rules::ShallowRules::density()),
         ];
         #[cfg(feature = "reference")]
         v.extend([

@@ -4,8 +4,52 @@
 //! histogram (Weninger et al. 2010; Mohammadzadeh 2013, Algorithm 9). One implementation of the
 //! kernel and of the convolution, so both read the same way. The convolutions are generic over
 //! the float type ([`Float`]: f64 for the callers' signals, f32 inside [`blur_until`]).
+//!
+//! Also the one maximum-sum search ([`max_subsequence`], Mohammadzadeh 2013, Algorithm 8 and
+//! Formula 3.5): BTE's optimum of Formula 3.3 over ±1 token scores and MSS's maximum-scoring
+//! token subsequence over Naive Bayes scores `p − θ` are both this search.
 
 pub use num_traits::Float;
+use num_traits::Zero;
+
+/// The maximum-scoring contiguous subsequence of `s` (Mohammadzadeh 2013, Formula 3.5,
+/// `(a, b) = argmax_{(x, y)} Σ_{i=x..=y} s_i`), found in one pass as Algorithm 8 finds it
+/// ("Finding the Maximum Subsequence in a Linear Time", after Pasternack & Roth 2009 and
+/// Ruzzo & Tompa 1999): a running `sum` from `start`, the best so far replaced **only when
+/// `sum` is strictly greater** than its value (the best starts at −∞, so the first element is
+/// always taken), and `sum` reset to 0 with `start` moved past `i` **when it falls below 0**
+/// (a sum of exactly 0 keeps its start).
+///
+/// Returns `(i, j, sum)`: the subsequence is `s[i..=j]` (0-based, inclusive) and `sum` its
+/// total; `None` for an empty input. Ties: of several subsequences with the maximal sum, the one
+/// that ends first wins, and of those the one that starts first (a zero-sum prefix is kept, since
+/// only a negative sum resets) — the first maximum of Algorithm 5's scan order "smallest start,
+/// then smallest end" as well (BTE's property test checks it against that O(N²) scan). An
+/// all-negative input gives its first largest element alone (Algorithm 8 always returns a
+/// non-empty subsequence). Generic over the score type: `i64` for BTE, `f64` for MSS; a NaN
+/// score never panics but makes the result unspecified.
+///
+/// BTE (Formula 3.3) maps onto it with `s_n = +1` for a word token and `−1` for a tag token:
+/// `T(i, j) = tags(B) + Σ_{n=i..=j} s_n`, so the range maximising `T` is this subsequence
+/// ([`super::bte::optimum`]). O(N) time, O(1) memory.
+pub fn max_subsequence<T>(s: impl IntoIterator<Item = T>) -> Option<(usize, usize, T)>
+where
+    T: Copy + PartialOrd + Zero,
+{
+    let mut best: Option<(usize, usize, T)> = None;
+    let (mut start, mut sum) = (0usize, T::zero());
+    for (i, x) in s.into_iter().enumerate() {
+        sum = sum + x;
+        if best.is_none_or(|(_, _, b)| sum > b) {
+            best = Some((start, i, sum));
+        }
+        if sum < T::zero() {
+            start = i + 1;
+            sum = T::zero();
+        }
+    }
+    best
+}
 
 /// Gaussian weights `w[j] ∝ exp(−j² / (2σ²))` for `j = −radius ..= radius`, normalised to sum 1.
 /// Length `2·radius + 1` (index `radius` is `j = 0`). A non-positive or non-finite `sigma` gives
@@ -205,6 +249,38 @@ pub fn blur_until(x: &mut Vec<f64>, w: &[f64], edge: Edge, eps: f64, max_iter: u
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The thesis' example (Mohammadzadeh 2013, 3.3.1.4): (4, −5, 3, −5, 1, 2, −2, 2, −2, 1, 5)
+    /// → (1, 2, −2, 2, −2, 1, 5), indexes 4..=10, sum 7. By hand: the running sum is 4, −1
+    /// (reset), 3, −2 (reset), 1, 3, 1, 3, 1, 2, 7; the best is replaced at 4 (4), at 10 (7).
+    #[test]
+    fn algorithm_8_on_the_thesis_example() {
+        let s = [4i64, -5, 3, -5, 1, 2, -2, 2, -2, 1, 5];
+        assert_eq!(max_subsequence(s), Some((4, 10, 7)));
+        let (i, j, _) = max_subsequence(s).unwrap();
+        assert_eq!(&s[i..=j], &[1, 2, -2, 2, -2, 1, 5]);
+        // The same in f64 (MSS's scores).
+        let f: Vec<f64> = s.iter().map(|&x| x as f64 / 10.0).collect();
+        let (i, j, sum) = max_subsequence(f.iter().copied()).unwrap();
+        assert_eq!((i, j), (4, 10));
+        assert!((sum - 0.7).abs() < 1e-12);
+    }
+
+    #[test]
+    fn algorithm_8_edge_cases() {
+        // Empty: nothing.
+        assert_eq!(max_subsequence(Vec::<i64>::new()), None);
+        // All negative: the first largest element alone (the best starts at −∞).
+        assert_eq!(max_subsequence([-3i64, -1, -2, -1]), Some((1, 1, -1)));
+        assert_eq!(max_subsequence([-0.5f64]), Some((0, 0, -0.5)));
+        // Strictly greater: a later equal sum does not replace the first (3 at 0..=0, then
+        // 3 again at 2..=2 after a reset).
+        assert_eq!(max_subsequence([3i64, -4, 3]), Some((0, 0, 3)));
+        // A zero-sum prefix keeps its start (no reset at 0): 1, −1, 2 → 0..=2, sum 2.
+        assert_eq!(max_subsequence([1i64, -1, 2]), Some((0, 2, 2)));
+        // Zeros: the first 0 wins, nothing longer is strictly greater.
+        assert_eq!(max_subsequence([0i64, 0, 0]), Some((0, 0, 0)));
+    }
 
     fn close(a: &[f64], b: &[f64]) -> bool {
         a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12)
