@@ -17,15 +17,18 @@
 //!
 //! The methods, one file each, registered in [`methods`]: [`shallow`] (Kohlschütter et al.
 //! 2010's shallow text features, a decision tree) and [`svm`] (the same features, a linear
-//! SVM). MSS (token-level Naive Bayes, Pasternack & Roth 2009), the CRF and the stacked block
-//! classifier join as one file and one line in [`methods`] each.
+//! SVM), [`mss`] (token-level Naive Bayes, Pasternack & Roth 2009) and [`stack`] (gradient-
+//! boosted trees over block features, DOM context and member extractors' verdicts, fitted
+//! through [`gbt`]).
 
 pub mod classifier;
 pub mod data;
 pub mod folds;
+pub mod gbt;
 pub mod model;
 pub mod mss;
 pub mod shallow;
+pub mod stack;
 pub mod svm;
 pub mod train;
 
@@ -153,6 +156,7 @@ pub fn methods() -> &'static [Arc<dyn Method>] {
             Arc::new(Erased(shallow::Shallow::default())) as Arc<dyn Method>,
             Arc::new(Erased(svm::LinearSvm::default())),
             Arc::new(Erased(mss::MssMethod)),
+            Arc::new(Erased(stack::Stack)),
         ]
     });
     &ALL

@@ -131,7 +131,9 @@ pub fn block_rows(blocks: &Blocks) -> Vec<f64> {
 /// text (what scoring a prediction needs without the page).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BlockData {
-    /// Row-major feature rows, [`N_FEATURES`] per block.
+    /// Values per row: [`N_FEATURES`] for the shallow features, more for a method with more.
+    pub width: usize,
+    /// Row-major feature rows, `width` per block.
     pub rows: Vec<f64>,
     /// Main content (≥ half of the block's text bytes in the gold selection)?
     pub labels: Vec<bool>,
@@ -142,10 +144,18 @@ pub struct BlockData {
 impl BlockData {
     /// The rows, labels and texts of `page`'s blocks against `gold` (normal form).
     pub fn of(page: &Page, gold: &Selection) -> BlockData {
+        BlockData::with_rows(page, gold, block_rows(page.blocks()), N_FEATURES)
+    }
+
+    /// The labels and texts of `page`'s blocks against `gold` (normal form) with feature
+    /// `rows` built by the method (row-major, `width` per block, in block order).
+    pub fn with_rows(page: &Page, gold: &Selection, rows: Vec<f64>, width: usize) -> BlockData {
         let blocks = page.blocks();
         let dom = page.dom();
+        debug_assert_eq!(rows.len(), blocks.len() * width);
         BlockData {
-            rows: block_rows(blocks),
+            width,
+            rows,
             labels: blocks.project(gold).into_iter().map(|f| f >= 0.5).collect(),
             texts: (0..blocks.len()).map(|i| blocks.text(dom, i)).collect(),
         }
@@ -153,7 +163,7 @@ impl BlockData {
 
     /// Row `i`.
     pub fn row(&self, i: usize) -> &[f64] {
-        &self.rows[i * N_FEATURES..(i + 1) * N_FEATURES]
+        &self.rows[i * self.width..(i + 1) * self.width]
     }
 
     /// The number of blocks.
@@ -180,10 +190,12 @@ impl BlockData {
     }
 }
 
-/// All rows and labels of some pages, in order: `(rows, labels)` with `rows` row-major.
+/// All rows and labels of some pages, in order: `(rows, labels)` with `rows` row-major (the
+/// pages' rows must be of one width).
 pub fn stack(pages: &[&BlockData]) -> (Vec<f64>, Vec<bool>) {
     let n: usize = pages.iter().map(|p| p.len()).sum();
-    let mut rows = Vec::with_capacity(n * N_FEATURES);
+    let width = pages.first().map_or(N_FEATURES, |p| p.width);
+    let mut rows = Vec::with_capacity(n * width);
     let mut labels = Vec::with_capacity(n);
     for p in pages {
         rows.extend_from_slice(&p.rows);

@@ -53,6 +53,9 @@ pub struct PathBar {
     pub text_density: f64,
     /// The visibility flags' names (`noscript`, `display:none`, …); empty when shown.
     pub visibility: Vec<&'static str>,
+    /// The step of [`PathBar::path`] (0 = `html`) that hides the block — its outermost
+    /// `<noscript>`, else the outermost hiding element — which a clipped path keeps.
+    pub hiding_step: Option<usize>,
 }
 
 /// The block table of the open page for the algorithms shown, sorted; rebuilt when the page,
@@ -106,8 +109,14 @@ impl App {
         let page = &self.doc.as_ref()?.page;
         let blocks = page.blocks();
         let b = blocks.get(i);
+        let dom = page.dom();
+        let hiding_step = blocks
+            .noscript(dom, i)
+            .or_else(|| blocks.hidden_by(dom, i))
+            .map(|id| crate::page::blocks::dom_path(dom, id).split(" > ").count() - 1);
         Some(PathBar {
-            path: blocks.path(page.dom(), i),
+            path: blocks.path(dom, i),
+            hiding_step,
             words: b.features.words,
             link_density: b.features.link_density(),
             text_density: b.features.text_density(),

@@ -2,7 +2,9 @@
 //! its DOM path (`html > body > div#content.post > p`) with its key features — words, link
 //! density, text density — and its visibility (`noscript`, `hidden`, `display:none`, …). The
 //! features are kept whole (short forms on a narrow panel) and the path gives way from the
-//! left (`…div#content.post > p`), so it fits an 80-column screen.
+//! left (`…div#content.post > p`), so it fits an 80-column screen — except the step that hides
+//! the block (its `<noscript>` or `display:none` container), which stays in view
+//! (`…noscript > …div.post > p`).
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -46,6 +48,25 @@ fn clip_left(path: &str, room: usize) -> String {
     format!("…{tail}")
 }
 
+/// `path` in at most `room` characters keeping step `keep` (0 = the first) in view: whole when
+/// it fits, else `…STEP > ` and the rest clipped from the left ([`clip_left`]); when even that
+/// leaves fewer than 8 characters for the rest, as [`clip_left`].
+fn clip_keeping(path: &str, room: usize, keep: Option<usize>) -> String {
+    if path.chars().count() <= room {
+        return path.to_string();
+    }
+    let steps: Vec<&str> = path.split(" > ").collect();
+    if let Some(k) = keep.filter(|&k| k + 1 < steps.len()) {
+        let head = format!("…{} > ", steps[k]);
+        let rest = steps[k + 1..].join(" > ");
+        let left = room.saturating_sub(head.chars().count());
+        if left >= 8 {
+            return format!("{head}{}", clip_left(&rest, left));
+        }
+    }
+    clip_left(path, room)
+}
+
 /// The path bar for a border `width` columns wide (corners included), or `None` when the cursor
 /// line has no block text (or the blocks are not built yet).
 pub(super) fn path_bar(app: &App, width: u16) -> Option<Line<'static>> {
@@ -58,7 +79,11 @@ pub(super) fn path_bar(app: &App, width: u16) -> Option<Line<'static>> {
     } else {
         facts(&b, true)
     };
-    let path = clip_left(&b.path, room.saturating_sub(facts.chars().count()));
+    let path = clip_keeping(
+        &b.path,
+        room.saturating_sub(facts.chars().count()),
+        b.hiding_step,
+    );
     let hidden = !b.visibility.is_empty();
     Some(Line::from(vec![
         Span::styled(
@@ -86,5 +111,18 @@ mod tests {
         assert_eq!(clip_left(p, 12), "…nt.post > p");
         assert_eq!(clip_left(p, 12).chars().count(), 12);
         assert_eq!(clip_left(p, 0), "");
+    }
+
+    #[test]
+    fn a_clipped_path_keeps_the_hiding_step() {
+        let p = "html > body > noscript > div#main-outlet.wrap > div > div#post_1.topic-body > div.post > p";
+        assert_eq!(clip_keeping(p, 200, Some(2)), p);
+        let c = clip_keeping(p, 40, Some(2));
+        assert!(c.starts_with("…noscript > …"), "{c}");
+        assert!(c.ends_with("div.post > p"), "{c}");
+        assert_eq!(c.chars().count(), 40, "{c}");
+        // Without a hiding step, or without room for it, the path gives way from the left.
+        assert_eq!(clip_keeping(p, 40, None), clip_left(p, 40));
+        assert_eq!(clip_keeping(p, 16, Some(2)), clip_left(p, 16));
     }
 }

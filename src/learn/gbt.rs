@@ -1,0 +1,401 @@
+//! Gradient-boosted decision trees for the learned methods that need more than one tree (the
+//! stacked block classifier, [`crate::learn::stack`]): fitted by the `perpetual` crate (a
+//! pure-Rust gradient-boosting machine whose one hyper-parameter is a complexity `budget`),
+//! then **copied into cescope's own body** ([`Forest`]), which is what a model file holds and
+//! what scores at run time.
+//!
+//! Why a copy: perpetual keeps each tree's nodes in a `HashMap` (its serialisation order
+//! changes from run to run, so its own JSON would break the byte-identical model files of
+//! `cescope train`), and a flat pre-order array walks faster than a map lookup per node. The
+//! copy is exact: [`Forest::log_odds`] gives perpetual's own `predict` (test
+//! `the_copy_predicts_what_perpetual_predicts`).
+//!
+//! **Fitting** ([`fit`]): binary log-loss (`Objective::LogLoss`), labels 1 = main content;
+//! perpetual runs on **one thread** with a fixed seed, so a fit is the same whatever the
+//! number of threads of the process (the training pipeline parallelises over folds instead).
+//! Rows beyond [`GbtParams::max_rows`] are a seeded sample.
+//!
+//! **Scoring**: `log_odds(row) = base + Σ_trees leaf(row)`, `probability = 1 / (1 + e^−log_odds)`.
+//! **Explanations** ([`Forest::contributions`]): the path-based attribution of Saabas (also
+//! XGBoost's `approx_contribs`): along each tree's path, the change of the node value from a
+//! node to the child taken is credited to the node's split feature, so `bias + Σ contributions
+//! = log_odds` exactly, with `bias = base + Σ_trees root value`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The settings of a fit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GbtParams {
+    /// perpetual's complexity budget (more budget: a smaller learning rate and more trees).
+    pub budget: f32,
+    /// The most rows fitted on (a seeded sample beyond).
+    pub max_rows: usize,
+    /// The seed of the sample and of perpetual.
+    pub seed: u64,
+}
+
+/// No split feature: the node is a leaf.
+const LEAF: u32 = u32::MAX;
+
+/// One fitted tree, its nodes in pre-order (the root first, each child after its parent), as
+/// parallel arrays (compact in JSON).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct GbtTree {
+    /// The split feature of each node (an index into the row), `u32::MAX` at a leaf.
+    pub feature: Vec<u32>,
+    /// The split threshold: rows with `value < threshold` go left (0 at a leaf).
+    pub threshold: Vec<f64>,
+    /// The left child (0 at a leaf).
+    pub left: Vec<u32>,
+    /// The right child (0 at a leaf).
+    pub right: Vec<u32>,
+    /// Where a missing value (NaN) goes: true = left (false at a leaf).
+    pub missing_left: Vec<bool>,
+    /// The node's value (log-odds units): a leaf's output; an inner node's value as if it were
+    /// a leaf (used by the explanations).
+    pub value: Vec<f32>,
+}
+
+impl GbtTree {
+    /// The number of nodes.
+    pub fn len(&self) -> usize {
+        self.feature.len()
+    }
+
+    /// True without nodes.
+    pub fn is_empty(&self) -> bool {
+        self.feature.is_empty()
+    }
+
+    /// The child a row takes at inner node `k`.
+    #[inline]
+    fn child(&self, k: usize, row: &[f64]) -> usize {
+        let v = row.get(self.feature[k] as usize).copied().unwrap_or(f64::NAN);
+        let left = if v.is_nan() {
+            self.missing_left[k]
+        } else {
+            v < self.threshold[k]
+        };
+        if left {
+            self.left[k] as usize
+        } else {
+            self.right[k] as usize
+        }
+    }
+
+    /// The leaf value `row` reaches.
+    #[inline]
+    pub fn predict(&self, row: &[f64]) -> f64 {
+        let mut k = 0;
+        // Children come after their parent ([`GbtTree::check`]): at most `len` steps.
+        while self.feature[k] != LEAF {
+            k = self.child(k, row);
+        }
+        f64::from(self.value[k])
+    }
+
+    fn check(&self, width: usize) -> std::result::Result<(), String> {
+        let n = self.len();
+        if n == 0 {
+            return Err("a tree has no node".into());
+        }
+        if [
+            self.threshold.len(),
+            self.left.len(),
+            self.right.len(),
+            self.missing_left.len(),
+            self.value.len(),
+        ]
+        .iter()
+        .any(|&l| l != n)
+        {
+            return Err("a tree's arrays differ in length".into());
+        }
+        for k in 0..n {
+            if !self.value[k].is_finite() {
+                return Err(format!("node {k}: value is not a finite number"));
+            }
+            if self.feature[k] == LEAF {
+                continue;
+            }
+            if self.feature[k] as usize >= width || self.threshold[k].is_nan() {
+                return Err(format!("node {k}: bad feature or threshold"));
+            }
+            for c in [self.left[k], self.right[k]] {
+                if (c as usize) <= k || c as usize >= n {
+                    return Err(format!("node {k}: child {c} out of order"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A fitted ensemble: what a model file's body holds.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Forest {
+    /// Features per row.
+    pub width: usize,
+    /// The initial log-odds (perpetual's base score).
+    pub base: f64,
+    /// The trees, in boosting order.
+    pub trees: Vec<GbtTree>,
+}
+
+impl Forest {
+    /// `base + Σ_trees leaf(row)`: the log-odds of main content. `row` has [`Forest::width`]
+    /// values (a shorter row reads NaN — missing — for the rest).
+    pub fn log_odds(&self, row: &[f64]) -> f64 {
+        self.base + self.trees.iter().map(|t| t.predict(row)).sum::<f64>()
+    }
+
+    /// The probability of main content, in `[0, 1]`.
+    pub fn probability(&self, row: &[f64]) -> f64 {
+        sigmoid(self.log_odds(row))
+    }
+
+    /// Saabas contributions (see the module documentation): `(bias, per-feature
+    /// contribution)` in log-odds units, `bias + Σ contributions = log_odds(row)`.
+    pub fn contributions(&self, row: &[f64]) -> (f64, Vec<f64>) {
+        let mut c = vec![0.0; self.width];
+        let mut bias = self.base;
+        for t in &self.trees {
+            let mut k = 0;
+            bias += f64::from(t.value[0]);
+            while t.feature[k] != LEAF {
+                let next = t.child(k, row);
+                if let Some(slot) = c.get_mut(t.feature[k] as usize) {
+                    *slot += f64::from(t.value[next]) - f64::from(t.value[k]);
+                }
+                k = next;
+            }
+        }
+        (bias, c)
+    }
+
+    /// Checks a loaded body: every tree well formed (arrays of one length, features below
+    /// `width`, children after their parent and in range, finite values), `width` as expected.
+    pub fn check(&self, width: usize) -> std::result::Result<(), String> {
+        if self.width != width {
+            return Err(format!(
+                "the forest has {} features per row, the method {width}",
+                self.width
+            ));
+        }
+        if !self.base.is_finite() {
+            return Err("the base score is not a finite number".into());
+        }
+        for (i, t) in self.trees.iter().enumerate() {
+            t.check(width).map_err(|e| format!("tree {i}: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// The number of nodes over all trees.
+    pub fn nodes(&self) -> usize {
+        self.trees.iter().map(GbtTree::len).sum()
+    }
+}
+
+/// `1 / (1 + e^−x)`.
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Copies perpetual's tree (nodes in a map, the root numbered 0) into pre-order arrays.
+fn copy_tree(t: &perpetual::tree::core::Tree) -> std::result::Result<GbtTree, String> {
+    let mut out = GbtTree::default();
+    // (perpetual node number, index of the parent's slot to patch, is left child)
+    let mut stack: Vec<(usize, Option<(usize, bool)>)> = vec![(0, None)];
+    let mut guard = 0usize;
+    while let Some((num, parent)) = stack.pop() {
+        guard += 1;
+        if guard > t.nodes.len() + 1 {
+            return Err("perpetual's tree has a cycle".into());
+        }
+        let node = t
+            .nodes
+            .get(&num)
+            .ok_or_else(|| format!("perpetual's tree lacks node {num}"))?;
+        let k = out.len();
+        if let Some((p, is_left)) = parent {
+            let k32 = u32::try_from(k).map_err(|_| "tree too large")?;
+            if is_left {
+                out.left[p] = k32;
+            } else {
+                out.right[p] = k32;
+            }
+        }
+        out.value.push(node.weight_value);
+        if node.is_leaf {
+            out.feature.push(LEAF);
+            out.threshold.push(0.0);
+            out.left.push(0);
+            out.right.push(0);
+            out.missing_left.push(false);
+        } else {
+            if node.left_cats.is_some() {
+                return Err("categorical splits are not used".into());
+            }
+            out.feature
+                .push(u32::try_from(node.split_feature).map_err(|_| "feature index too large")?);
+            out.threshold.push(node.split_value);
+            out.left.push(0);
+            out.right.push(0);
+            out.missing_left
+                .push(node.missing_node == node.left_child || node.missing_node != node.right_child);
+            // Pre-order: the left subtree first, so push the right child below it.
+            stack.push((node.right_child, Some((k, false))));
+            stack.push((node.left_child, Some((k, true))));
+        }
+    }
+    Ok(out)
+}
+
+/// Fits gradient-boosted trees on row-major `rows` (`width` values each) and `labels`
+/// (see the module documentation). Errors: [`Error::Train`] (no rows, one class only, rows
+/// not a multiple of `width`, perpetual's own errors).
+pub fn fit(rows: &[f64], width: usize, labels: &[bool], params: GbtParams) -> Result<Forest> {
+    if width == 0 || rows.len() != labels.len() * width {
+        return Err(Error::Train(format!(
+            "{} values for {} rows of {width} features",
+            rows.len(),
+            labels.len()
+        )));
+    }
+    super::shallow::check_classes(labels)?;
+    let pick = super::shallow::sample_rows(labels.len(), params.max_rows, params.seed);
+    let n = pick.len();
+    // perpetual's Matrix is column-major.
+    let mut cols = vec![0.0; n * width];
+    for (r, &i) in pick.iter().enumerate() {
+        for j in 0..width {
+            cols[j * n + r] = rows[i * width + j];
+        }
+    }
+    let y: Vec<f64> = pick.iter().map(|&i| f64::from(u8::from(labels[i]))).collect();
+    let matrix = perpetual::Matrix::new(&cols, n, width);
+    let mut booster = perpetual::PerpetualBooster::default()
+        .set_objective(perpetual::objective::Objective::LogLoss)
+        .set_budget(params.budget)
+        .set_num_threads(Some(1))
+        .set_seed(params.seed)
+        .set_log_iterations(0);
+    booster
+        .fit(&matrix, &y, None, None)
+        .map_err(|e| Error::Train(format!("gradient boosting (perpetual): {e}")))?;
+    let trees = booster
+        .get_prediction_trees()
+        .iter()
+        .map(copy_tree)
+        .collect::<std::result::Result<Vec<_>, String>>()
+        .map_err(|e| Error::Train(format!("copying perpetual's trees: {e}")))?;
+    let forest = Forest {
+        width,
+        base: booster.base_score,
+        trees,
+    };
+    forest.check(width).map_err(Error::Train)?;
+    Ok(forest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of 3 features where the label is `x0 + 2·x1 > 1.2` with x2 noise.
+    fn toy() -> (Vec<f64>, Vec<bool>) {
+        let mut rows = Vec::new();
+        let mut labels = Vec::new();
+        for i in 0..600u32 {
+            let x0 = f64::from(i % 17) / 16.0;
+            let x1 = f64::from((i * 7) % 13) / 12.0;
+            let x2 = f64::from((i * 11) % 5);
+            rows.extend([x0, x1, x2]);
+            labels.push(x0 + 2.0 * x1 > 1.2);
+        }
+        (rows, labels)
+    }
+
+    fn params() -> GbtParams {
+        GbtParams {
+            budget: 0.5,
+            max_rows: 10_000,
+            seed: 7,
+        }
+    }
+
+    #[test]
+    fn learns_a_rule_and_the_contributions_add_up() {
+        let (rows, labels) = toy();
+        let f = fit(&rows, 3, &labels, params()).unwrap();
+        assert!(!f.trees.is_empty());
+        f.check(3).unwrap();
+        let right = (0..labels.len())
+            .filter(|&i| (f.probability(&rows[i * 3..i * 3 + 3]) >= 0.5) == labels[i])
+            .count();
+        assert!(right * 100 >= labels.len() * 95, "{right} of {}", labels.len());
+        for i in [0, 5, 123, 599] {
+            let row = &rows[i * 3..i * 3 + 3];
+            let (bias, c) = f.contributions(row);
+            let sum = bias + c.iter().sum::<f64>();
+            assert!((sum - f.log_odds(row)).abs() < 1e-9, "{sum} vs {}", f.log_odds(row));
+        }
+        // x2 is noise: the rule's features move the scores more.
+        let mut moved = [0.0; 3];
+        for i in 0..labels.len() {
+            let (_, c) = f.contributions(&rows[i * 3..i * 3 + 3]);
+            for j in 0..3 {
+                moved[j] += c[j].abs();
+            }
+        }
+        assert!(moved[1] > moved[2] && moved[0] > moved[2], "{moved:?}");
+    }
+
+    #[test]
+    fn the_copy_predicts_what_perpetual_predicts() {
+        let (rows, labels) = toy();
+        let n = labels.len();
+        let mut cols = vec![0.0; n * 3];
+        for i in 0..n {
+            for j in 0..3 {
+                cols[j * n + i] = rows[i * 3 + j];
+            }
+        }
+        let y: Vec<f64> = labels.iter().map(|&l| f64::from(u8::from(l))).collect();
+        let matrix = perpetual::Matrix::new(&cols, n, 3);
+        let mut b = perpetual::PerpetualBooster::default()
+            .set_objective(perpetual::objective::Objective::LogLoss)
+            .set_budget(0.5)
+            .set_num_threads(Some(1))
+            .set_seed(7);
+        b.fit(&matrix, &y, None, None).unwrap();
+        let theirs = b.predict(&matrix, false);
+        let ours = fit(&rows, 3, &labels, params()).unwrap();
+        for i in 0..n {
+            let mine = ours.log_odds(&rows[i * 3..i * 3 + 3]);
+            assert!((mine - theirs[i]).abs() < 1e-9, "row {i}: {mine} vs {}", theirs[i]);
+        }
+    }
+
+    #[test]
+    fn fits_are_deterministic_and_bad_bodies_are_refused() {
+        let (rows, labels) = toy();
+        let a = serde_json::to_string(&fit(&rows, 3, &labels, params()).unwrap()).unwrap();
+        let b = serde_json::to_string(&fit(&rows, 3, &labels, params()).unwrap()).unwrap();
+        assert_eq!(a, b);
+        assert!(fit(&rows, 3, &vec![true; labels.len()], params()).is_err());
+        assert!(fit(&rows[1..], 3, &labels, params()).is_err());
+        let mut bad: Forest = serde_json::from_str(&a).unwrap();
+        assert!(bad.check(4).is_err());
+        if let Some(t) = bad.trees.iter_mut().find(|t| t.len() > 1) {
+            t.left[0] = 0;
+        }
+        assert!(bad.check(3).is_err());
+        let mut short: Forest = serde_json::from_str(&a).unwrap();
+        short.trees[0].value.pop();
+        assert!(short.check(3).is_err());
+    }
+}

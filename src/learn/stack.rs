@@ -1,0 +1,376 @@
+//! `stack` — the stacked block classifier (issue 22, item 3): gradient-boosted trees
+//! ([`super::gbt`]) over each atomic text block's shallow text features, its DOM context and
+//! record units, and the verdicts of cescope's own extractors on it. CombinE (Weissig and
+//! Gottron, paper 002) combines extractors by fixed rules (serial, union, intersection,
+//! voting); this is the combination **learned** from gold standards. The idea of classifying
+//! blocks from features is Kohlschütter et al. 2010 (thesis 3.3.2.1); the DOM context and
+//! verdict features are cescope's, after the learning prototype's evidence
+//! (`../shared/notes/learning-prototype.md`: DOM context carried most of the signal, and four
+//! fast extractors as members matched sixteen).
+//!
+//! **Features** (one row per block, [`feature_names`]):
+//! - the 53 shallow features of the block and its neighbours ([`super::shallow::block_rows`]);
+//! - the block's DOM context and record units ([`BlockContext`]: distances to structural tags
+//!   and class / id keyword groups, the word share / link density / blocks of its container
+//!   and four ancestors, repeated paths, its record group, depth, hidden, page size);
+//! - for each member extractor `m` of [`MEMBERS`] (run with its default parameters on the
+//!   page): `m_block`, the fraction of the block's text bytes `m` selects
+//!   ([`crate::page::Blocks::project`]); `m_prev`, `m_next`, the same for the neighbouring
+//!   blocks (0 past the ends); `m_parent`, the word-weighted mean of `m_block` over the blocks
+//!   whose container has the same parent element (the block's surroundings: a paragraph among
+//!   selected paragraphs, a link among unselected links); `m_coverage`, the share of the page's
+//!   words `m` selects (an extractor that keeps the whole page says little);
+//! - `members_mean`: the mean of the members' `m_block`.
+//!
+//! **Members**: CETD, LQF → BTE (the serial set `lqf_bte`), CETR and BTE — the best single
+//! extractors on the dev corpora and cheap to run on the page's shared DOM and tokens. They are
+//! cescope's own extractors, so the shipped model measures cescope (a reference extractor is
+//! not a member).
+//!
+//! **Labels** as every block method: main content when at least half of the block's text
+//! bytes are in the gold ([`BlockData`]). **Fit**: perpetual with budget [`BUDGET`] on at most
+//! [`MAX_ROWS`] blocks (a seeded sample beyond). **Explanations**: for a block, the features
+//! that moved its log-odds most (Saabas contributions, [`Forest::contributions`]).
+
+use std::sync::{Arc, LazyLock};
+
+use rustc_hash::FxHashMap;
+
+use super::classifier::{BlockClassifier, BlockScorer};
+use super::gbt::{self, Forest, GbtParams};
+use super::model::ModelFile;
+use super::shallow::{self, fmt, BlockData};
+use super::{Learner, MethodInfo};
+use crate::algorithms::{Extractor, Params};
+use crate::error::Result;
+use crate::page::blocks::BlockContext;
+use crate::page::Page;
+use crate::selection::Selection;
+
+/// The member extractors whose verdicts are features, in feature order.
+pub const MEMBERS: [&str; 4] = ["cetd", "lqf_bte", "cetr", "bte"];
+
+/// The verdict features per member, after the member's name and `_`.
+pub const VERDICTS: [&str; 5] = ["block", "prev", "next", "parent", "coverage"];
+
+/// perpetual's complexity budget for the stack (its default is 0.5; see the README's
+/// learning section for the cross-validated choice).
+pub const BUDGET: f32 = 0.5;
+
+/// The most blocks a model is fitted on (a seeded sample beyond).
+pub const MAX_ROWS: usize = 400_000;
+
+static NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let mut v = shallow::feature_names();
+    v.extend(BlockContext::names().iter().cloned());
+    for m in MEMBERS {
+        v.extend(VERDICTS.iter().map(|f| format!("{m}_{f}")));
+    }
+    v.push("members_mean".into());
+    v
+});
+
+/// The feature names, in row order (see the module documentation).
+pub fn feature_names() -> Vec<String> {
+    NAMES.clone()
+}
+
+/// Values per row.
+pub fn width() -> usize {
+    NAMES.len()
+}
+
+/// The member extractors, looked up once in the registry.
+fn members() -> &'static [Arc<dyn Extractor>] {
+    static ALL: LazyLock<Vec<Arc<dyn Extractor>>> = LazyLock::new(|| {
+        MEMBERS
+            .iter()
+            .filter_map(|m| crate::algorithms::registry().get(m))
+            .collect()
+    });
+    &ALL
+}
+
+/// Each member's verdict on each block ([`crate::page::Blocks::project`] of its selection):
+/// one vector of block fractions per member, in [`MEMBERS`] order.
+pub fn member_verdicts(page: &Page) -> Vec<Vec<f64>> {
+    let blocks = page.blocks();
+    members()
+        .iter()
+        .map(|e| {
+            let x = e.run(page, &Params::defaults(e.params()));
+            blocks.project(&x.selection)
+        })
+        .collect()
+}
+
+/// The feature rows of a page's blocks ([`feature_names`]), row-major: `blocks ×`
+/// [`width`] values. Runs the member extractors on the page (sharing its DOM and blocks).
+pub fn stack_rows(page: &Page) -> Vec<f64> {
+    let blocks = page.blocks();
+    let n = blocks.len();
+    let w = width();
+    if n == 0 {
+        return Vec::new();
+    }
+    let shallow_rows = shallow::block_rows(blocks);
+    let context = BlockContext::build(page.dom(), blocks, page.records());
+    let verdicts = member_verdicts(page);
+    let dom = page.dom();
+
+    // Blocks grouped by their container's parent element, and word weights.
+    let words: Vec<f64> = blocks
+        .blocks()
+        .iter()
+        .map(|b| f64::from(b.features.words))
+        .collect();
+    let page_words: f64 = words.iter().sum();
+    let parent_of: Vec<usize> = blocks
+        .blocks()
+        .iter()
+        .map(|b| dom.parent(b.container).unwrap_or(b.container))
+        .collect();
+    let mut group: FxHashMap<usize, usize> = FxHashMap::default();
+    let group_of: Vec<usize> = parent_of
+        .iter()
+        .map(|&p| {
+            let next = group.len();
+            *group.entry(p).or_insert(next)
+        })
+        .collect();
+    let groups = group.len();
+
+    let mut out = Vec::with_capacity(n * w);
+    let m = verdicts.len();
+    // Per member: parent-group means and page coverage.
+    let mut parent_mean = vec![vec![0.0; groups]; m];
+    let mut coverage = vec![0.0; m];
+    for (k, v) in verdicts.iter().enumerate() {
+        let mut num = vec![0.0; groups];
+        let mut den = vec![0.0; groups];
+        let mut covered = 0.0;
+        for i in 0..n {
+            // A block without words still counts a little, so a group of them has a mean.
+            let wt = words[i].max(0.01);
+            num[group_of[i]] += wt * v[i];
+            den[group_of[i]] += wt;
+            covered += words[i] * v[i];
+        }
+        for g in 0..groups {
+            parent_mean[k][g] = if den[g] > 0.0 { num[g] / den[g] } else { 0.0 };
+        }
+        coverage[k] = if page_words > 0.0 {
+            covered / page_words
+        } else {
+            0.0
+        };
+    }
+    let sw = shallow::N_FEATURES;
+    for i in 0..n {
+        out.extend_from_slice(&shallow_rows[i * sw..(i + 1) * sw]);
+        out.extend(context.row(i).iter().map(|&x| f64::from(x)));
+        let mut sum = 0.0;
+        for k in 0..MEMBERS.len() {
+            let Some(v) = verdicts.get(k) else {
+                out.extend([0.0; VERDICTS.len()]);
+                continue;
+            };
+            sum += v[i];
+            out.push(v[i]);
+            out.push(if i > 0 { v[i - 1] } else { 0.0 });
+            out.push(v.get(i + 1).copied().unwrap_or(0.0));
+            out.push(parent_mean[k][group_of[i]]);
+            out.push(coverage[k]);
+        }
+        out.push(sum / MEMBERS.len() as f64);
+    }
+    debug_assert_eq!(out.len(), n * w);
+    out
+}
+
+impl BlockScorer for Forest {
+    fn probability(&self, row: &[f64]) -> f64 {
+        Forest::probability(self, row)
+    }
+
+    /// The features that moved the block's log-odds most: `cetd_block 1 → +2.31` (Saabas
+    /// contributions in log-odds units; the five largest by magnitude), after the prior.
+    fn explain(&self, row: &[f64], names: &[String]) -> Vec<String> {
+        let (bias, c) = self.contributions(row);
+        let mut order: Vec<usize> = (0..c.len()).filter(|&j| c[j] != 0.0).collect();
+        order.sort_by(|&a, &b| c[b].abs().total_cmp(&c[a].abs()).then(a.cmp(&b)));
+        let terms: Vec<String> = order
+            .iter()
+            .take(5)
+            .map(|&j| {
+                let name = names.get(j).map_or("?", String::as_str);
+                let v = row.get(j).copied().unwrap_or(f64::NAN);
+                format!("{name} {} → {:+.2}", fmt(v), c[j])
+            })
+            .collect();
+        vec![
+            format!(
+                "log-odds {} = prior {} + the features' contributions",
+                fmt(self.log_odds(row)),
+                fmt(bias)
+            ),
+            if terms.is_empty() {
+                "no feature moved the score".to_string()
+            } else {
+                format!("moved most by: {}", terms.join(", "))
+            },
+        ]
+    }
+}
+
+/// The stacked block classifier (`--method stack`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stack;
+
+static INFO: MethodInfo = MethodInfo {
+    name: "stack",
+    description: "gradient-boosted trees over each block's shallow features, DOM context, records and the verdicts of cetd, lqf_bte, cetr and bte",
+    source: "Kohlschütter et al. 2010 (block classification); Weissig and Gottron (CombinE), learned; features per the learning prototype",
+};
+
+impl Learner for Stack {
+    type PageData = BlockData;
+    type Body = Forest;
+
+    fn info(&self) -> &'static MethodInfo {
+        &INFO
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        feature_names()
+    }
+
+    fn prepare(&self, page: &Page, gold: &Selection) -> BlockData {
+        BlockData::with_rows(page, gold, stack_rows(page), width())
+    }
+
+    fn check_body(&self, body: &Forest) -> std::result::Result<(), String> {
+        body.check(width())
+    }
+
+    fn fit(&self, pages: &[&BlockData], seed: u64) -> Result<Forest> {
+        let (rows, labels) = shallow::stack(pages);
+        gbt::fit(
+            &rows,
+            width(),
+            &labels,
+            GbtParams {
+                budget: BUDGET,
+                max_rows: MAX_ROWS,
+                seed,
+            },
+        )
+    }
+
+    fn extract_text(&self, body: &Forest, page: &BlockData, threshold: f64) -> String {
+        page.extract_text(body, threshold)
+    }
+
+    fn extractor(&self, name: &str, model: ModelFile<Forest>) -> Arc<dyn Extractor> {
+        Arc::new(BlockClassifier::new(
+            name,
+            &INFO,
+            model.features,
+            model.threshold,
+            stack_rows,
+            Box::new(model.body),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The verdict features of a hand-made page, computed by hand: an article of two
+    /// paragraphs and a menu of three links in a `<ul>`.
+    #[test]
+    fn verdict_features_of_a_hand_made_page() {
+        let page = Page::from_text(
+            "t.html",
+            "<html><body><div id=main><p>One two three four five six seven eight nine ten \
+             eleven twelve.</p><p>Alpha beta gamma delta epsilon zeta eta theta iota.</p></div>\
+             <ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li>\
+             <li><a href=/c>About</a></li></ul></body></html>",
+        );
+        let n = page.blocks().len();
+        assert_eq!(n, 5);
+        let rows = stack_rows(&page);
+        let w = width();
+        assert_eq!(rows.len(), n * w);
+        let names = feature_names();
+        assert_eq!(names.len(), w);
+        let col = |name: &str| names.iter().position(|x| x == name).unwrap();
+        let verdicts = member_verdicts(&page);
+        assert_eq!(verdicts.len(), MEMBERS.len());
+        // BTE keeps the article's paragraphs and not the menu.
+        let bte = &verdicts[3];
+        assert_eq!(bte[..2], [1.0, 1.0], "{bte:?}");
+        assert_eq!(bte[2..], [0.0, 0.0, 0.0], "{bte:?}");
+        let row = |i: usize| &rows[i * w..(i + 1) * w];
+        // Block 1 (the second paragraph): its own verdict 1, previous 1, next (Home) 0.
+        assert_eq!(row(1)[col("bte_block")], 1.0);
+        assert_eq!(row(1)[col("bte_prev")], 1.0);
+        assert_eq!(row(1)[col("bte_next")], 0.0);
+        // Its container <p>'s parent is div#main, which holds both paragraphs: mean 1.
+        assert_eq!(row(1)[col("bte_parent")], 1.0);
+        // The menu items' containers are <li>s whose parent is... each <li> itself holds the
+        // <a>: the container is the <li>, its parent the <ul>: mean 0.
+        assert_eq!(row(3)[col("bte_parent")], 0.0);
+        // Coverage: 21 of the page's 24 words.
+        let cov = row(0)[col("bte_coverage")];
+        assert!((cov - 21.0 / 24.0).abs() < 1e-12, "{cov}");
+        // The mean of the four members' verdicts on block 0.
+        let mean: f64 = verdicts.iter().map(|v| v[0]).sum::<f64>() / 4.0;
+        assert_eq!(row(0)[col("members_mean")], mean);
+        // The shallow part is the shallow method's row, the context part BlockContext's.
+        assert_eq!(
+            &row(2)[..shallow::N_FEATURES],
+            &shallow::block_rows(page.blocks())
+                [2 * shallow::N_FEATURES..3 * shallow::N_FEATURES]
+        );
+        let ctx = BlockContext::build(page.dom(), page.blocks(), page.records());
+        assert_eq!(
+            row(2)[col("tag_li")],
+            f64::from(ctx.get(2, "tag_li").unwrap())
+        );
+    }
+
+    #[test]
+    fn a_page_without_blocks_has_no_rows() {
+        let page = Page::from_text("e.html", "<html><head><title>x</title></head></html>");
+        assert!(stack_rows(&page).is_empty());
+    }
+
+    #[test]
+    fn explains_with_the_largest_contributions() {
+        // Two features; the label is feature 0 > 0.5.
+        let mut rows = Vec::new();
+        let mut labels = Vec::new();
+        for i in 0..400u32 {
+            let a = f64::from(i % 20) / 20.0;
+            rows.extend([a, f64::from(i % 3)]);
+            labels.push(a > 0.5);
+        }
+        let f = gbt::fit(
+            &rows,
+            2,
+            &labels,
+            GbtParams {
+                budget: 0.5,
+                max_rows: 1000,
+                seed: 1,
+            },
+        )
+        .unwrap();
+        let names = vec!["a".to_string(), "b".to_string()];
+        let said = BlockScorer::explain(&f, &[0.9, 1.0], &names).join("; ");
+        assert!(said.contains("moved most by: a 0.9 → +"), "{said}");
+        assert!(said.starts_with("log-odds "), "{said}");
+    }
+}
