@@ -26,6 +26,11 @@ pub struct BlocksArgs {
     /// with its published defaults.
     #[arg(long, short, value_name = "A,B,…")]
     algo: Option<String>,
+    /// Add each block's explanation by this extractor (a name, set file or model file): a
+    /// learned model's probability and the features that moved it most; a DOM algorithm's
+    /// decisive comparison.
+    #[arg(long, value_name = "ALGO")]
+    why: Option<String>,
     /// Output format: an aligned table, JSON (every feature and ratio), or CSV.
     #[arg(long, short, default_value = "table", value_parser = named::<Format>(&Format::NAMES))]
     format: Format,
@@ -41,8 +46,16 @@ pub fn run(args: &BlocksArgs) -> Result<()> {
         Some(spec) => cescope::extractors::resolve(spec)?,
         None => Vec::new(),
     };
+    let why = args
+        .why
+        .as_deref()
+        .map(cescope::extractors::find)
+        .transpose()?;
     let page = Page::load(&args.file, &args.read.decode())?;
-    let table = BlockTable::with_extractors(&page, &extractors);
+    let mut table = BlockTable::with_extractors(&page, &extractors);
+    if let Some(e) = &why {
+        table.explain_with(&page, e.as_ref());
+    }
     let mut out = std::io::stdout().lock();
     match args.format {
         Format::Table => {

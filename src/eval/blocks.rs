@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::report::csv_field;
-use crate::algorithms::{Extractor, Params};
+use crate::algorithms::{Extractor, Location, Params};
 use crate::page::blocks::{Blocks, Features};
 use crate::page::Page;
 use crate::selection::Selection;
@@ -48,6 +48,8 @@ pub struct BlockRow {
     pub verdicts: Vec<f64>,
     /// The block's text, white space collapsed.
     pub text: String,
+    /// The explanation of [`BlockTable::why`]'s extractor for the block (empty without one).
+    pub why: String,
 }
 
 /// Where a block lies among the page's records: posts, comments, listing items
@@ -73,6 +75,8 @@ pub struct BlockTable {
     pub algos: Vec<String>,
     /// One row per block, in document order.
     pub rows: Vec<BlockRow>,
+    /// The extractor whose explanations fill [`BlockRow::why`] ([`BlockTable::explain_with`]).
+    pub why: Option<String>,
 }
 
 impl BlockTable {
@@ -118,6 +122,7 @@ impl BlockTable {
                     }),
                     verdicts: projected.iter().map(|v| v[i]).collect(),
                     text: blocks.text(dom, i),
+                    why: String::new(),
                 }
             })
             .collect();
@@ -125,6 +130,7 @@ impl BlockTable {
             page: page.name().to_string(),
             algos: verdicts.iter().map(|(n, _)| (*n).to_string()).collect(),
             rows,
+            why: None,
         }
     }
 
@@ -140,6 +146,29 @@ impl BlockTable {
             .collect();
         let verdicts: Vec<(&str, &Selection)> = runs.iter().map(|(n, s)| (*n, s)).collect();
         BlockTable::new(page, &verdicts)
+    }
+
+    /// Fills the `why` column with `e`'s explanation ([`Extractor::explain`], its default
+    /// parameters, one run) of the first line of each block's text: for a learned extractor
+    /// its probability against the threshold and the features that moved the block's score
+    /// most, for a DOM algorithm its decisive comparison (LQF's link quota against t, …). A
+    /// line that holds the text of several blocks is explained for the first of them.
+    /// O(blocks · one explanation).
+    pub fn explain_with(&mut self, page: &Page, e: &dyn Extractor) {
+        let x = e.run(page, &Params::defaults(e.params()));
+        let blocks = page.blocks();
+        let lines = page.lines();
+        for (i, row) in self.rows.iter_mut().enumerate() {
+            let Some(line) = blocks
+                .ranges(i)
+                .first()
+                .and_then(|r| lines.line_of(r.start))
+            else {
+                continue;
+            };
+            row.why = e.explain(page, &x, Location::Line(line), None).join("; ");
+        }
+        self.why = Some(e.name().to_string());
     }
 
     /// The CSV header: the columns of [`BlockTable::to_csv`].
@@ -183,6 +212,9 @@ impl BlockTable {
         .map(|s| (*s).to_string())
         .collect();
         h.extend(self.algos.iter().cloned());
+        if self.why.is_some() {
+            h.push("why".to_string());
+        }
         h.push("text".to_string());
         h
     }
@@ -191,7 +223,8 @@ impl BlockTable {
     /// tag, id, class, start, end`, the features (counts, then the paper's ratios next to
     /// their counts), `heading` (0–6), `in_p`, `in_div` (0 / 1), `within` and `visibility`
     /// (names joined by spaces), `relative_position`, `record_group`, `record` (from 1) and
-    /// `group_records` (empty outside every record), one column per verdict, `text`. Ratios
+    /// `group_records` (empty outside every record), one column per verdict, `why` (with
+    /// [`BlockTable::explain_with`]), `text`. Ratios
     /// with 4 decimals.
     pub fn to_csv(&self) -> String {
         let mut out = self.csv_header().join(",");
@@ -238,6 +271,9 @@ impl BlockTable {
                 rec.map_or(String::new(), |c| c.records.to_string()),
             ]);
             cells.extend(r.verdicts.iter().map(|&v| num(v)));
+            if self.why.is_some() {
+                cells.push(csv_field(&r.why));
+            }
             cells.push(csv_field(&r.text));
             out.push_str(&cells.join(","));
             out.push('\n');
@@ -249,7 +285,7 @@ impl BlockTable {
     /// end, features: {counts…, avg_word_length, avg_sentence_length, link_density,
     /// text_density, upper_ratio, all_caps_ratio, full_stop_ratio}, heading, within,
     /// relative_position, visibility, record: null | {group, record, records, signature},
-    /// verdicts: {algo: fraction}, text}]}`.
+    /// verdicts: {algo: fraction}, text, why (with [`BlockTable::explain_with`])}], why_algo}`.
     pub fn to_json(&self) -> Value {
         let blocks: Vec<Value> = self
             .rows
@@ -277,7 +313,7 @@ impl BlockTable {
                     .zip(&r.verdicts)
                     .map(|(a, v)| (a.clone(), json!(v)))
                     .collect();
-                json!({
+                let mut block = json!({
                     "index": r.index,
                     "path": r.path,
                     "tag": r.tag,
@@ -298,17 +334,25 @@ impl BlockTable {
                     })),
                     "verdicts": verdicts,
                     "text": r.text,
-                })
+                });
+                if self.why.is_some() {
+                    block["why"] = json!(r.why);
+                }
+                block
             })
             .collect();
-        json!({ "page": self.page, "algos": self.algos, "blocks": blocks })
+        let mut v = json!({ "page": self.page, "algos": self.algos, "blocks": blocks });
+        if let Some(w) = &self.why {
+            v["why_algo"] = json!(w);
+        }
+        v
     }
 
     /// The table for a terminal: per block its index, words, link density (`LD`), text density
     /// (`TD`), visibility flags, record (`g2 3/14`: record 3 of the 14 of group 2), one
     /// verdict column per extractor (percent of its text
     /// selected), the start of its text (up to `text_chars` characters, padded) and the DOM
-    /// path.
+    /// path; with [`BlockTable::explain_with`], a second line `why: …` under each block.
     pub fn to_text(&self, text_chars: usize) -> String {
         let mut out = format!(
             "{:>5} {:>6} {:>5} {:>6} {:<9} {:<9}",
@@ -350,6 +394,9 @@ impl BlockTable {
                 clip(&r.text, text_chars),
                 r.path
             ));
+            if !r.why.is_empty() {
+                out.push_str(&format!("{:>5} why: {}\n", "", r.why));
+            }
         }
         out
     }
@@ -408,6 +455,32 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("     54%"), "{text}");
+        assert!(!text.contains("why:"), "{text}");
+    }
+
+    #[test]
+    fn the_why_column_holds_each_blocks_explanation() {
+        let html = "<body>\n<p>Some article text that is long enough to keep, with words.</p>\n\
+            <p><a href=/a>Home</a> <a href=/b>News</a></p>\n</body>";
+        let p = Page::from_text("t.html", html);
+        let lqf = crate::algorithms::find("lqf").unwrap();
+        let mut t = BlockTable::with_extractors(&p, std::slice::from_ref(&lqf));
+        t.explain_with(&p, lqf.as_ref());
+        assert_eq!(t.why.as_deref(), Some("lqf"));
+        assert!(t.rows[0].why.contains("≤ t 0.25"), "{}", t.rows[0].why);
+        assert!(t.rows[1].why.contains("> t 0.25"), "{}", t.rows[1].why);
+        assert!(t
+            .to_csv()
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",lqf,why,text"));
+        assert_eq!(t.to_json()["why_algo"], json!("lqf"));
+        assert!(t.to_json()["blocks"][1]["why"]
+            .as_str()
+            .unwrap()
+            .contains("link quota"));
+        assert!(t.to_text(10).contains("why: "), "{}", t.to_text(10));
     }
 
     #[test]
