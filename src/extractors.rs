@@ -7,13 +7,40 @@
 //! Why a facade: `learn` builds on `algorithms` (its models are extractors, its features come
 //! from the page's blocks), so `algorithms::find` cannot load model files without a module
 //! cycle (`tests/module_graph.rs`); this module sits above both. The shipped learned model
-//! (`learned`, trained on the dev corpora) will be registered here, beside the algorithms.
+//! ([`LEARNED`], the `stack` method trained on the dev corpora, `models/learned.json` compiled
+//! in) is found here by name, beside the algorithms.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use crate::algorithms::{self, Extractor, Registry};
 use crate::error::{Error, Result};
+
+/// The name of the shipped learned model: `cescope train --method stack` on the three shared
+/// dev corpora (scrapinghub-dev, MIT; wcxb-dev, CC-BY-4.0; readability, Apache-2.0), the file
+/// `models/learned.json` compiled into the binary. It is not in `all` ([`registry`]): it was
+/// trained on those corpora, so an `eval --algo all` on them would score it on its own
+/// training pages; name it to use it.
+pub const LEARNED: &str = "learned";
+
+/// The shipped model's bytes.
+const LEARNED_JSON: &[u8] = include_bytes!("../models/learned.json");
+
+/// The shipped learned model ([`LEARNED`]), loaded once. Errors: [`Error::Model`] (a build
+/// whose compiled-in file does not match its learning code — the tests check it does).
+pub fn learned() -> Result<Arc<dyn Extractor>> {
+    static MODEL: LazyLock<std::result::Result<Arc<dyn Extractor>, String>> = LazyLock::new(|| {
+        crate::learn::model::load_bytes(Path::new("models/learned.json"), LEARNED, LEARNED_JSON)
+            .map_err(|e| match e {
+                Error::Model { message, .. } => message,
+                other => other.to_string(),
+            })
+    });
+    MODEL.clone().map_err(|message| Error::Model {
+        file: "models/learned.json (compiled in)".into(),
+        message,
+    })
+}
 
 /// The registered extractors, in display order ([`algorithms::registry`]).
 pub fn registry() -> &'static Registry<dyn Extractor> {
@@ -25,7 +52,7 @@ pub fn names() -> Vec<&'static str> {
     algorithms::names()
 }
 
-/// Looks an extractor up by name (ASCII case-insensitive): a registered name; else a name
+/// Looks an extractor up by name (ASCII case-insensitive): a registered name; [`LEARNED`]; else a name
 /// ending in `.json` is a model file ([`crate::learn::load_model`]); else a filter-set file
 /// (`.toml`, or any other existing file, [`algorithms::find`]). Errors:
 /// [`Error::UnknownAlgorithm`], [`Error::Model`], [`Error::FilterSet`].
@@ -34,6 +61,9 @@ pub fn find(name: &str) -> Result<Arc<dyn Extractor>> {
         return Ok(e);
     }
     let trimmed = name.trim();
+    if trimmed.eq_ignore_ascii_case(LEARNED) {
+        return learned();
+    }
     if trimmed
         .rsplit('.')
         .next()
@@ -44,7 +74,7 @@ pub fn find(name: &str) -> Result<Arc<dyn Extractor>> {
     algorithms::find(name).map_err(|e| match e {
         Error::UnknownAlgorithm { name, known } => Error::UnknownAlgorithm {
             name,
-            known: format!("{known}, or a filter-set FILE.toml or a model FILE.json"),
+            known: format!("{known}, {LEARNED}, or a filter-set FILE.toml or a model FILE.json"),
         },
         other => other,
     })

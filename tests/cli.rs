@@ -148,8 +148,20 @@ fn algos_lists_every_algorithm_with_defaults() {
     assert_eq!(r2l["params"][0]["name"], "gap");
     assert_eq!(r2l["params"][0]["default"], 8);
     assert_eq!(v[2]["params"][0]["default"], 20);
+    assert!(
+        v.as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["name"] == "learned" && e["kind"] == "learned"),
+        "the shipped model is listed"
+    );
     let out = cescope().args(["algos"]).output().unwrap();
-    assert!(String::from_utf8_lossy(&out.stdout).contains("Formula 4.2"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Formula 4.2"));
+    assert!(
+        text.contains("the shipped learned model (--algo learned"),
+        "{text}"
+    );
 }
 
 #[test]

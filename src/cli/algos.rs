@@ -70,6 +70,14 @@ pub fn run(args: &AlgosArgs) -> Result<()> {
             for e in reg {
                 write_entry(&mut out, e.name(), e.describe(), e.params())?;
             }
+            if let Ok(e) = cescope::extractors::learned() {
+                writeln!(
+                    out,
+                    "\nthe shipped learned model (--algo {}; not in `all`: it was trained on the dev corpora)",
+                    cescope::extractors::LEARNED
+                )?;
+                write_entry(&mut out, e.name(), e.describe(), e.params())?;
+            }
             writeln!(
                 out,
                 "\nheadline finders (cescope title --method NAME, cescope eval --headline)"
@@ -83,6 +91,9 @@ pub fn run(args: &AlgosArgs) -> Result<()> {
                 .iter()
                 .map(|e| json!({"name": e.name(), "description": e.describe(), "params": e.params()}))
                 .collect();
+            if let Ok(e) = cescope::extractors::learned() {
+                v.push(json!({"name": e.name(), "kind": "learned", "description": e.describe(), "params": e.params()}));
+            }
             v.extend(cescope::headline::registry().iter().map(|f| {
                 json!({"name": f.name(), "kind": "headline", "description": f.describe(), "params": f.params()})
             }));

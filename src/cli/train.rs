@@ -21,7 +21,7 @@ use super::{shown, with_threads};
 /// model; the model itself is always fitted on all training pages.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// The learned method (shallow, svm, mss).
+    /// The learned method (shallow, svm, mss, stack).
     #[arg(long, short, value_name = "NAME")]
     method: String,
     /// Training corpora: ground-truth.json corpora or folders of pages with cescope gold files

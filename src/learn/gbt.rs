@@ -10,10 +10,13 @@
 //! copy is exact: [`Forest::log_odds`] gives perpetual's own `predict` (test
 //! `the_copy_predicts_what_perpetual_predicts`).
 //!
-//! **Fitting** ([`fit`]): binary log-loss (`Objective::LogLoss`), labels 1 = main content;
-//! perpetual runs on **one thread** with a fixed seed, so a fit is the same whatever the
-//! number of threads of the process (the training pipeline parallelises over folds instead).
-//! Rows beyond [`GbtParams::max_rows`] are a seeded sample.
+//! **Fitting** ([`fit`]): binary log-loss (`Objective::LogLoss`), labels 1 = main content,
+//! perpetual's default 256 bins per feature, a fixed seed, on as many threads as the calling
+//! rayon pool has (`cescope train --threads`). perpetual splits the histogram work by
+//! feature, so the trees do not depend on the number of threads: the model files of
+//! `cescope train` are byte-identical with 1 and 2 threads (`tests/learn.rs`; on wcxb-dev's
+//! 1,497 pages a fit took 62.5 s on one thread and 44.8 s on two, same bytes). Rows beyond
+//! [`GbtParams::max_rows`] are a seeded sample.
 //!
 //! **Scoring**: `log_odds(row) = base + Σ_trees leaf(row)`, `probability = 1 / (1 + e^−log_odds)`.
 //! **Explanations** ([`Forest::contributions`]): the path-based attribution of Saabas (also
@@ -35,6 +38,12 @@ pub struct GbtParams {
     /// The seed of the sample and of perpetual.
     pub seed: u64,
 }
+
+/// perpetual's memory limit, in GB. Without one it sizes its pool of node histograms from the
+/// machine's free memory (up to 10 000 histograms of bins × features each, several GB per fit on
+/// the stack's rows, and the training pipeline fits two folds at a time); with it the pool is
+/// a fixed size whenever that much memory is free, so a fit does not depend on the machine.
+pub const MEMORY_LIMIT_GB: f32 = 2.0;
 
 /// No split feature: the node is a leaf.
 const LEAF: u32 = u32::MAX;
@@ -72,7 +81,10 @@ impl GbtTree {
     /// The child a row takes at inner node `k`.
     #[inline]
     fn child(&self, k: usize, row: &[f64]) -> usize {
-        let v = row.get(self.feature[k] as usize).copied().unwrap_or(f64::NAN);
+        let v = row
+            .get(self.feature[k] as usize)
+            .copied()
+            .unwrap_or(f64::NAN);
         let left = if v.is_nan() {
             self.missing_left[k]
         } else {
@@ -244,8 +256,9 @@ fn copy_tree(t: &perpetual::tree::core::Tree) -> std::result::Result<GbtTree, St
             out.threshold.push(node.split_value);
             out.left.push(0);
             out.right.push(0);
-            out.missing_left
-                .push(node.missing_node == node.left_child || node.missing_node != node.right_child);
+            out.missing_left.push(
+                node.missing_node == node.left_child || node.missing_node != node.right_child,
+            );
             // Pre-order: the left subtree first, so push the right child below it.
             stack.push((node.right_child, Some((k, false))));
             stack.push((node.left_child, Some((k, true))));
@@ -275,13 +288,17 @@ pub fn fit(rows: &[f64], width: usize, labels: &[bool], params: GbtParams) -> Re
             cols[j * n + r] = rows[i * width + j];
         }
     }
-    let y: Vec<f64> = pick.iter().map(|&i| f64::from(u8::from(labels[i]))).collect();
+    let y: Vec<f64> = pick
+        .iter()
+        .map(|&i| f64::from(u8::from(labels[i])))
+        .collect();
     let matrix = perpetual::Matrix::new(&cols, n, width);
     let mut booster = perpetual::PerpetualBooster::default()
         .set_objective(perpetual::objective::Objective::LogLoss)
         .set_budget(params.budget)
-        .set_num_threads(Some(1))
+        .set_num_threads(Some(rayon::current_num_threads().max(1)))
         .set_seed(params.seed)
+        .set_memory_limit(Some(MEMORY_LIMIT_GB))
         .set_log_iterations(0);
     booster
         .fit(&matrix, &y, None, None)
@@ -336,12 +353,20 @@ mod tests {
         let right = (0..labels.len())
             .filter(|&i| (f.probability(&rows[i * 3..i * 3 + 3]) >= 0.5) == labels[i])
             .count();
-        assert!(right * 100 >= labels.len() * 95, "{right} of {}", labels.len());
+        assert!(
+            right * 100 >= labels.len() * 95,
+            "{right} of {}",
+            labels.len()
+        );
         for i in [0, 5, 123, 599] {
             let row = &rows[i * 3..i * 3 + 3];
             let (bias, c) = f.contributions(row);
             let sum = bias + c.iter().sum::<f64>();
-            assert!((sum - f.log_odds(row)).abs() < 1e-9, "{sum} vs {}", f.log_odds(row));
+            assert!(
+                (sum - f.log_odds(row)).abs() < 1e-9,
+                "{sum} vs {}",
+                f.log_odds(row)
+            );
         }
         // x2 is noise: the rule's features move the scores more.
         let mut moved = [0.0; 3];
@@ -376,7 +401,11 @@ mod tests {
         let ours = fit(&rows, 3, &labels, params()).unwrap();
         for i in 0..n {
             let mine = ours.log_odds(&rows[i * 3..i * 3 + 3]);
-            assert!((mine - theirs[i]).abs() < 1e-9, "row {i}: {mine} vs {}", theirs[i]);
+            assert!(
+                (mine - theirs[i]).abs() < 1e-9,
+                "row {i}: {mine} vs {}",
+                theirs[i]
+            );
         }
     }
 

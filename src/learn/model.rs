@@ -154,7 +154,18 @@ fn model_error(file: &Path, message: impl Into<String>) -> Error {
 pub fn load(path: &Path) -> Result<std::sync::Arc<dyn Extractor>> {
     let bytes = crate::fsio::read::read_regular(path, MODEL_FILE_LIMIT)
         .map_err(|e| model_error(path, e.to_string()))?;
-    let header: Header = serde_json::from_slice(&bytes)
+    let name = path
+        .file_stem()
+        .map_or_else(|| "model".to_string(), |s| s.to_string_lossy().into_owned());
+    load_bytes(path, &name, &bytes)
+}
+
+/// A model file's `bytes` as an extractor named `name` (`path` names the file in errors): checks
+/// the schema and the method, and lets the method check the features and build its extractor.
+/// What [`load`] does after reading, and how the shipped model (`learned`, compiled in) loads.
+/// Errors: [`Error::Model`].
+pub fn load_bytes(path: &Path, name: &str, bytes: &[u8]) -> Result<std::sync::Arc<dyn Extractor>> {
+    let header: Header = serde_json::from_slice(bytes)
         .map_err(|e| model_error(path, format!("not a cescope model file: {e}")))?;
     if header.schema != SCHEMA {
         return Err(model_error(
@@ -176,10 +187,7 @@ pub fn load(path: &Path) -> Result<std::sync::Arc<dyn Extractor>> {
             ),
         )
     })?;
-    let name = path
-        .file_stem()
-        .map_or_else(|| "model".to_string(), |s| s.to_string_lossy().into_owned());
-    method.load(path, &name, &bytes)
+    method.load(path, name, bytes)
 }
 
 /// Parses a whole model file with the method's body type. Errors: [`Error::Model`].
