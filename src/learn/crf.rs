@@ -76,7 +76,9 @@ use crate::selection::Selection;
 /// the module documentation).
 pub const NEIGHBOURS: bool = true;
 
-/// The most L-BFGS iterations of one fit.
+/// The most L-BFGS iterations of one fit. On the dev corpora (1 595 pages, 173 weights) the fit
+/// reaches it, the objective changing by 0.07 % over the last 100 iterations; CRFsuite's own
+/// default has no cap.
 pub const MAX_ITERATIONS: usize = 300;
 
 /// CRFsuite's L2 coefficient (its default).
