@@ -25,11 +25,13 @@
 //!   `link_density` at thresholds, and very short blocks are neither clearly content nor
 //!   boilerplate), while the scaled values keep the order inside a bin;
 //! - the tag flags `h1` … `h6`, `p`, `div` (1 when set);
-//! - of the neighbours, when [`NEIGHBOURS`] is on: `prev_` / `next_` `num_words` and
+//! - of the neighbours, when [`NEIGHBOURS`] is on (it is): `prev_` / `next_` `num_words` and
 //!   `link_density` (scaled as above) and their bins, `first` / `last` at the ends. The
 //!   transitions model how labels follow each other, not what the neighbours look like: a
 //!   block's neighbours' features are still evidence for its own label (a CRF's state features
-//!   may look at the whole observation sequence).
+//!   may look at the whole observation sequence). Measured by 5-fold cross-validation grouped by
+//!   site on the dev corpora: without them wcxb-dev falls from 0.751 to 0.721 F1 (forums 0.559 →
+//!   0.383), scrapinghub-dev moves from 0.845 to 0.856 (within its noise of 98 pages).
 //!
 //! Attributes with value 0 are left out (they add nothing to a score).
 //!
@@ -559,6 +561,10 @@ fn f64_at(buf: &[u8], at: usize) -> Option<f64> {
 /// names through [`crfs::Model`], the feature table — at the header's `off_features` (byte 28),
 /// a chunk `FEAT`, size, count, then 20 bytes per feature: type (0 state, 1 transition),
 /// source, target, weight — read here, exactly. Errors: [`Error::Train`] naming what is off.
+///
+/// Only for the file the trainer has just written: crfs' reader does not check every offset of
+/// a damaged file (a model file's body is cescope's JSON, checked by [`CrfBody::check`], never
+/// CRFsuite bytes).
 pub fn body_from_crfsuite(bytes: &[u8]) -> Result<CrfBody> {
     let bad = |what: &str| Error::Train(format!("the CRF trainer's model file: {what}"));
     let model = crfs::Model::new(bytes).map_err(|e| bad(&e.to_string()))?;
