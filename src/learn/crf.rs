@@ -528,7 +528,8 @@ impl BlockScorer for Scorer {
                 fmt(alone)
             ),
             format!(
-                "largest weight × attribute terms (content − boilerplate): {}",
+                "largest weight × attribute terms (content − boilerplate; attribute values in \
+                 parentheses, counts as ln(1 + x)): {}",
                 top.join(", ")
             ),
             format!(
