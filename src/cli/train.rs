@@ -14,14 +14,15 @@ use super::{shown, with_threads};
 /// Train a learned extractor on gold standards and write it as a model file (JSON) that
 /// `--algo FILE.json` runs wherever an algorithm name works. Methods: `shallow` (a decision
 /// tree over Kohlschütter et al. 2010's shallow text features of each block and its
-/// neighbours), `svm` (a linear SVM over the same features) and `mss` (Naive Bayes token scores
-/// over trigram + parent tag and the maximum-scoring subsequence, Pasternack & Roth 2009). With
+/// neighbours), `svm` (a linear SVM over the same features), `mss` (Naive Bayes token scores
+/// over trigram + parent tag and the maximum-scoring subsequence, Pasternack & Roth 2009) and
+/// `crf` (a linear-chain CRF labelling the blocks as one sequence, Gibson et al. 2007). With
 /// `--folds K`, the training
 /// pages are first cross-validated grouped by site and the table is printed and stored in the
 /// model; the model itself is always fitted on all training pages.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// The learned method (shallow, svm, mss, stack).
+    /// The learned method (shallow, svm, mss, crf, stack).
     #[arg(long, short, value_name = "NAME")]
     method: String,
     /// Training corpora: ground-truth.json corpora or folders of pages with cescope gold files

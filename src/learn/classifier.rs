@@ -27,6 +27,15 @@ pub trait BlockScorer: Send + Sync {
     /// Why, one sentence each: the decision path (a tree) or the largest weight × feature
     /// terms (a linear model); `names` are the feature names of the row.
     fn explain(&self, row: &[f64], names: &[String]) -> Vec<String>;
+    /// The probability of every block of a page, in block order, from its rows (row-major,
+    /// `width` values per block; a last partial row counts as a row): one value per row, each
+    /// in `[0, 1]`. Default: [`BlockScorer::probability`] of each row on its own; a sequence
+    /// model (the CRF's marginals, [`crate::learn::crf`]) overrides it to see the whole page.
+    fn probabilities(&self, rows: &[f64], width: usize) -> Vec<f64> {
+        rows.chunks(width.max(1))
+            .map(|r| self.probability(r))
+            .collect()
+    }
 }
 
 /// The feature rows of a page's blocks, row-major (as many values per block as the model has
@@ -98,8 +107,10 @@ impl BlockClassifier {
     pub fn probabilities(&self, page: &Page) -> Vec<f64> {
         let rows = (self.featurize)(page);
         let n = self.names.len().max(1);
-        rows.chunks(n)
-            .map(|r| self.scorer.probability(r).clamp(0.0, 1.0))
+        self.scorer
+            .probabilities(&rows, n)
+            .into_iter()
+            .map(|p| p.clamp(0.0, 1.0))
             .collect()
     }
 }

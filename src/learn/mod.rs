@@ -17,11 +17,12 @@
 //!
 //! The methods, one file each, registered in [`methods`]: [`shallow`] (Kohlschütter et al.
 //! 2010's shallow text features, a decision tree) and [`svm`] (the same features, a linear
-//! SVM), [`mss`] (token-level Naive Bayes, Pasternack & Roth 2009) and [`stack`] (gradient-
-//! boosted trees over block features, DOM context and member extractors' verdicts, fitted
-//! through [`gbt`]).
+//! SVM), [`mss`] (token-level Naive Bayes, Pasternack & Roth 2009), [`crf`] (a linear-chain
+//! CRF over the block sequence, Gibson et al. 2007) and [`stack`] (gradient-boosted trees over
+//! block features, DOM context and member extractors' verdicts, fitted through [`gbt`]).
 
 pub mod classifier;
+pub mod crf;
 pub mod data;
 pub mod folds;
 pub mod gbt;
@@ -148,14 +149,14 @@ impl<L: Learner> Method for Erased<L> {
     }
 }
 
-/// The learned methods, in `--method` order. A new method is one file and one line here
-/// (`crf` and `stack` come next).
+/// The learned methods, in `--method` order. A new method is one file and one line here.
 pub fn methods() -> &'static [Arc<dyn Method>] {
     static ALL: LazyLock<Vec<Arc<dyn Method>>> = LazyLock::new(|| {
         vec![
             Arc::new(Erased(shallow::Shallow::default())) as Arc<dyn Method>,
             Arc::new(Erased(svm::LinearSvm::default())),
             Arc::new(Erased(mss::MssMethod)),
+            Arc::new(Erased(crf::Crf)),
             Arc::new(Erased(stack::Stack)),
         ]
     });

@@ -180,8 +180,9 @@ impl BlockData {
     /// block per line, in page order: what the extractor selects, as text.
     pub fn extract_text(&self, scorer: &dyn BlockScorer, threshold: f64) -> String {
         let mut out = String::new();
+        let p = scorer.probabilities(&self.rows, N_FEATURES);
         for i in 0..self.len() {
-            if scorer.probability(self.row(i)) >= threshold {
+            if p.get(i).is_some_and(|&p| p >= threshold) {
                 out.push_str(&self.texts[i]);
                 out.push('\n');
             }
