@@ -14,12 +14,15 @@
 //!   write the file — written once for every method ([`Learner`] through [`Method`]).
 //! - [`classifier`]: a block classifier as an [`Extractor`]: per-block probability as its
 //!   signal, a `threshold` parameter, per-block explanations.
+//! - [`active`]: active learning — each page's uncertainty under a model (its blocks'
+//!   probabilities near 0.5, weighted by words) and the review order it gives.
 //!
 //! The methods, one file each, registered in [`methods`]: [`shallow`] (Kohlschütter et al.
 //! 2010's shallow text features, a decision tree) and [`svm`] (the same features, a linear
 //! SVM). MSS (token-level Naive Bayes, Pasternack & Roth 2009), the CRF and the stacked block
 //! classifier join as one file and one line in [`methods`] each.
 
+pub mod active;
 pub mod classifier;
 pub mod data;
 pub mod folds;
