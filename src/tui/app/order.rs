@@ -109,9 +109,8 @@ impl App {
             .filter(|e| e.uncertainty.as_ref().is_none_or(|u| u.value().is_none()))
             .count();
         let with = c.entries.len() - without;
-        let mut msg = format!(
-            "pages ordered by uncertainty under {algo}: {with} nearest p = 0.5 first (U = word-weighted mean of 1 − 2·|p − 0.5| over the blocks)"
-        );
+        let mut msg =
+            format!("ordered by uncertainty under {algo}, nearest p = 0.5 first: {with} pages");
         if without > 0 {
             msg.push_str(&format!(
                 "; {without} without a probability signal keep their order at the end"

@@ -29,9 +29,9 @@ pub fn status_mark(s: GoldStatus) -> char {
 /// uncertainty), the filter line, one row per page (status mark, `+` for unsaved work in a
 /// recovery file, the URL or id cut at its end, the page type, the size — or, when ordered by
 /// uncertainty, the page's uncertainty: `0.83`, `–` without a probability signal, `…` still
-/// to come) and, at the bottom, the current page's whole URL, type, status and encoding. The
-/// current page's row is reversed and kept in the middle. Records the rows' area (a click
-/// opens the page clicked).
+/// to come) and, at the bottom, the current page's whole URL, type, status, uncertainty and
+/// encoding. The current page's row is reversed and kept in the middle. Records the rows' area
+/// (a click opens the page clicked).
 pub(super) struct PageList<'a>(pub(super) &'a App);
 
 impl StatefulWidget for PageList<'_> {
@@ -140,14 +140,15 @@ fn details(e: &PageEntry, w: usize) -> Vec<Line<'static>> {
     if let Some(t) = e.page_type() {
         facts.insert(0, t.to_string());
     }
-    if let Some(enc) = &e.encoding {
-        facts.push(enc.clone());
-    }
+    // The uncertainty (`U 0.19`, short: the panel is narrow) before the encoding.
     match &e.uncertainty {
-        Some(PageUncertainty::Value(u)) => facts.push(format!("uncertainty {u:.2}")),
-        Some(PageUncertainty::NoSignal) => facts.push("no probability signal".into()),
+        Some(PageUncertainty::Value(u)) => facts.push(format!("U {u:.2}")),
+        Some(PageUncertainty::NoSignal) => facts.push("no probability".into()),
         Some(PageUncertainty::Unreadable(_)) => facts.push("unreadable".into()),
         None => {}
+    }
+    if let Some(enc) = &e.encoding {
+        facts.push(enc.clone());
     }
     detail.push(Line::styled(
         facts.join(" · "),
