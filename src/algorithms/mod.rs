@@ -215,6 +215,15 @@ pub trait Extractor: Algorithm {
     fn text_stage(&self) -> Option<&dyn reference::TextStage> {
         None
     }
+    /// The key of the trace series that holds each atomic text block's **probability of main
+    /// content**, when the extractor computes one (a learned block classifier's `p`): role
+    /// [`Role::ContentSignal`], unit [`Unit::Node`] numbered as the page's blocks
+    /// ([`Page::blocks`], one value per block, in block order), values in `[0, 1]`. What the
+    /// active-learning order of the review queue reads (`crate::learn::active`). Default: none
+    /// (the extractor has no probability signal).
+    fn block_probability(&self) -> Option<&'static str> {
+        None
+    }
     /// Doubts about the run `x` on `page` that did not stop it, one sentence each (a reference
     /// extractor's output that aligned to the page below [`reference::MIN_SHARE`]); `eval` and
     /// `extract` print them. Default: none.

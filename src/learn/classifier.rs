@@ -189,6 +189,11 @@ impl Extractor for BlockClassifier {
         true
     }
 
+    /// `p`: one probability per block, in block order.
+    fn block_probability(&self) -> Option<&'static str> {
+        Some("p")
+    }
+
     /// On a line of text: its block's probability against the threshold — `block 12 (lines
     /// 40–43): p = 0.91 ≥ threshold 0.5 → selected` — then the model's reasons for that block
     /// ([`BlockScorer::explain`]).

@@ -14,6 +14,8 @@
 //!   write the file — written once for every method ([`Learner`] through [`Method`]).
 //! - [`classifier`]: a block classifier as an [`Extractor`]: per-block probability as its
 //!   signal, a `threshold` parameter, per-block explanations.
+//! - [`active`]: active learning — each page's uncertainty under a model (its blocks'
+//!   probabilities near 0.5, weighted by words) and the review order it gives.
 //!
 //! The methods, one file each, registered in [`methods`]: [`shallow`] (Kohlschütter et al.
 //! 2010's shallow text features, a decision tree) and [`svm`] (the same features, a linear
@@ -21,6 +23,7 @@
 //! CRF over the block sequence, Gibson et al. 2007) and [`stack`] (gradient-boosted trees over
 //! block features, DOM context and member extractors' verdicts, fitted through [`gbt`]).
 
+pub mod active;
 pub mod classifier;
 pub mod crf;
 pub mod data;

@@ -8,7 +8,8 @@
 //! Its parts, one file each under `app/`: `algo` (the algorithms, their runs and background
 //! work), `doc` (the open page and its display lines), `pages` (the corpus being browsed),
 //! `step` (step mode), `navigate` (search, jumps), `table` (the region and headline tables),
-//! [`picker`], `annotation` and `review` (gold files), `mouse`.
+//! [`picker`], `annotation` and `review` (gold files), `order` (the page list by a model's
+//! uncertainty), `mouse`.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -24,6 +25,7 @@ mod blocks;
 mod doc;
 mod mouse;
 mod navigate;
+mod order;
 mod pages;
 pub mod picker;
 mod review;
@@ -35,7 +37,7 @@ use algo::JobResult;
 pub use blocks::{visibility_short, BlockColumn, BlockView, PathBar};
 pub use doc::{Doc, PerView, View};
 pub use navigate::{context_rows, Search, MAX_MATCHES};
-pub use pages::{CorpusState, PageEntry};
+pub use pages::{CorpusState, PageEntry, UncertaintyOrder};
 pub use table::{HeadlineRow, TableKind};
 
 use super::annotate::Annotation;
@@ -320,6 +322,8 @@ pub struct App {
     jobs_tx: Sender<JobResult>,
     jobs_rx: Receiver<JobResult>,
     info_rx: Option<Receiver<(usize, String, u64)>>,
+    /// Page uncertainties from the worker of [`App::order_by_uncertainty`] (page index, value).
+    uncertainty_rx: Option<Receiver<(usize, crate::learn::active::PageUncertainty)>>,
     panic_key: Option<char>,
 }
 
@@ -391,6 +395,7 @@ impl App {
             jobs_tx,
             jobs_rx,
             info_rx: None,
+            uncertainty_rx: None,
             panic_key: std::env::var("CESCOPE_PANIC_KEY")
                 .ok()
                 .and_then(|s| s.chars().next()),
@@ -420,6 +425,7 @@ impl App {
                         gold: p.gold.clone(),
                         status,
                         recovery: crate::gold::recovery_is_newer(&gold_path),
+                        uncertainty: None,
                     }
                 })
                 .collect();
@@ -430,6 +436,7 @@ impl App {
                 current: 0,
                 filter: String::new(),
                 list_open: true,
+                order: None,
             });
             app.open_entry(0);
         } else {
@@ -720,6 +727,7 @@ impl App {
             Action::ToggleDiffView => self.combined_view = !self.combined_view,
             Action::ToggleExplain => self.explain = !self.explain,
             Action::Review => self.start_review(),
+            Action::OrderByUncertainty => self.order_by_uncertainty(),
             Action::ToggleTable | Action::ToggleHeadlines | Action::ToggleBlocks => {
                 let kind = match a {
                     Action::ToggleTable => TableKind::Regions,

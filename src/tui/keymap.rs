@@ -156,6 +156,7 @@ actions! {
     PrevPage => "prev_page", "corpus", "previous corpus page";
     Filter => "filter", "corpus", "filter pages by name";
     NextUnannotated => "next_unannotated", "corpus", "next page without a gold standard";
+    OrderByUncertainty => "order_by_uncertainty", "corpus", "order pages and the review by the model's uncertainty / page order";
 }
 
 impl Action {
@@ -721,7 +722,7 @@ mod tests {
             assert!(Action::GROUPS.contains(&a.group()), "{a:?}");
             assert!(!a.description().is_empty());
         }
-        assert_eq!(Action::ALL.len(), 65);
+        assert_eq!(Action::ALL.len(), 66);
         assert_eq!(Action::from_name("nope"), None);
         for (i, &a) in Action::ALL.iter().enumerate() {
             assert_eq!(a.index(), i);

@@ -189,6 +189,7 @@ impl App {
                 }
             }
         }
+        changed |= self.poll_uncertainty();
         if let Some(d) = &mut self.doc {
             if let Some(h) = d.hl.get(self.view) {
                 changed |= h.take_updates();

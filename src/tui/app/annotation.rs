@@ -313,6 +313,15 @@ impl App {
                             ));
                         }
                     }
+                    None if self.active_algo().busy => {
+                        self.status = Some((
+                            format!(
+                            "{name} is still running on this page: {} again when its result is in",
+                            self.opts.keymap.keys_label(Action::TakeDraft)
+                        ),
+                            false,
+                        ))
+                    }
                     None => self.status = Some((format!("{name} has no result yet"), false)),
                 }
             }

@@ -8,6 +8,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Mode};
 use crate::corpus::GoldText;
+use crate::learn::active::{self, PageUncertainty};
 use crate::page::{decode, Page};
 
 /// One page of the corpus list.
@@ -30,6 +31,9 @@ pub struct PageEntry {
     /// A recovery file holds unsaved work for the page that its gold file does not (it is newer
     /// than the gold file, or there is no gold file; [`crate::gold::recovery_is_newer`]).
     pub recovery: bool,
+    /// The page's uncertainty under the model the list is ordered by
+    /// ([`CorpusState::order`]), once computed ([`crate::learn::active`]).
+    pub uncertainty: Option<PageUncertainty>,
 }
 
 impl PageEntry {
@@ -107,11 +111,36 @@ pub struct CorpusState {
     pub filter: String,
     /// Is the list panel shown?
     pub list_open: bool,
+    /// The list (and so the review queue and `>` / `<`) ordered by a model's uncertainty, when
+    /// asked for ([`App::order_by_uncertainty`]).
+    pub order: Option<UncertaintyOrder>,
+}
+
+/// The page list ordered by a model's uncertainty ([`crate::learn::active`]): the pages whose
+/// blocks sit nearest p = 0.5 first. The values are computed on a worker thread and arrive page
+/// by page ([`PageEntry::uncertainty`]); the list keeps its page order until every page has
+/// one, so it never reorders under the cursor while it fills.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UncertaintyOrder {
+    /// The extractor whose probabilities the values come from.
+    pub algo: String,
+    /// Pages whose value has arrived.
+    pub done: usize,
+    /// Pages of the corpus (all of them, whatever the filter).
+    pub total: usize,
+}
+
+impl UncertaintyOrder {
+    /// Has every page its value (the order is in force)?
+    pub fn ready(&self) -> bool {
+        self.done >= self.total
+    }
 }
 
 impl CorpusState {
     /// Indices of the entries that pass the filter: every word of it must match
-    /// (`draft forum` — the forum pages with a draft gold file; see [`PageEntry::matches`]).
+    /// (`draft forum` — the forum pages with a draft gold file; see [`PageEntry::matches`]);
+    /// in page order, or by uncertainty once [`CorpusState::order`] is ready.
     pub fn visible(&self) -> Vec<usize> {
         let f = self.filter.to_lowercase();
         let words: Vec<&str> = f.split_whitespace().collect();
@@ -123,8 +152,25 @@ impl CorpusState {
         types.sort();
         types.dedup();
         let types: Vec<&str> = types.iter().map(String::as_str).collect();
-        (0..self.entries.len())
+        let vis: Vec<usize> = (0..self.entries.len())
             .filter(|&i| words.iter().all(|w| self.entries[i].matches(w, &types)))
+            .collect();
+        if !self.order.as_ref().is_some_and(UncertaintyOrder::ready) {
+            return vis;
+        }
+        // Nearest 0.5 first; pages without a value keep their order, after them.
+        let values: Vec<Option<f64>> = vis
+            .iter()
+            .map(|&i| {
+                self.entries[i]
+                    .uncertainty
+                    .as_ref()
+                    .and_then(PageUncertainty::value)
+            })
+            .collect();
+        active::uncertainty_order(&values)
+            .into_iter()
+            .map(|k| vis[k])
             .collect()
     }
 

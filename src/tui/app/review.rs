@@ -35,20 +35,24 @@ impl App {
     }
 
     /// Enters the review on the open page if it is in the queue, else on the next page of the
-    /// queue; says so and stays out of review when the queue is empty.
+    /// queue; says so and stays out of review when the queue is empty. When the page list is
+    /// ordered by a model's uncertainty ([`App::order_by_uncertainty`]), the review starts at
+    /// the queue's first page in that order (the page the model is least sure about).
     pub(crate) fn start_review(&mut self) {
-        if self.ann.is_none() {
+        let first = self.first_by_uncertainty();
+        if self.ann.is_none() && first.is_none() {
             self.status = Some(("no page to review".into(), false));
             return;
         }
-        if self.needs_review() {
+        let current = self.corpus.as_ref().map(|c| c.current);
+        if self.needs_review() && first.is_none_or(|i| Some(i) == current) {
             self.review = true;
             self.review_pending_accept = false;
             self.show_recovered_work();
             self.review_status();
             return;
         }
-        match self.next_in_queue() {
+        match first.or_else(|| self.next_in_queue()) {
             Some(i) => {
                 if self.confirm_leave(Action::Review) {
                     self.review = true;
@@ -297,6 +301,17 @@ impl App {
             .take(take)
             .copied()
             .find(|&i| c.entries[i].unfinished())
+    }
+
+    /// The queue's first page in the page list's order when that is by uncertainty and in
+    /// force ([`crate::tui::app::UncertaintyOrder::ready`]); `None` otherwise or when the queue
+    /// is empty.
+    fn first_by_uncertainty(&self) -> Option<usize> {
+        let c = self.corpus.as_ref()?;
+        if !c.order.as_ref().is_some_and(|o| o.ready()) {
+            return None;
+        }
+        c.visible().into_iter().find(|&i| c.entries[i].unfinished())
     }
 
     /// Opens the next page of the queue; when none is left, says so and stays in the review on

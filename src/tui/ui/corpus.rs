@@ -10,6 +10,7 @@ use super::super::app::{App, CorpusState, Mode, PageEntry};
 use super::super::display::shorten_end;
 use super::style::{human_size, shorten_middle, title_block};
 use crate::gold::GoldStatus;
+use crate::learn::active::PageUncertainty;
 
 /// The mark of a page's gold status in the page list: `✓` final, `✎` draft, `⚑` flagged, `!`
 /// unreadable, blank without a gold file.
@@ -24,11 +25,13 @@ pub fn status_mark(s: GoldStatus) -> char {
     }
 }
 
-/// The page list: a title with the status counts, the filter line, one row per page (status
-/// mark, `+` for unsaved work in a recovery file, the URL or id cut at its end, the page type,
-/// the size) and, at the bottom, the current page's whole URL, type, status and encoding. The
-/// current page's row is reversed and kept in the middle. Records the rows' area (a click
-/// opens the page clicked).
+/// The page list: a title with the status counts, the order line (when ordered by a model's
+/// uncertainty), the filter line, one row per page (status mark, `+` for unsaved work in a
+/// recovery file, the URL or id cut at its end, the page type, the size — or, when ordered by
+/// uncertainty, the page's uncertainty: `0.83`, `–` without a probability signal, `…` still
+/// to come) and, at the bottom, the current page's whole URL, type, status, uncertainty and
+/// encoding. The current page's row is reversed and kept in the middle. Records the rows' area
+/// (a click opens the page clicked).
 pub(super) struct PageList<'a>(pub(super) &'a App);
 
 impl StatefulWidget for PageList<'_> {
@@ -48,6 +51,24 @@ impl StatefulWidget for PageList<'_> {
         let inner = block.inner(area);
         block.render(area, buf);
         let filtering = app.mode == Mode::Filter;
+        let order_line = u16::from(c.order.is_some());
+        if let Some(o) = &c.order {
+            // What the list is ordered by (or is being measured for), in the top row.
+            let text = if o.ready() {
+                format!("↓ uncertainty · {}", o.algo)
+            } else {
+                format!("uncertainty {}/{}… · {}", o.done, o.total, o.algo)
+            };
+            Paragraph::new(shorten_end(&text, usize::from(inner.width)))
+                .style(Style::default().fg(Color::Cyan))
+                .render(Rect::new(inner.x, inner.y, inner.width, 1), buf);
+        }
+        let inner = Rect::new(
+            inner.x,
+            inner.y + order_line.min(inner.height),
+            inner.width,
+            inner.height.saturating_sub(order_line),
+        );
         let filter_line = u16::from(filtering || !c.filter.is_empty());
         if filter_line == 1 {
             let cursor = if filtering { "▏" } else { "" };
@@ -119,6 +140,13 @@ fn details(e: &PageEntry, w: usize) -> Vec<Line<'static>> {
     if let Some(t) = e.page_type() {
         facts.insert(0, t.to_string());
     }
+    // The uncertainty (`U 0.19`, short: the panel is narrow) before the encoding.
+    match &e.uncertainty {
+        Some(PageUncertainty::Value(u)) => facts.push(format!("U {u:.2}")),
+        Some(PageUncertainty::NoSignal) => facts.push("no probability".into()),
+        Some(PageUncertainty::Unreadable(_)) => facts.push("unreadable".into()),
+        None => {}
+    }
     if let Some(enc) = &e.encoding {
         facts.push(enc.clone());
     }
@@ -138,10 +166,13 @@ fn row(c: &CorpusState, i: usize, width: usize, kind_w: usize) -> String {
     // The HTML's size once read (decompressed); until then the stored size, or "…" for a
     // compressed file.
     let compressed = e.path.extension().is_some_and(|x| x == "gz");
-    let size = match (e.html_bytes, compressed) {
-        (Some(b), _) => human_size(b),
-        (None, true) => "…".to_string(),
-        (None, false) => human_size(e.bytes),
+    let size = match (&c.order, &e.uncertainty, e.html_bytes, compressed) {
+        (Some(_), Some(PageUncertainty::Value(u)), ..) => format!("{u:.2}"),
+        (Some(_), Some(_), ..) => "–".to_string(),
+        (Some(_), None, ..) => "…".to_string(),
+        (None, _, Some(b), _) => human_size(b),
+        (None, _, None, true) => "…".to_string(),
+        (None, _, None, false) => human_size(e.bytes),
     };
     let idw = width.saturating_sub(3 + kind_w + 7);
     let label = shorten_end(&e.label(), idw);
