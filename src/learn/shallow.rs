@@ -180,7 +180,7 @@ impl BlockData {
     /// block per line, in page order: what the extractor selects, as text.
     pub fn extract_text(&self, scorer: &dyn BlockScorer, threshold: f64) -> String {
         let mut out = String::new();
-        let p = scorer.probabilities(&self.rows, N_FEATURES);
+        let p = scorer.probabilities(&self.rows, self.width);
         for i in 0..self.len() {
             if p.get(i).is_some_and(|&p| p >= threshold) {
                 out.push_str(&self.texts[i]);

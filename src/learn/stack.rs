@@ -346,6 +346,46 @@ mod tests {
         );
     }
 
+    /// What cross-validation scores (the prepared page's text at the threshold) is what the
+    /// extractor selects: the stack's rows are wider than the shallow rows, and scoring them in
+    /// chunks of the shallow width once gave other blocks.
+    #[test]
+    fn the_scored_text_is_the_extractors_selection() {
+        let html = "<html><body><div id=main><p>One two three four five six seven eight nine \
+             ten eleven twelve.</p><p>Alpha beta gamma delta epsilon zeta eta theta.</p></div>\
+             <ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul></body></html>";
+        let page = Page::from_text("t.html", html);
+        let data = Stack.prepare(&page, &Selection::default());
+        assert_eq!(data.width, width());
+        // A forest that says "content" exactly when bte_block (a late column) is 1.
+        let col = u32::try_from(
+            feature_names()
+                .iter()
+                .position(|n| n == "bte_block")
+                .unwrap(),
+        )
+        .unwrap();
+        let tree = gbt::GbtTree {
+            feature: vec![col, u32::MAX, u32::MAX],
+            threshold: vec![0.5, 0.0, 0.0],
+            left: vec![1, 0, 0],
+            right: vec![2, 0, 0],
+            missing_left: vec![true, false, false],
+            value: vec![0.0, -5.0, 5.0],
+        };
+        let f: Forest = serde_json::from_value(serde_json::json!({
+            "width": width(), "base": 0.0, "trees": [tree],
+        }))
+        .unwrap();
+        f.check(width()).unwrap();
+        let text = Stack.extract_text(&f, &data, 0.5);
+        assert_eq!(
+            text,
+            "One two three four five six seven eight nine ten eleven twelve.\n\
+             Alpha beta gamma delta epsilon zeta eta theta.\n"
+        );
+    }
+
     #[test]
     fn every_member_is_registered() {
         assert!(members().iter().all(Option::is_some), "{MEMBERS:?}");
