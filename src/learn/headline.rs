@@ -25,7 +25,7 @@
 //! finders run on the same pages. Deterministic: the folds come from the seed, the fits are
 //! deterministic whatever the number of threads ([`gbt`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -33,6 +33,7 @@ use rayon::prelude::*;
 use super::data;
 use super::folds;
 use super::gbt::{self, Forest, GbtParams};
+use super::model::{self, CorpusRecord, ModelFile, Training};
 use crate::algorithms::Params;
 use crate::error::{Error, Result};
 use crate::eval::headline::{
@@ -196,16 +197,7 @@ pub fn cross_validate(
         ));
     }
     let finders = configure(crate::headline::resolve(peers)?, &[])?;
-    let opts = DecodeOptions::default();
-    let prepared: Vec<PageRows> = pages
-        .par_iter()
-        .map(|ep| {
-            let gold = ep.gold.headline.as_deref().unwrap_or("");
-            Page::load(&ep.path, &opts)
-                .map(|page| prepare(&page, gold))
-                .unwrap_or_default()
-        })
-        .collect();
+    let prepared = prepare_pages(&pages);
     let sites: Vec<&str> = pages.iter().map(|p| p.site.as_str()).collect();
     let fold_of = folds::assign(&sites, k, seed)?;
     let mut results: Vec<Option<HeadlineResult>> = vec![None; pages.len()];
@@ -236,6 +228,135 @@ pub fn cross_validate(
             .collect(),
     });
     Ok(report)
+}
+
+/// The `method` of a headline ranker's model file.
+pub const METHOD: &str = "headline";
+
+/// A model file (schema [`model::SCHEMA`], method [`METHOD`], features [`FEATURES`], the
+/// fitted forest as its body, threshold 0.5 — unused: the best candidate is the headline) for
+/// a ranker fitted on `pages` ([`fit`]) from `corpora` with `seed`. Errors: those of [`fit`].
+pub fn model_of(
+    pages: &[&PageRows],
+    corpora: Vec<CorpusRecord>,
+    seed: u64,
+) -> Result<ModelFile<Forest>> {
+    Ok(ModelFile {
+        schema: model::SCHEMA,
+        method: METHOD.to_string(),
+        features: FEATURES.iter().map(|f| f.to_string()).collect(),
+        training: Training {
+            corpora,
+            seed,
+            folds: None,
+        },
+        cv: None,
+        cescope_version: env!("CARGO_PKG_VERSION").to_string(),
+        threshold: 0.5,
+        body: fit(pages, seed)?,
+    })
+}
+
+/// Fits the ranker on every page of `corpora` with a gold headline and returns its model file
+/// ([`model_of`]; write it with [`ModelFile::to_bytes`] and [`model::write`]). Errors: those
+/// of [`data::gather`]; [`Error::Train`] when no page has a gold headline or from [`fit`].
+pub fn train(corpora: &[PathBuf], seed: u64) -> Result<ModelFile<Forest>> {
+    let (pages, _notes) = data::gather(corpora)?;
+    let (pages, _dropped) = with_headline(pages);
+    if pages.is_empty() {
+        return Err(Error::Train(
+            "no page with a gold headline in the given corpora".into(),
+        ));
+    }
+    let prepared = prepare_pages(&pages);
+    let mut records: Vec<CorpusRecord> = Vec::new();
+    for ep in &pages {
+        if !records.iter().any(|r| r.name == ep.corpus) {
+            let of: Vec<&str> = pages
+                .iter()
+                .filter(|p| p.corpus == ep.corpus)
+                .map(|p| p.site.as_str())
+                .collect();
+            let mut sites = of.clone();
+            sites.sort_unstable();
+            sites.dedup();
+            records.push(CorpusRecord {
+                name: ep.corpus.clone(),
+                pages: of.len(),
+                sites: sites.len(),
+                licence: data::licence_of(&ep.corpus).to_string(),
+            });
+        }
+    }
+    let refs: Vec<&PageRows> = prepared.iter().collect();
+    model_of(&refs, records, seed)
+}
+
+/// Loads a headline ranker's model file as a finder named after the file's stem. Errors:
+/// [`Error::Model`] naming the file: unreadable, not JSON, another schema or method, another
+/// feature list, a malformed forest.
+pub fn load(path: &Path) -> Result<Arc<dyn HeadlineFinder>> {
+    let bytes = crate::fsio::read::read_regular(path, model::MODEL_FILE_LIMIT).map_err(|e| {
+        Error::Model {
+            file: crate::fsio::write::printable_path(path),
+            message: e.to_string(),
+        }
+    })?;
+    let name = path
+        .file_stem()
+        .map_or_else(|| "model".to_string(), |s| s.to_string_lossy().into_owned());
+    load_bytes(path, &name, &bytes)
+}
+
+/// A headline ranker's model file `bytes` as a finder named `name` (`path` names the file in
+/// errors). Errors: as [`load`].
+pub fn load_bytes(path: &Path, name: &str, bytes: &[u8]) -> Result<Arc<dyn HeadlineFinder>> {
+    let bad = |message: String| Error::Model {
+        file: crate::fsio::write::printable_path(path),
+        message,
+    };
+    /// Read first, so that another schema or method is named before the body is parsed.
+    #[derive(serde::Deserialize)]
+    struct Header {
+        schema: u32,
+        method: String,
+    }
+    let h: Header =
+        serde_json::from_slice(bytes).map_err(|e| bad(format!("not a cescope model file: {e}")))?;
+    if h.schema != model::SCHEMA {
+        return Err(bad(format!(
+            "schema {} is not the schema this cescope reads ({})",
+            h.schema,
+            model::SCHEMA
+        )));
+    }
+    if h.method != METHOD {
+        return Err(bad(format!(
+            "method {:?} is not a headline ranker ({METHOD:?}; train one with `cescope train \
+             --method headline`)",
+            h.method
+        )));
+    }
+    let m: ModelFile<Forest> = model::parse_body(path, bytes)?;
+    let want: Vec<String> = FEATURES.iter().map(|f| f.to_string()).collect();
+    model::check_features(path, &m.features, &want)?;
+    m.body.check(FEATURES.len()).map_err(bad)?;
+    finder(name, m.body)
+}
+
+/// Every page of `pages` read and turned into candidate rows against its gold headline, in
+/// parallel and in page order; a page that cannot be read has no candidates.
+fn prepare_pages(pages: &[crate::eval::run::EvalPage]) -> Vec<PageRows> {
+    let opts = DecodeOptions::default();
+    pages
+        .par_iter()
+        .map(|ep| {
+            let gold = ep.gold.headline.as_deref().unwrap_or("");
+            Page::load(&ep.path, &opts)
+                .map(|page| prepare(&page, gold))
+                .unwrap_or_default()
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -359,5 +480,41 @@ mod tests {
         );
         // An empty gold headline labels nothing.
         assert!(prepare(&page, " \n").labels.iter().all(|&l| !l));
+    }
+
+    #[test]
+    fn model_files_round_trip_and_bad_files_are_errors() {
+        let pages = toy_rows(30);
+        let refs: Vec<&PageRows> = pages.iter().collect();
+        let m = model_of(&refs, Vec::new(), 2).unwrap();
+        let bytes = m.to_bytes();
+        assert_eq!(bytes, model_of(&refs, Vec::new(), 2).unwrap().to_bytes());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("heads.json");
+        model::write(&path, &bytes).unwrap();
+        let f = load(&path).unwrap();
+        assert_eq!(f.name(), "heads");
+        let (page, gold) = toy(77);
+        assert_eq!(f.run(&page, &Params::default()).best().unwrap().text, gold);
+        let text = String::from_utf8(bytes).unwrap();
+        for (from, to, why) in [
+            (
+                "\"method\": \"headline\"",
+                "\"method\": \"stack\"",
+                "not a headline ranker",
+            ),
+            ("\"schema\": 1", "\"schema\": 9", "schema 9"),
+            ("\"cos_tf\"", "\"cosine\"", "feature"),
+            ("\"width\": 23", "\"width\": 2", "features per row"),
+        ] {
+            assert!(text.contains(from), "{from}");
+            let e = load_bytes(&path, "x", text.replacen(from, to, 1).as_bytes())
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(e.contains(why) && e.contains("heads.json"), "{why}: {e}");
+        }
+        assert!(load_bytes(&path, "x", b"{").is_err());
+        assert!(load(&dir.path().join("missing.json")).is_err());
     }
 }
