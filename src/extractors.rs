@@ -86,6 +86,38 @@ pub fn resolve(spec: &str) -> Result<Vec<Arc<dyn Extractor>>> {
     registry().resolve(spec, find)
 }
 
+/// True when `name` names a JSON file (ends in `.json`, ASCII case-insensitive).
+fn is_json_name(name: &str) -> bool {
+    let trimmed = name.trim();
+    trimmed
+        .rsplit('.')
+        .next()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("json") && trimmed.contains('.'))
+}
+
+/// Looks a headline finder up by name (ASCII case-insensitive): a registered finder
+/// ([`crate::headline::find`]), else a name ending in `.json` is the model file of a learned
+/// headline ranker ([`crate::learn::headline::load`], written by `cescope train --method
+/// headline`). Errors: [`Error::UnknownAlgorithm`], [`Error::Model`].
+pub fn find_headline(name: &str) -> Result<Arc<dyn crate::headline::HeadlineFinder>> {
+    if is_json_name(name) && crate::headline::registry().get(name).is_none() {
+        return crate::learn::headline::load(Path::new(name.trim()));
+    }
+    crate::headline::find(name).map_err(|e| match e {
+        Error::UnknownAlgorithm { name, known } => Error::UnknownAlgorithm {
+            name,
+            known: format!("{known}, or a learned headline model FILE.json"),
+        },
+        other => other,
+    })
+}
+
+/// Resolves `all` (the registered headline finders) or a comma-separated list of finder names
+/// and headline model files ([`find_headline`]).
+pub fn resolve_headlines(spec: &str) -> Result<Vec<Arc<dyn crate::headline::HeadlineFinder>>> {
+    crate::headline::registry().resolve(spec, find_headline)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +130,24 @@ mod tests {
         let e = find("/no/such/model.json").err().unwrap().to_string();
         assert!(e.starts_with("model /no/such/model.json"), "{e}");
         assert_eq!(resolve("danag,bte").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn headline_finders_and_headline_model_files_resolve_here() {
+        assert_eq!(find_headline("TF").unwrap().name(), "tf");
+        let e = find_headline("nope").err().unwrap().to_string();
+        assert!(e.contains("headline model FILE.json"), "{e}");
+        let e = find_headline("/no/such/heads.json")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.starts_with("model /no/such/heads.json"), "{e}");
+        // An extractor's model file is not a headline ranker.
+        let e = find_headline("models/learned.json")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("not a headline ranker"), "{e}");
+        assert_eq!(resolve_headlines("tf,largest").unwrap().len(), 2);
     }
 }

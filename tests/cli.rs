@@ -689,3 +689,77 @@ fn man_page_is_roff_that_names_every_subcommand() {
     let extract = std::fs::read_to_string(dir.path().join("cescope-extract.1")).unwrap();
     assert!(extract.contains("\\-\\-encoding"), "{extract}");
 }
+
+/// `cescope train --method headline` writes a headline model file (byte-identical on a second
+/// run) that `title --method FILE.json` and `eval --headline --algo FILE.json` load; `--test`
+/// and an extractor's model file are clear errors.
+#[test]
+fn train_headline_writes_a_model_that_title_and_eval_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = dir.path().join("heads.json");
+    let train = |path: &std::path::Path| {
+        let o = cescope()
+            .current_dir(root)
+            .args([
+                "train",
+                "--method",
+                "headline",
+                "--train",
+                "sample-pages",
+                "--out",
+            ])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read(path).unwrap()
+    };
+    let a = train(&out);
+    assert_eq!(a, train(&dir.path().join("again.json")));
+    assert!(String::from_utf8_lossy(&a).contains("\"method\": \"headline\""));
+    let o = cescope()
+        .current_dir(root)
+        .args([
+            "title",
+            "sample-pages/news-article.html",
+            "--top",
+            "1",
+            "--method",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let line = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(line.contains("Castlebridge flood barrier"), "{line}");
+    let o = cescope()
+        .current_dir(root)
+        .args(["eval", "--headline", "sample-pages", "--algo"])
+        .arg(format!("tf,{}", out.display()))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("heads"));
+    let o = cescope()
+        .current_dir(root)
+        .args(["train", "--method", "headline", "--train", "sample-pages"])
+        .args(["--test", "sample-pages", "--out"])
+        .arg(dir.path().join("x.json"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--test is not used"));
+    let o = cescope()
+        .current_dir(root)
+        .args([
+            "title",
+            "sample-pages/news-article.html",
+            "--method",
+            "models/learned.json",
+        ])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a headline ranker"));
+}

@@ -335,3 +335,29 @@ fn inspector_takes_the_suggested_headline() {
     key(&mut app, 'u');
     assert_eq!(head(&app), marked);
 }
+
+/// The learned headline ranker (`learn::headline`) cross-validated on readability and wcxb-dev
+/// pooled (5 folds grouped by site, seed 1), scored per corpus as `cescope eval --headline`
+/// scores, next to TitleFinder (`tf`) and the baselines on the same pages; prints the table.
+/// Run: `cargo test --release --test headline -- --ignored --nocapture learned_headlines`.
+#[test]
+#[ignore = "needs ../shared/corpus"]
+fn learned_headlines_cross_validated() {
+    use cescope::eval::run::GroupBy;
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
+    let corpora = [root.join("readability"), root.join("wcxb-dev")];
+    let report =
+        cescope::learn::headline::cross_validate(&corpora, 5, 1, "tf,title,largest").unwrap();
+    let table = report.table(GroupBy::Corpus);
+    println!("{table}");
+    let groups = report.summarize(GroupBy::Corpus);
+    assert_eq!(groups.len(), 2);
+    let learned = report.finders.len() - 1;
+    assert_eq!(report.finders[learned].name, "learned");
+    for g in &groups {
+        let s = g.summaries[learned];
+        // Every page is scored once, by the fold that did not train on it.
+        assert_eq!(s.pages, g.summaries[0].pages, "{}", g.label);
+        assert!(s.a > 0, "{}: the ranker found no headline", g.label);
+    }
+}

@@ -61,7 +61,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if let Some(n) = args.fitness {
         fitness(args, n)
     } else if args.headline {
-        let finders = cescope::headline::resolve(&args.algo)?;
+        let finders = cescope::extractors::resolve_headlines(&args.algo)?;
         let pages = bench::load_inputs(&args.inputs).context("loading benchmark inputs")?;
         let rows = bench::run_headline(&pages, &finders, args.repeat);
         print(&rows, bench::headline_table, args.format)

@@ -197,7 +197,10 @@ fn headline(args: &EvalArgs) -> Result<()> {
     use cescope::eval::headline as eh;
     use cescope::eval::run::{self, GroupBy};
     let t0 = Instant::now();
-    let finders = eh::configure(cescope::headline::resolve(&args.algo)?, &args.set)?;
+    let finders = eh::configure(
+        cescope::extractors::resolve_headlines(&args.algo)?,
+        &args.set,
+    )?;
     let group = match args.by {
         TableBy::Corpus => GroupBy::Corpus,
         TableBy::Site => GroupBy::Site,

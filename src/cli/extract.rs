@@ -149,7 +149,7 @@ fn batch(input: &Path, args: &ExtractArgs) -> Result<()> {
     let params = args.page.params(extractor.params())?;
     let headline = match &args.headline {
         Some(name) => {
-            let f = cescope::headline::find(name)?;
+            let f = cescope::extractors::find_headline(name)?;
             let p = Params::defaults(f.params());
             Some((f, p))
         }

@@ -35,7 +35,7 @@ pub struct TitleArgs {
 /// standard output; warnings, and a note when there is none, on standard error. Errors: an
 /// unknown finder or parameter, an unreadable page.
 pub fn run(args: &TitleArgs) -> Result<()> {
-    let finder = cescope::headline::find(&args.method)?;
+    let finder = cescope::extractors::find_headline(&args.method)?;
     let params = args.page.params(finder.params())?;
     let opts = args.page.decode();
     let page = Page::load(&args.file, &opts)?;

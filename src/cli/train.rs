@@ -22,7 +22,7 @@ use super::{shown, with_threads};
 /// model; the model itself is always fitted on all training pages.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// The learned method (shallow, svm, mss, crf, stack).
+    /// The learned method (shallow, svm, mss, crf, stack; headline: the headline ranker).
     #[arg(long, short, value_name = "NAME")]
     method: String,
     /// Training corpora: ground-truth.json corpora or folders of pages with cescope gold files
@@ -51,7 +51,15 @@ pub struct TrainArgs {
 /// cross-validation and test tables on standard output, writes the model file.
 pub fn run(args: &TrainArgs) -> Result<()> {
     let t0 = Instant::now();
-    let method = learn::find_method(&args.method)?;
+    let headline = args
+        .method
+        .trim()
+        .eq_ignore_ascii_case(learn::headline::METHOD);
+    let method = if headline {
+        None
+    } else {
+        Some(learn::find_method(&args.method)?)
+    };
     let dir = match args.out.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -66,6 +74,9 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     if args.out.file_name().is_none() {
         bail!("--out {}: not a file name", shown(&args.out));
     }
+    let Some(method) = method else {
+        return train_headline(args, t0);
+    };
     let job = TrainJob {
         train: args.train.clone(),
         test: args.test.clone(),
@@ -104,6 +115,45 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         trained.bytes.len(),
         method.info().name,
         trained.pages,
+        t0.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+/// `cescope train --method headline`: the learned headline ranker ([`learn::headline`]) fitted
+/// on every page of `--train` with a gold headline; with `--folds K` first the
+/// cross-validation table (exact match, Table 5.3's counts) next to `tf`, `title` and
+/// `largest`. `--test` is refused (score a headline model with `eval --headline --algo
+/// FILE.json`).
+fn train_headline(args: &TrainArgs, t0: Instant) -> Result<()> {
+    if !args.test.is_empty() {
+        bail!(
+            "--test is not used by --method headline: score the model with `cescope eval \
+             --headline CORPUS --algo MODEL.json`"
+        );
+    }
+    let mut out = std::io::stdout().lock();
+    if let Some(k) = args.folds {
+        let report = with_threads(args.threads, || {
+            learn::headline::cross_validate(&args.train, k, args.seed, "tf,title,largest")
+        })??;
+        writeln!(
+            out,
+            "headline — {k}-fold cross-validation grouped by site (exact match):"
+        )?;
+        write!(out, "{}", report.table(cescope::eval::run::GroupBy::Corpus))?;
+    }
+    let m = with_threads(args.threads, || {
+        learn::headline::train(&args.train, args.seed)
+    })??;
+    let bytes = m.to_bytes();
+    model::write(&args.out, &bytes)?;
+    writeln!(
+        std::io::stderr().lock(),
+        "wrote {} ({} bytes; headline trained on {} pages) in {:.1} s",
+        shown(&args.out),
+        bytes.len(),
+        m.training.corpora.iter().map(|c| c.pages).sum::<usize>(),
         t0.elapsed().as_secs_f64()
     )?;
     Ok(())

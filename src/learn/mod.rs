@@ -14,6 +14,10 @@
 //!   write the file — written once for every method ([`Learner`] through [`Method`]).
 //! - [`classifier`]: a block classifier as an [`Extractor`]: per-block probability as its
 //!   signal, a `threshold` parameter, per-block explanations.
+//! - [`headline`]: the learned headline ranker — gradient-boosted trees over TitleFinder's
+//!   featured headline candidates, labelled by the exact match of Table 5.3, and its
+//!   cross-validation next to TitleFinder and the baselines (not a [`Learner`]: it ranks
+//!   candidates, it extracts no content).
 //! - [`active`]: active learning — each page's uncertainty under a model (its blocks'
 //!   probabilities near 0.5, weighted by words) and the review order it gives.
 //!
@@ -29,6 +33,7 @@ pub mod crf;
 pub mod data;
 pub mod folds;
 pub mod gbt;
+pub mod headline;
 pub mod model;
 pub mod mss;
 pub mod shallow;

@@ -14,6 +14,10 @@
 //! - `title` — the `title` element as is; `largest` — the first highest-order `h1`–`h6`
 //!   ([`baseline`]).
 //!
+//! Not registered (it needs a fitted model): [`learned::LearnedFinder`], which ranks the
+//! featured candidates of [`candidates`] by a model's score; the learning module trains the
+//! model and builds the finder (`cescope::learn::headline`).
+//!
 //! Why this lives under `algorithms`: the DANA family's `bound=headline` (thesis 7.2.1) calls
 //! TitleFinder, and TitleFinder uses the algorithms' contract types; a top-level `headline`
 //! module would close an import cycle between top-level modules. The crate root re-exports it
@@ -21,6 +25,7 @@
 
 pub mod baseline;
 pub mod candidates;
+pub mod learned;
 pub mod titlefinder;
 
 use std::ops::Range;
