@@ -259,6 +259,10 @@ impl Learner for Stack {
         body.check(width())
     }
 
+    fn parallel_folds(&self) -> bool {
+        false
+    }
+
     fn fit(&self, pages: &[&BlockData], seed: u64) -> Result<Forest> {
         let (rows, labels) = shallow::stack(pages);
         gbt::fit(

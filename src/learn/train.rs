@@ -159,26 +159,28 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
         Some(k) => {
             let sites: Vec<&str> = prepared.iter().map(|p| p.meta.site.as_str()).collect();
             let fold_of = folds::assign(&sites, k, job.seed)?;
-            let per_fold: Vec<Result<Vec<(usize, Prf)>>> = (0..k)
-                .into_par_iter()
-                .map(|f| {
-                    let train: Vec<&L::PageData> = prepared
-                        .iter()
-                        .zip(&fold_of)
-                        .filter(|(_, &g)| g != f)
-                        .map(|(p, _)| &p.data)
-                        .collect();
-                    let body = l.fit(&train, fold_seed(job.seed, f))?;
-                    let scored = prepared
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| fold_of[*i] == f)
-                        .map(|(i, p)| (i, score(&body, p)))
-                        .collect();
-                    bar.inc();
-                    Ok(scored)
-                })
-                .collect();
+            let fit_fold = |f: usize| -> Result<Vec<(usize, Prf)>> {
+                let train: Vec<&L::PageData> = prepared
+                    .iter()
+                    .zip(&fold_of)
+                    .filter(|(_, &g)| g != f)
+                    .map(|(p, _)| &p.data)
+                    .collect();
+                let body = l.fit(&train, fold_seed(job.seed, f))?;
+                let scored = prepared
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| fold_of[*i] == f)
+                    .map(|(i, p)| (i, score(&body, p)))
+                    .collect();
+                bar.inc();
+                Ok(scored)
+            };
+            let per_fold: Vec<Result<Vec<(usize, Prf)>>> = if l.parallel_folds() {
+                (0..k).into_par_iter().map(fit_fold).collect()
+            } else {
+                (0..k).map(fit_fold).collect()
+            };
             let mut prf = vec![Prf::from_counts(0, 0, 0); prepared.len()];
             for fold in per_fold {
                 for (i, s) in fold? {
