@@ -41,8 +41,10 @@ pub struct GbtParams {
 
 /// perpetual's memory limit, in GB. Without one it sizes its pool of node histograms from the
 /// machine's free memory (up to 10 000 histograms of bins × features each, several GB per fit on
-/// the stack's rows, and the training pipeline fits two folds at a time); with it the pool is
-/// a fixed size whenever that much memory is free, so a fit does not depend on the machine.
+/// the stack's rows); with it the pool is a fixed size whenever that much memory is free, so a
+/// fit does not depend on the machine. Two fits started together still see each other's
+/// memory: a method using this module fits its folds one at a time
+/// ([`crate::learn::Learner::parallel_folds`]).
 pub const MEMORY_LIMIT_GB: f32 = 2.0;
 
 /// No split feature: the node is a leaf.
