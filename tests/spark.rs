@@ -45,7 +45,14 @@ fn spark_venv() -> PathBuf {
             .expect("python3 runs");
         assert!(st.success(), "python3 -m venv {} failed", venv.display());
         let out = Command::new(&python)
-            .args(["-m", "pip", "install", "--quiet", "pyspark"])
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--no-cache-dir",
+                "pyspark",
+            ])
             .output()
             .expect("pip runs");
         assert!(
