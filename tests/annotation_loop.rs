@@ -307,6 +307,24 @@ fn without_a_probability_signal_the_order_stays() {
     assert!(message(&one).contains("not a corpus"), "{}", message(&one));
 }
 
+/// `cescope train --method shallow --train PAGES --out OUT --threads 1`.
+fn train_shallow(pages: &Path, out: &Path) -> std::process::Output {
+    common::run(
+        Path::new(ROOT),
+        &[
+            "train",
+            "--method",
+            "shallow",
+            "--train",
+            pages.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            "1",
+        ],
+    )
+}
+
 /// The loop end to end: a model trained on the project's gold drafts each page of a fresh
 /// folder in the inspector (`T`), the annotator saves (`S`: the inspector's own save path),
 /// `cescope train` learns from that gold folder, and its model, loaded with `--algo`, drafts a
@@ -338,20 +356,7 @@ fn cescope_train_on_a_gold_folder_made_in_the_inspector() {
         assert!(!g.draft && !g.main_content.text.is_empty(), "{n}");
     }
     let out = dir.path().join("second.json");
-    let o = common::run(
-        Path::new(ROOT),
-        &[
-            "train",
-            "--method",
-            "shallow",
-            "--train",
-            pages.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--threads",
-            "1",
-        ],
-    );
+    let o = train_shallow(&pages, &out);
     assert!(o.status.success(), "{}", common::stderr(&o));
     assert!(
         common::stderr(&o).contains("shallow trained on 4 pages"),
@@ -378,4 +383,58 @@ fn cescope_train_on_a_gold_folder_made_in_the_inspector() {
         .entries
         .iter()
         .all(|e| matches!(e.uncertainty, Some(PageUncertainty::Value(_)))));
+}
+
+/// `cescope train` on a gold folder learns only from reviewed gold: a draft (what `T` made,
+/// not yet saved as final) and a flagged file are left out with a note, the finished files
+/// train the model; a folder of drafts only has nothing to train on.
+#[test]
+fn cescope_train_leaves_drafts_and_flagged_gold_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = ["news-article", "slashdot-story", "wiki-article", "teaching"];
+    let (pages, gold_dir) = pages(dir.path(), &names, true);
+    // Two of the four drafts reviewed (final), one flagged.
+    for n in ["news-article", "wiki-article"] {
+        let p = gold_dir.join(format!("{n}.json"));
+        let mut g = gold::load(&p).unwrap();
+        g.draft = false;
+        gold::save(&p, &g, SaveMode::Overwrite).unwrap();
+    }
+    let p = gold_dir.join("teaching.json");
+    let mut g = gold::load(&p).unwrap();
+    g.notes = format!("{} look again", gold::FLAGGED);
+    gold::save(&p, &g, SaveMode::Overwrite).unwrap();
+    assert_eq!(gold::GoldStatus::of_file(&p), gold::GoldStatus::Flagged);
+
+    let out = dir.path().join("m.json");
+    let o = train_shallow(&pages, &out);
+    let err = common::stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("shallow trained on 2 pages"), "{err}");
+    assert!(
+        err.contains("slashdot-story") && err.contains("still a draft"),
+        "{err}"
+    );
+    assert!(
+        err.contains("teaching") && err.contains("still flagged"),
+        "{err}"
+    );
+
+    // Only drafts: refused, nothing written.
+    for n in ["news-article", "wiki-article", "teaching"] {
+        let p = gold_dir.join(format!("{n}.json"));
+        let mut g = gold::load(&p).unwrap();
+        g.draft = true;
+        g.notes.clear();
+        gold::save(&p, &g, SaveMode::Overwrite).unwrap();
+    }
+    let none = dir.path().join("none.json");
+    let o = train_shallow(&pages, &none);
+    assert!(!o.status.success());
+    assert!(
+        common::stderr(&o).contains("still a draft"),
+        "{}",
+        common::stderr(&o)
+    );
+    assert!(!none.exists());
 }

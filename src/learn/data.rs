@@ -1,10 +1,12 @@
 //! Training data: the pages of `--train` / `--test` corpora with their gold selection in the
 //! normal form, read and prepared once each.
 //!
-//! Pages come from [`gather_with`] with [`CorpusOrGoldFiles`]: a `ground-truth.json` corpus
+//! Pages come from [`gather_with`] with [`ReviewedGold`]: a `ground-truth.json` corpus
 //! (its `articleBody` aligned to the page's words by the exact word LCS of `gold import`,
 //! [`PageWords::locate`]) or a folder of pages with cescope gold files (the file's own
-//! main-content ranges, the page decoded with the encoding the file names). Every page is read,
+//! main-content ranges, the page decoded with the encoding the file names) — a gold file still
+//! a draft or flagged is left out with a note: a model trained on drafts would learn the
+//! mistakes of the extractor that drafted them. Every page is read,
 //! decoded and handed to a method's `prepare` in parallel on the current rayon pool, the results
 //! collected **in page order**, and the page dropped: only the method's compact data stay.
 
@@ -12,8 +14,10 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::corpus::{Corpus, CorpusPage, GoldText};
 use crate::error::{Error, Result};
-use crate::eval::run::{gather_with, CorpusOrGoldFiles, EvalPage};
+use crate::eval::run::{gather_with, CorpusOrGoldFiles, EvalPage, GoldLookup, GoldSource};
+use crate::gold::GoldStatus;
 use crate::page::locate::PageWords;
 use crate::page::{DecodeOptions, Page};
 use crate::selection::Selection;
@@ -45,15 +49,59 @@ pub struct Prepared<T> {
     pub data: T,
 }
 
-/// The gathered pages of some corpora and the notes of [`gather_with`] (pages without gold).
-/// Errors: those of [`gather_with`]; [`Error::Train`] when no page has a gold standard.
+/// The gold a model trains on: [`CorpusOrGoldFiles`], but a cescope gold file that is still a
+/// draft or flagged ([`GoldStatus::unfinished`]) is [`GoldLookup::Unusable`] — `T` drafts from
+/// an extractor, and only the annotator's review makes a draft gold.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReviewedGold;
+
+impl GoldSource for ReviewedGold {
+    fn gold(&self, corpus: &Corpus, page: &CorpusPage) -> Option<GoldText> {
+        match self.lookup(corpus, page) {
+            GoldLookup::Found { gold, .. } => Some(gold),
+            GoldLookup::Missing | GoldLookup::Unusable(_) => None,
+        }
+    }
+
+    fn lookup(&self, corpus: &Corpus, page: &CorpusPage) -> GoldLookup {
+        let found = CorpusOrGoldFiles.lookup(corpus, page);
+        if let GoldLookup::Found {
+            page_sha256: Some(_),
+            ..
+        } = &found
+        {
+            let status = GoldStatus::of_file(&crate::gold::gold_path_for(&page.path, None));
+            if status.unfinished() {
+                return GoldLookup::Unusable(format!(
+                    "it is still {} (review it first: a model trained on a draft learns the \
+                     mistakes of the extractor that drafted it)",
+                    if status == GoldStatus::Flagged {
+                        "flagged"
+                    } else {
+                        "a draft"
+                    }
+                ));
+            }
+        }
+        found
+    }
+}
+
+/// The gathered pages of some corpora and the notes of [`gather_with`] (pages without gold,
+/// unfinished gold files). Errors: those of [`gather_with`]; [`Error::Train`] when no page has a
+/// gold standard.
 pub fn gather(paths: &[PathBuf]) -> Result<(Vec<EvalPage>, Vec<String>)> {
-    let (pages, notes) = gather_with(paths, &CorpusOrGoldFiles)?;
+    let (pages, notes) = gather_with(paths, &ReviewedGold)?;
     if pages.is_empty() {
         let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        let why = if notes.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", notes.join("; "))
+        };
         return Err(Error::Train(format!(
             "no page with a gold standard in {} (a ground-truth.json corpus, or a folder of \
-             pages with cescope gold files)",
+             pages with reviewed cescope gold files){why}",
             shown.join(", ")
         )));
     }
