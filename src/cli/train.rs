@@ -110,12 +110,16 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     model::write(&args.out, &trained.bytes)?;
     writeln!(
         err,
-        "wrote {} ({} bytes; {} trained on {} pages) in {:.1} s",
+        "wrote {} ({} bytes; {} trained on {} pages) in {:.1} s (reading {:.1} s, \
+         cross-validation {:.1} s, final fit {:.1} s)",
         shown(&args.out),
         trained.bytes.len(),
         method.info().name,
         trained.pages,
-        t0.elapsed().as_secs_f64()
+        t0.elapsed().as_secs_f64(),
+        trained.seconds[0],
+        trained.seconds[1],
+        trained.seconds[2]
     )?;
     Ok(())
 }

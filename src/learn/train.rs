@@ -48,6 +48,9 @@ pub struct Trained {
     pub notes: Vec<String>,
     /// Training pages used.
     pub pages: usize,
+    /// Wall-clock seconds of the three stages: reading and featurising the pages, the
+    /// cross-validation folds (0 without `--folds`), the final fit.
+    pub seconds: [f64; 3],
 }
 
 /// A progress bar on standard error, or nothing.
@@ -137,6 +140,7 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
     }
     let fits = job.folds.unwrap_or(0) + 1;
     let bar = Bar::new(job.progress, train_pages.len() + test_pages.len() + fits);
+    let clock = std::time::Instant::now();
     bar.say("reading");
     let prepare =
         |page: &crate::page::Page, gold: &crate::selection::Selection| l.prepare(page, gold);
@@ -154,6 +158,7 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
         Metric::Word.prf(&l.extract_text(body, &p.data, threshold), &p.gold_text)
     };
 
+    let read_secs = clock.elapsed().as_secs_f64();
     bar.say("fitting");
     let cv = match job.folds {
         Some(k) => {
@@ -195,9 +200,11 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
         }
         None => None,
     };
+    let cv_secs = clock.elapsed().as_secs_f64() - read_secs;
     let all: Vec<&L::PageData> = prepared.iter().map(|p| &p.data).collect();
     let body = l.fit(&all, job.seed)?;
     bar.inc();
+    let fit_secs = clock.elapsed().as_secs_f64() - read_secs - cv_secs;
     let test = (!tested.is_empty()).then(|| {
         let prf: Vec<Prf> = tested.par_iter().map(|p| score(&body, p)).collect();
         let metas: Vec<&PageMeta> = tested.iter().map(|p| &p.meta).collect();
@@ -227,6 +234,7 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
         test,
         notes,
         pages: prepared.len(),
+        seconds: [read_secs, cv_secs, fit_secs],
     })
 }
 
