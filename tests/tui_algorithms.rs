@@ -1027,3 +1027,21 @@ fn step_mode_hides_later_phases_and_the_scores() {
     );
     tui_snapshot!("teaching_steps", all);
 }
+
+/// The shipped learned model is in the inspector's algorithm list without `--algo` (after the
+/// registered algorithms), chosen like any other, and shows its probability signal.
+#[test]
+fn the_shipped_learned_model_is_in_the_list() {
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    let names: Vec<&str> = app.algos.iter().map(|a| a.extractor.name()).collect();
+    let at = names.iter().position(|n| *n == "learned");
+    assert_eq!(at, Some(cescope::extractors::names().len()), "{names:?}");
+    keys(&mut app, "p");
+    type_text(&mut app, "learned");
+    keys(&mut app, "\n");
+    assert_eq!(app.active_algo().extractor.name(), "learned");
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("learned"), "{s}");
+    let r = app.active_algo().result.as_ref().expect("learned ran");
+    assert!(!r.selection.is_empty());
+}

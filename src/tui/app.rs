@@ -335,6 +335,11 @@ impl App {
             .enumerate()
             .map(|(i, e)| AlgoState::new(Arc::clone(e), i))
             .collect();
+        // The shipped learned model follows the registered algorithms (it is not in the
+        // registry: `all` is scored on the corpora it trained on).
+        if let Ok(e) = crate::extractors::learned() {
+            algos.push(AlgoState::new(e, algos.len()));
+        }
         // An algorithm named by a filter-set file (`--algo FILE.toml`) joins the list at the end.
         let mut active = algos
             .iter()
