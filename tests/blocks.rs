@@ -41,6 +41,7 @@ fn expected() -> Vec<Features> {
             all_caps_words: 0,
             date_tokens: 0,
             vertical_bars: 1,
+            commas: 0,
             lines: 1,
             wrapped_tokens: 0,
         },
@@ -57,6 +58,7 @@ fn expected() -> Vec<Features> {
             all_caps_words: 0,
             date_tokens: 0,
             vertical_bars: 2,
+            commas: 0,
             lines: 1,
             wrapped_tokens: 0,
         },
@@ -73,12 +75,13 @@ fn expected() -> Vec<Features> {
             all_caps_words: 0,
             date_tokens: 0,
             vertical_bars: 0,
+            commas: 0,
             lines: 1,
             wrapped_tokens: 0,
         },
         // "Posted on Monday, 12.03.2024 at 10:30 by the NEWS desk.": word chars
         // 6+2+6+10+2+5+2+3+4+4 = 44 (`Monday,` → 6, `desk.` → 4); capitals Posted, Monday, NEWS;
-        // dates Monday, 12.03.2024, 10:30; one full stop, one sentence.
+        // dates Monday, 12.03.2024, 10:30; one full stop, one sentence; one comma.
         Features {
             tokens: 10,
             words: 10,
@@ -91,6 +94,7 @@ fn expected() -> Vec<Features> {
             all_caps_words: 1,
             date_tokens: 3,
             vertical_bars: 0,
+            commas: 1,
             lines: 1,
             wrapped_tokens: 0,
         },
@@ -103,7 +107,8 @@ fn expected() -> Vec<Features> {
         //       11 tokens: the last line, left out of the density
         // so ρ = (14 + 15) / 2 = 14.5. Links: `Read` and `more!` (the `!` follows the </a>).
         // Sentences end at spring. months. questions. more! — three full stops. Capitals: The,
-        // Engineers, Residents, Tuesday, Read; dates 1987 and Tuesday.
+        // Engineers, Residents, Tuesday, Read; dates 1987 and Tuesday; commas after wall, 1987 and
+        // evening.
         Features {
             tokens: 40,
             words: 40,
@@ -116,6 +121,7 @@ fn expected() -> Vec<Features> {
             all_caps_words: 0,
             date_tokens: 2,
             vertical_bars: 0,
+            commas: 3,
             lines: 3,
             wrapped_tokens: 29,
         },
@@ -132,6 +138,7 @@ fn expected() -> Vec<Features> {
             all_caps_words: 0,
             date_tokens: 0,
             vertical_bars: 0,
+            commas: 0,
             lines: 1,
             wrapped_tokens: 0,
         },

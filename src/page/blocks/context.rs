@@ -28,6 +28,12 @@
 //! - `depth` (the container's depth in elements), `hidden` (1 when the block's text is hidden or
 //!   inside `<noscript>`, [`super::Visibility`]), `page_words`, `page_blocks`.
 //!
+//! - `rdb_top_distance`, `rdb_article_distance`, `rdb_best_share`: where the block sits relative
+//!   to the container a Readability-style scorer would pick ([`ReadabilityScores`]): levels up
+//!   to the top candidate ([`NONE`] when it is not an ancestor), levels up to the nearest element
+//!   of the "article" (the top candidate and the siblings Readability appends to it), and the
+//!   best final score among the block's ancestors over the top candidate's (0 to 1).
+//!
 //! Built in O(nodes + blocks · depth) with one bit mask per element; no allocation per block
 //! beyond the row.
 
@@ -38,7 +44,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 
 use super::records::Records;
 use super::Blocks;
-use crate::page::dom::{Dom, NodeKind};
+use crate::page::dom::{Dom, NodeId, NodeKind};
 
 /// The value of a distance feature when no such element encloses the block (larger than any
 /// distance: the DOM caps nesting at 512 elements, distances are capped at 63).
@@ -161,6 +167,9 @@ static NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
             "hidden",
             "page_words",
             "page_blocks",
+            "rdb_top_distance",
+            "rdb_article_distance",
+            "rdb_best_share",
         ]
         .map(String::from),
     );
@@ -210,6 +219,8 @@ impl BlockContext {
                 cur = dom.parent(e);
             }
         }
+
+        let rdb = ReadabilityScores::of(dom, blocks, &under);
 
         // Blocks and words per container path.
         let mut per_path: FxHashMap<u64, (u32, u32)> = FxHashMap::default();
@@ -289,6 +300,10 @@ impl BlockContext {
             rest[6] = f32::from(u8::from(!b.visibility.is_visible()));
             rest[7] = page_words as f32;
             rest[8] = n as f32;
+            let (top, article, best) = rdb.of_block(dom, b.container);
+            rest[9] = top;
+            rest[10] = article;
+            rest[11] = best;
         }
         BlockContext { values, blocks: n }
     }
@@ -315,6 +330,141 @@ impl BlockContext {
     }
 }
 
+/// Readability-style content scores of the page's elements — cescope's reading of Mozilla
+/// Readability's `_grabArticle` (the arc90 algorithm; no paper of `../shared/papers` defines it,
+/// the learning prototype used "inside the best Readability-style container" as a feature):
+///
+/// 1. every block of at least 25 characters scores `1 + commas + min(⌊chars / 100⌋, 3)`;
+/// 2. the score is added to up to five ancestor elements of the block's container: in full to its
+///    parent, halved to its grandparent, divided by `3 · level` above (level 2, 3, 4);
+/// 3. an element is initialised, when first scored, by its tag: `div` +5; `pre`, `td`,
+///    `blockquote` +3; `address`, `ol`, `ul`, `dl`, `dd`, `dt`, `li`, `form` −3; `h1`–`h6`,
+///    `th` −5 (Readability's class / id weight is left out: the `kw_*` features carry it);
+/// 4. each element's final score is its score × (1 − link density of its blocks' words);
+///    the **top candidate** has the largest final score (the first in document order on ties);
+/// 5. the **article** is the top candidate and its siblings whose final score is at least
+///    max(10, 0.2 × top) (Readability's sibling threshold).
+///
+/// Readability's retries with relaxed flags, its promotion of a common ancestor and its
+/// sibling-paragraph rule are left out. Units: scores are Readability points.
+struct ReadabilityScores {
+    /// The final score of each node (0 for nodes never scored), indexed by node id.
+    fin: Vec<f32>,
+    /// The top candidate, if any element was scored.
+    top: Option<NodeId>,
+    /// Article membership (the top candidate and its appended siblings), indexed by node id.
+    article: Vec<bool>,
+}
+
+impl ReadabilityScores {
+    /// Readability's tag initialisation (step 3).
+    fn initial(tag: &str) -> f32 {
+        match tag {
+            "div" => 5.0,
+            "pre" | "td" | "blockquote" => 3.0,
+            "address" | "ol" | "ul" | "dl" | "dd" | "dt" | "li" | "form" => -3.0,
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "th" => -5.0,
+            _ => 0.0,
+        }
+    }
+
+    /// Scores the page (steps 1–5); `under[e]` = words, linked words and blocks under node
+    /// `e`.
+    fn of(dom: &Dom, blocks: &Blocks, under: &[[u32; 3]]) -> ReadabilityScores {
+        let n = dom.len();
+        let mut score = vec![0.0f32; n];
+        let mut scored = vec![false; n];
+        let mut order: Vec<NodeId> = Vec::new();
+        for b in blocks.blocks() {
+            if b.features.chars < 25 {
+                continue;
+            }
+            let s = 1.0 + b.features.commas as f32 + (b.features.chars / 100).min(3) as f32;
+            let mut level = 0usize;
+            let mut cur = dom.parent(b.container);
+            while let Some(e) = cur {
+                if level == 5 {
+                    break;
+                }
+                if dom.kind(e) == NodeKind::Element {
+                    if !scored[e] {
+                        scored[e] = true;
+                        score[e] = Self::initial(dom.tag_name(e).unwrap_or(""));
+                        order.push(e);
+                    }
+                    let divider = match level {
+                        0 => 1.0,
+                        1 => 2.0,
+                        l => 3.0 * l as f32,
+                    };
+                    score[e] += s / divider;
+                    level += 1;
+                }
+                cur = dom.parent(e);
+            }
+        }
+        let mut fin = vec![0.0f32; n];
+        let mut top: Option<NodeId> = None;
+        order.sort_unstable();
+        for &e in &order {
+            let [words, linked, _] = under[e];
+            let density = if words == 0 {
+                0.0
+            } else {
+                linked as f32 / words as f32
+            };
+            fin[e] = score[e] * (1.0 - density);
+            if top.is_none_or(|t| fin[e] > fin[t]) {
+                top = Some(e);
+            }
+        }
+        let mut article = vec![false; n];
+        if let Some(t) = top {
+            article[t] = true;
+            let threshold = (0.2 * fin[t]).max(10.0);
+            let parent = dom.parent(t);
+            for &e in &order {
+                if e != t && parent.is_some() && dom.parent(e) == parent && fin[e] >= threshold {
+                    article[e] = true;
+                }
+            }
+        }
+        ReadabilityScores { fin, top, article }
+    }
+
+    /// For a block whose container is `container`: levels up to the top candidate, levels up
+    /// to the nearest article element ([`NONE`] when neither encloses it), and the best final
+    /// score among its enclosing elements over the top candidate's (0 when no element scored).
+    fn of_block(&self, dom: &Dom, container: NodeId) -> (f32, f32, f32) {
+        let Some(t) = self.top else {
+            return (NONE, NONE, 0.0);
+        };
+        let (mut to_top, mut to_article, mut best) = (NONE, NONE, 0.0f32);
+        let mut level = 0usize;
+        let mut cur = Some(container);
+        while let Some(e) = cur {
+            if dom.kind(e) == NodeKind::Element {
+                let d = level.min(CAP) as f32;
+                if e == t && to_top == NONE {
+                    to_top = d;
+                }
+                if self.article[e] && to_article == NONE {
+                    to_article = d;
+                }
+                best = best.max(self.fin[e]);
+                level += 1;
+            }
+            cur = dom.parent(e);
+        }
+        let share = if self.fin[t] > 0.0 {
+            (best / self.fin[t]).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (to_top, to_article, share)
+    }
+}
+
 /// What the walk up from a block reads of each node, computed once per page in one pre-order
 /// pass (a parent before its children), indexed by node id.
 struct Elements {
@@ -337,6 +487,7 @@ impl Elements {
             path: vec![0; n],
         };
         let mut word = String::new();
+        let mut seen: FxHashMap<&str, u64> = FxHashMap::default();
         for id in 0..n {
             let parent_path = dom.parent(id).map_or(0, |p| out.path[p]);
             if dom.kind(id) != NodeKind::Element {
@@ -366,14 +517,20 @@ impl Elements {
                 let Some(v) = dom.attr(id, attr) else {
                     continue;
                 };
-                for w in v.split(|c: char| !c.is_ascii_alphanumeric()) {
-                    if w.is_empty() {
-                        continue;
+                // Pages repeat their class names (every item of a menu, every post): match
+                // each distinct value against the keyword groups once.
+                mask |= *seen.entry(v).or_insert_with(|| {
+                    let mut m = 0u64;
+                    for w in v.split(|c: char| !c.is_ascii_alphanumeric()) {
+                        if w.is_empty() {
+                            continue;
+                        }
+                        word.clear();
+                        word.extend(w.chars().map(|c| c.to_ascii_lowercase()));
+                        m |= keyword_mask(&word);
                     }
-                    word.clear();
-                    word.extend(w.chars().map(|c| c.to_ascii_lowercase()));
-                    mask |= keyword_mask(&word);
-                }
+                    m
+                });
             }
             out.mask[id] = mask;
         }
@@ -384,18 +541,54 @@ impl Elements {
 /// The groups a lower-case `class` / `id` word matches, bit g for group g of
 /// [`KEYWORD_GROUPS`] (see the module documentation).
 pub fn keyword_mask(word: &str) -> u64 {
+    let Some(&first) = word.as_bytes().first() else {
+        return 0;
+    };
     let mut mask = 0u64;
-    for (g, (_, keywords)) in KEYWORD_GROUPS.iter().enumerate() {
-        let hit = keywords.iter().any(|k| match k.strip_suffix('=') {
-            Some(exact) => word == exact,
-            None => word.starts_with(k),
-        });
+    for k in &BY_FIRST_BYTE[usize::from(first)] {
+        let hit = if k.exact {
+            word == k.word
+        } else {
+            word.starts_with(k.word)
+        };
         if hit {
-            mask |= 1 << g;
+            mask |= k.bit;
         }
     }
     mask
 }
+
+/// One keyword of [`KEYWORD_GROUPS`], ready to match.
+struct Keyword {
+    /// The keyword without its trailing `=`.
+    word: &'static str,
+    /// True for keywords written with a trailing `=` (equality, not prefix).
+    exact: bool,
+    /// Its group's bit.
+    bit: u64,
+}
+
+/// The keywords by their first byte: a word is compared only with the keywords it could
+/// start with (a page's distinct class names times ~150 keywords otherwise).
+static BY_FIRST_BYTE: LazyLock<Vec<Vec<Keyword>>> = LazyLock::new(|| {
+    let mut t: Vec<Vec<Keyword>> = (0..256).map(|_| Vec::new()).collect();
+    for (g, (_, keywords)) in KEYWORD_GROUPS.iter().enumerate() {
+        for k in *keywords {
+            let (word, exact) = match k.strip_suffix('=') {
+                Some(w) => (w, true),
+                None => (*k, false),
+            };
+            if let Some(&b) = word.as_bytes().first() {
+                t[usize::from(b)].push(Keyword {
+                    word,
+                    exact,
+                    bit: 1 << g,
+                });
+            }
+        }
+    }
+    t
+});
 
 #[cfg(test)]
 mod tests {
@@ -409,6 +602,66 @@ mod tests {
     }
 
     #[test]
+    fn readability_scores_computed_by_hand() {
+        // Blocks: 0 the nav link (35 chars, no comma: 1 point), 1 the first paragraph (68
+        // chars, 2 commas: 3 points), 2 the second (53 chars, 1 comma: 2 points).
+        // div#nav: 5 (div) + 1 = 6, all its words linked → final 0. div#main: 5 + 3 + 2 = 10,
+        // no link → final 10, the top candidate (no sibling reaches max(10, 2)). body: halves
+        // 0.5 + 1.5 + 1 = 3, 7 of its 26 words linked → 3 · 19/26. html: thirds of a sixth…
+        // (1 + 3 + 2) / 6 = 1 → 19/26.
+        let html = "<html><body>\
+            <div id=nav><p><a href=/a>First link text that is long enough</a></p></div>\
+            <div id=main>\
+            <p>Alpha, beta, gamma: a paragraph of more than twenty-five characters.</p>\
+            <p>Second paragraph, also long enough to be scored here.</p>\
+            </div></body></html>";
+        let (page, ctx) = context(html);
+        assert_eq!(page.blocks().len(), 3);
+        let commas: Vec<u32> = page
+            .blocks()
+            .blocks()
+            .iter()
+            .map(|b| b.features.commas)
+            .collect();
+        assert_eq!(commas, [0, 2, 1]);
+        let get = |i: usize, f: &str| ctx.get(i, f).unwrap();
+        // The paragraphs: the top candidate is their parent (one level up), best share 1.
+        for i in [1, 2] {
+            assert_eq!(get(i, "rdb_top_distance"), 1.0);
+            assert_eq!(get(i, "rdb_article_distance"), 1.0);
+            assert_eq!(get(i, "rdb_best_share"), 1.0);
+        }
+        // The nav link: outside; its best ancestor is body, 3 · 19/26 of 10.
+        assert_eq!(get(0, "rdb_top_distance"), NONE);
+        assert_eq!(get(0, "rdb_article_distance"), NONE);
+        let want = 3.0 * 19.0 / 26.0 / 10.0;
+        assert!(
+            (get(0, "rdb_best_share") - want).abs() < 1e-6,
+            "{}",
+            get(0, "rdb_best_share")
+        );
+    }
+
+    #[test]
+    fn readability_appends_siblings_above_the_threshold() {
+        // Two sibling divs of paragraphs: div#a 5 + 4·3 = 17, div#b 5 + 3·3 = 14 ≥ max(10,
+        // 0.2 · 17): div#b is appended to the article but is not the top candidate.
+        let p = "<p>One, two, and more words in a long enough paragraph.</p>";
+        let html = format!(
+            "<html><body><div id=a>{}</div><div id=b>{}</div></body></html>",
+            p.repeat(4),
+            p.repeat(3)
+        );
+        let (page, ctx) = context(&html);
+        assert_eq!(page.blocks().len(), 7);
+        assert_eq!(ctx.get(0, "rdb_top_distance"), Some(1.0));
+        assert_eq!(ctx.get(6, "rdb_top_distance"), Some(NONE));
+        assert_eq!(ctx.get(6, "rdb_article_distance"), Some(1.0));
+        let share = ctx.get(6, "rdb_best_share").unwrap();
+        assert!((share - 14.0 / 17.0).abs() < 1e-6, "{share}");
+    }
+
+    #[test]
     fn keyword_words_match_by_prefix_or_exactly() {
         let g = |name: &str| 1u64 << KEYWORD_GROUPS.iter().position(|(n, _)| *n == name).unwrap();
         assert_eq!(keyword_mask("commentlist") & g("comment"), g("comment"));
@@ -417,6 +670,41 @@ mod tests {
         assert_eq!(keyword_mask("header") & g("ad"), 0);
         assert_eq!(keyword_mask("head") & g("header"), g("header"));
         assert_eq!(keyword_mask("xyz"), 0);
+        assert_eq!(keyword_mask(""), 0);
+    }
+
+    #[test]
+    fn the_first_byte_index_matches_every_keyword_of_every_group() {
+        // The definition, keyword by keyword, against the indexed lookup: every keyword, a
+        // longer word, a shorter one and one with another first letter.
+        let naive = |word: &str| -> u64 {
+            let mut m = 0;
+            for (g, (_, kws)) in KEYWORD_GROUPS.iter().enumerate() {
+                if kws.iter().any(|k| match k.strip_suffix('=') {
+                    Some(e) => word == e,
+                    None => word.starts_with(k),
+                }) {
+                    m |= 1 << g;
+                }
+            }
+            m
+        };
+        let mut words = 0;
+        for (_, kws) in KEYWORD_GROUPS {
+            for k in *kws {
+                let k = k.trim_end_matches('=');
+                for w in [
+                    k.to_string(),
+                    format!("{k}s"),
+                    k[..k.len() - 1].to_string(),
+                    format!("x{k}"),
+                ] {
+                    assert_eq!(keyword_mask(&w), naive(&w), "{w}");
+                    words += usize::from(naive(&w) != 0);
+                }
+            }
+        }
+        assert!(words > 100, "only {words} words matched a group");
     }
 
     #[test]

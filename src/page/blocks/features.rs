@@ -49,6 +49,9 @@ pub struct Features {
     pub date_tokens: u32,
     /// Vertical bars `|` (characters, anywhere in the text).
     pub vertical_bars: u32,
+    /// Commas `,` (characters, anywhere in the text): Readability's content score counts them
+    /// ([`crate::page::blocks::context`], `rdb_*`).
+    pub commas: u32,
     /// Lines after wrapping the tokens at [`WRAP_COLUMNS`] (at least 1).
     pub lines: u32,
     /// Tokens on all wrapped lines but the last (0 when there is one line): the numerator of
@@ -290,6 +293,8 @@ impl Scanner {
             }
             if b == b'|' {
                 self.f.vertical_bars += 1;
+            } else if b == b',' {
+                self.f.commas += 1;
             }
         }
     }
