@@ -97,6 +97,14 @@ fn model_files_are_byte_identical_with_one_and_two_threads() {
         assert_eq!(cv.rows[1].page_type.as_deref(), Some("article"));
         assert_eq!(cv.rows[0].pages, cv.rows[1].pages + cv.rows[2].pages);
         assert!(cv.rows.iter().all(|r| (0.0..=1.0).contains(&r.f1)));
+        // Per page: every training page once, and their mean is the table's macro average.
+        assert_eq!(one.cv_pages.len(), cv.rows[0].pages, "{name}");
+        let mean = one.cv_pages.iter().map(|(_, p)| p.f1).sum::<f64>() / one.cv_pages.len() as f64;
+        assert!((mean - cv.rows[0].f1).abs() < 1e-9, "{name}: {mean}");
+        let csv = cescope::learn::train::cv_pages_csv(&one.cv_pages);
+        assert!(csv.starts_with("corpus,id,site,page_type,precision,recall,f1\n"));
+        assert_eq!(csv.lines().count(), one.cv_pages.len() + 1);
+        assert!(csv.contains(",site0.example,article,"), "{csv}");
         let text = String::from_utf8(one.bytes).unwrap();
         for key in [
             "\"schema\": 1",

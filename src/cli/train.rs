@@ -44,6 +44,11 @@ pub struct TrainArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
     threads: Option<u16>,
+    /// With --folds: after the table, one CSV line per training page with its cross-validated
+    /// score (corpus, id, site, page type, precision, recall, F1), to find the pages the
+    /// method gets wrong.
+    #[arg(long, requires = "folds")]
+    cv_pages: bool,
 }
 
 /// Runs `cescope train`: checks the method and the output folder, trains on `--threads`
@@ -98,6 +103,9 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             cv.folds
         )?;
         write!(out, "{}", table(cv))?;
+        if args.cv_pages {
+            write!(out, "{}", learn::train::cv_pages_csv(&trained.cv_pages))?;
+        }
     }
     if let Some(t) = &trained.test {
         writeln!(

@@ -362,7 +362,7 @@ pub fn to_json(report: &Report) -> Value {
 }
 
 /// `s` as one CSV field (RFC 4180): quoted when it holds a comma, quote or line break.
-pub(super) fn csv_field(s: &str) -> String {
+pub(crate) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

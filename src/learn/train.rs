@@ -48,6 +48,9 @@ pub struct Trained {
     pub notes: Vec<String>,
     /// Training pages used.
     pub pages: usize,
+    /// With `--folds`: each training page's description and its cross-validated score (the
+    /// fold's model, which never saw the page's site), in page order; empty otherwise.
+    pub cv_pages: Vec<(PageMeta, Prf)>,
     /// Wall-clock seconds of the three stages: reading and featurising the pages, the
     /// cross-validation folds (0 without `--folds`), the final fit.
     pub seconds: [f64; 3],
@@ -160,6 +163,7 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
 
     let read_secs = clock.elapsed().as_secs_f64();
     bar.say("fitting");
+    let mut cv_pages = Vec::new();
     let cv = match job.folds {
         Some(k) => {
             let sites: Vec<&str> = prepared.iter().map(|p| p.meta.site.as_str()).collect();
@@ -193,10 +197,9 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
                 }
             }
             let metas: Vec<&PageMeta> = prepared.iter().map(|p| &p.meta).collect();
-            Some(Figures {
-                folds: k,
-                rows: figures(&metas, &prf),
-            })
+            let rows = figures(&metas, &prf);
+            cv_pages = prepared.iter().map(|p| p.meta.clone()).zip(prf).collect();
+            Some(Figures { folds: k, rows })
         }
         None => None,
     };
@@ -234,6 +237,7 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
         test,
         notes,
         pages: prepared.len(),
+        cv_pages,
         seconds: [read_secs, cv_secs, fit_secs],
     })
 }
@@ -262,6 +266,27 @@ fn corpora<T>(pages: &[Prepared<T>]) -> Vec<CorpusRecord> {
             }
         })
         .collect()
+}
+
+/// Per-page cross-validation scores ([`Trained::cv_pages`]) as CSV (RFC 4180 quoting): the
+/// header `corpus,id,site,page_type,precision,recall,f1`, then one line per page in page order,
+/// scores to 4 decimals.
+pub fn cv_pages_csv(pages: &[(PageMeta, Prf)]) -> String {
+    use crate::eval::report::csv_field;
+    let mut out = String::from("corpus,id,site,page_type,precision,recall,f1\n");
+    for (m, p) in pages {
+        out.push_str(&format!(
+            "{},{},{},{},{:.4},{:.4},{:.4}\n",
+            csv_field(&m.corpus),
+            csv_field(&m.id),
+            csv_field(&m.site),
+            csv_field(m.page_type.as_deref().unwrap_or("")),
+            p.precision,
+            p.recall,
+            p.f1
+        ));
+    }
+    out
 }
 
 /// Macro averages of `prf` (aligned with `metas`) per corpus (in page order), each followed by
