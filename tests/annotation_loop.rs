@@ -419,6 +419,26 @@ fn cescope_train_leaves_drafts_and_flagged_gold_out() {
         err.contains("teaching") && err.contains("still flagged"),
         "{err}"
     );
+    // The headline ranker reads the same gold, and says what it left out.
+    let o = common::run(
+        Path::new(ROOT),
+        &[
+            "train",
+            "--method",
+            "headline",
+            "--train",
+            pages.to_str().unwrap(),
+            "--out",
+            dir.path().join("h.json").to_str().unwrap(),
+        ],
+    );
+    let err = common::stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("headline trained on 2 pages"), "{err}");
+    assert!(
+        err.contains("slashdot-story") && err.contains("still a draft"),
+        "{err}"
+    );
 
     // Only drafts: refused, nothing written.
     for n in ["news-article", "wiki-article", "teaching"] {

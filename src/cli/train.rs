@@ -155,9 +155,12 @@ fn train_headline(args: &TrainArgs, t0: Instant) -> Result<()> {
         )?;
         write!(out, "{}", report.table(cescope::eval::run::GroupBy::Corpus))?;
     }
-    let m = with_threads(args.threads, || {
+    let (m, notes) = with_threads(args.threads, || {
         learn::headline::train(&args.train, args.seed)
     })??;
+    for n in &notes {
+        writeln!(std::io::stderr().lock(), "note: {n}")?;
+    }
     let bytes = m.to_bytes();
     model::write(&args.out, &bytes)?;
     writeln!(

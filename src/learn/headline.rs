@@ -258,10 +258,11 @@ pub fn model_of(
 }
 
 /// Fits the ranker on every page of `corpora` with a gold headline and returns its model file
-/// ([`model_of`]; write it with [`ModelFile::to_bytes`] and [`model::write`]). Errors: those
-/// of [`data::gather`]; [`Error::Train`] when no page has a gold headline or from [`fit`].
-pub fn train(corpora: &[PathBuf], seed: u64) -> Result<ModelFile<Forest>> {
-    let (pages, _notes) = data::gather(corpora)?;
+/// ([`model_of`]; write it with [`ModelFile::to_bytes`] and [`model::write`]) and the notes of
+/// [`data::gather`] (pages left out: no gold, unfinished gold files). Errors: those of
+/// [`data::gather`]; [`Error::Train`] when no page has a gold headline or from [`fit`].
+pub fn train(corpora: &[PathBuf], seed: u64) -> Result<(ModelFile<Forest>, Vec<String>)> {
+    let (pages, notes) = data::gather(corpora)?;
     let (pages, _dropped) = with_headline(pages);
     if pages.is_empty() {
         return Err(Error::Train(
@@ -289,7 +290,7 @@ pub fn train(corpora: &[PathBuf], seed: u64) -> Result<ModelFile<Forest>> {
         }
     }
     let refs: Vec<&PageRows> = prepared.iter().collect();
-    model_of(&refs, records, seed)
+    Ok((model_of(&refs, records, seed)?, notes))
 }
 
 /// Loads a headline ranker's model file as a finder named after the file's stem. Errors:
