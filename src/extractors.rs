@@ -64,11 +64,7 @@ pub fn find(name: &str) -> Result<Arc<dyn Extractor>> {
     if trimmed.eq_ignore_ascii_case(LEARNED) {
         return learned();
     }
-    if trimmed
-        .rsplit('.')
-        .next()
-        .is_some_and(|ext| ext.eq_ignore_ascii_case("json") && trimmed.contains('.'))
-    {
+    if is_json_name(trimmed) {
         return crate::learn::load_model(Path::new(trimmed));
     }
     algorithms::find(name).map_err(|e| match e {

@@ -307,14 +307,14 @@ fn without_a_probability_signal_the_order_stays() {
     assert!(message(&one).contains("not a corpus"), "{}", message(&one));
 }
 
-/// `cescope train --method shallow --train PAGES --out OUT --threads 1`.
-fn train_shallow(pages: &Path, out: &Path) -> std::process::Output {
+/// `cescope train --method METHOD --train PAGES --out OUT --threads 1`.
+fn train(method: &str, pages: &Path, out: &Path) -> std::process::Output {
     common::run(
         Path::new(ROOT),
         &[
             "train",
             "--method",
-            "shallow",
+            method,
             "--train",
             pages.to_str().unwrap(),
             "--out",
@@ -356,7 +356,7 @@ fn cescope_train_on_a_gold_folder_made_in_the_inspector() {
         assert!(!g.draft && !g.main_content.text.is_empty(), "{n}");
     }
     let out = dir.path().join("second.json");
-    let o = train_shallow(&pages, &out);
+    let o = train("shallow", &pages, &out);
     assert!(o.status.success(), "{}", common::stderr(&o));
     assert!(
         common::stderr(&o).contains("shallow trained on 4 pages"),
@@ -407,7 +407,7 @@ fn cescope_train_leaves_drafts_and_flagged_gold_out() {
     assert_eq!(gold::GoldStatus::of_file(&p), gold::GoldStatus::Flagged);
 
     let out = dir.path().join("m.json");
-    let o = train_shallow(&pages, &out);
+    let o = train("shallow", &pages, &out);
     let err = common::stderr(&o);
     assert!(o.status.success(), "{err}");
     assert!(err.contains("shallow trained on 2 pages"), "{err}");
@@ -420,18 +420,7 @@ fn cescope_train_leaves_drafts_and_flagged_gold_out() {
         "{err}"
     );
     // The headline ranker reads the same gold, and says what it left out.
-    let o = common::run(
-        Path::new(ROOT),
-        &[
-            "train",
-            "--method",
-            "headline",
-            "--train",
-            pages.to_str().unwrap(),
-            "--out",
-            dir.path().join("h.json").to_str().unwrap(),
-        ],
-    );
+    let o = train("headline", &pages, &dir.path().join("h.json"));
     let err = common::stderr(&o);
     assert!(o.status.success(), "{err}");
     assert!(err.contains("headline trained on 2 pages"), "{err}");
@@ -449,7 +438,7 @@ fn cescope_train_leaves_drafts_and_flagged_gold_out() {
         gold::save(&p, &g, SaveMode::Overwrite).unwrap();
     }
     let none = dir.path().join("none.json");
-    let o = train_shallow(&pages, &none);
+    let o = train("shallow", &pages, &none);
     assert!(!o.status.success());
     assert!(
         common::stderr(&o).contains("still a draft"),

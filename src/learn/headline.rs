@@ -40,7 +40,7 @@ use crate::eval::headline::{
     configure, evaluate, score, with_headline, FinderResult, HeadlineReport, HeadlineResult,
 };
 use crate::headline::candidates::{candidates, FEATURES};
-use crate::headline::learned::{LearnedFinder, RowScorer};
+use crate::headline::learned::{order, LearnedFinder, RowScorer};
 use crate::headline::{normalize_ws, HeadlineFinder};
 use crate::page::{DecodeOptions, Page};
 
@@ -136,27 +136,19 @@ pub fn fit(pages: &[&PageRows], seed: u64) -> Result<Forest> {
     )
 }
 
-/// The index of the candidate `forest` scores highest on `page` (ties: the first), `None`
-/// without candidates. O(candidates · trees · depth).
+/// The index of the candidate `forest` scores highest on `page` (ties: the first; the ranking
+/// rule of the finder, [`order`]), `None` without candidates. O(candidates · trees · depth).
 pub fn pick(forest: &Forest, page: &PageRows) -> Option<usize> {
-    let mut best: Option<(usize, f64)> = None;
-    for i in 0..page.len() {
-        let p = forest.probability(page.row(i));
-        let p = if p.is_finite() { p } else { f64::NEG_INFINITY };
-        if best.is_none_or(|(_, b)| p > b) {
-            best = Some((i, p));
-        }
-    }
-    best.map(|(i, _)| i)
+    let scores: Vec<f64> = (0..page.len())
+        .map(|i| forest.probability(page.row(i)))
+        .collect();
+    order(&scores).first().map(|&(i, _)| i)
 }
 
-/// A fitted ranker as a row scorer: the probability that the candidate is the headline.
-#[derive(Debug, Clone)]
-struct ForestScorer(Forest);
-
-impl RowScorer for ForestScorer {
+/// A fitted ranker scores a candidate row by its probability of being the headline.
+impl RowScorer for Forest {
     fn score(&self, row: &[f64]) -> f64 {
-        self.0.probability(row)
+        self.probability(row)
     }
 }
 
@@ -171,7 +163,7 @@ pub fn finder(name: &str, forest: Forest) -> Result<Arc<dyn HeadlineFinder>> {
         name,
         "learned headline ranker: gradient-boosted trees over TitleFinder's candidates and \
          features (cescope, issue 22 item 5)",
-        Arc::new(ForestScorer(forest)),
+        Arc::new(forest),
     )))
 }
 
@@ -270,25 +262,8 @@ pub fn train(corpora: &[PathBuf], seed: u64) -> Result<(ModelFile<Forest>, Vec<S
         ));
     }
     let prepared = prepare_pages(&pages);
-    let mut records: Vec<CorpusRecord> = Vec::new();
-    for ep in &pages {
-        if !records.iter().any(|r| r.name == ep.corpus) {
-            let of: Vec<&str> = pages
-                .iter()
-                .filter(|p| p.corpus == ep.corpus)
-                .map(|p| p.site.as_str())
-                .collect();
-            let mut sites = of.clone();
-            sites.sort_unstable();
-            sites.dedup();
-            records.push(CorpusRecord {
-                name: ep.corpus.clone(),
-                pages: of.len(),
-                sites: sites.len(),
-                licence: data::licence_of(&ep.corpus).to_string(),
-            });
-        }
-    }
+    let records =
+        super::train::corpus_records(pages.iter().map(|p| (p.corpus.as_str(), p.site.as_str())));
     let refs: Vec<&PageRows> = prepared.iter().collect();
     Ok((model_of(&refs, records, seed)?, notes))
 }
@@ -297,15 +272,7 @@ pub fn train(corpora: &[PathBuf], seed: u64) -> Result<(ModelFile<Forest>, Vec<S
 /// [`Error::Model`] naming the file: unreadable, not JSON, another schema or method, another
 /// feature list, a malformed forest.
 pub fn load(path: &Path) -> Result<Arc<dyn HeadlineFinder>> {
-    let bytes = crate::fsio::read::read_regular(path, model::MODEL_FILE_LIMIT).map_err(|e| {
-        Error::Model {
-            file: crate::fsio::write::printable_path(path),
-            message: e.to_string(),
-        }
-    })?;
-    let name = path
-        .file_stem()
-        .map_or_else(|| "model".to_string(), |s| s.to_string_lossy().into_owned());
+    let (name, bytes) = model::read(path)?;
     load_bytes(path, &name, &bytes)
 }
 
@@ -316,26 +283,11 @@ pub fn load_bytes(path: &Path, name: &str, bytes: &[u8]) -> Result<Arc<dyn Headl
         file: crate::fsio::write::printable_path(path),
         message,
     };
-    /// Read first, so that another schema or method is named before the body is parsed.
-    #[derive(serde::Deserialize)]
-    struct Header {
-        schema: u32,
-        method: String,
-    }
-    let h: Header =
-        serde_json::from_slice(bytes).map_err(|e| bad(format!("not a cescope model file: {e}")))?;
-    if h.schema != model::SCHEMA {
+    let method = model::method_of(path, bytes)?;
+    if method != METHOD {
         return Err(bad(format!(
-            "schema {} is not the schema this cescope reads ({})",
-            h.schema,
-            model::SCHEMA
-        )));
-    }
-    if h.method != METHOD {
-        return Err(bad(format!(
-            "method {:?} is not a headline ranker ({METHOD:?}; train one with `cescope train \
-             --method headline`)",
-            h.method
+            "method {method:?} is not a headline ranker ({METHOD:?}; train one with `cescope \
+             train --method headline`)"
         )));
     }
     let m: ModelFile<Forest> = model::parse_body(path, bytes)?;

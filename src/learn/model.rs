@@ -148,23 +148,21 @@ fn model_error(file: &Path, message: impl Into<String>) -> Error {
     }
 }
 
-/// Loads the model file `path` as an extractor named after the file's stem: reads it (at most
-/// [`MODEL_FILE_LIMIT`] bytes, a regular file), checks the schema and the method, and lets the
-/// method check the features and build its extractor. Errors: [`Error::Model`].
-pub fn load(path: &Path) -> Result<std::sync::Arc<dyn Extractor>> {
+/// Reads the model file `path` (at most [`MODEL_FILE_LIMIT`] bytes, a regular file): the name
+/// it goes by (the file's stem, `model` without one) and its bytes. Errors: [`Error::Model`].
+pub fn read(path: &Path) -> Result<(String, Vec<u8>)> {
     let bytes = crate::fsio::read::read_regular(path, MODEL_FILE_LIMIT)
         .map_err(|e| model_error(path, e.to_string()))?;
     let name = path
         .file_stem()
         .map_or_else(|| "model".to_string(), |s| s.to_string_lossy().into_owned());
-    load_bytes(path, &name, &bytes)
+    Ok((name, bytes))
 }
 
-/// A model file's `bytes` as an extractor named `name` (`path` names the file in errors): checks
-/// the schema and the method, and lets the method check the features and build its extractor.
-/// What [`load`] does after reading, and how the shipped model (`learned`, compiled in) loads.
-/// Errors: [`Error::Model`].
-pub fn load_bytes(path: &Path, name: &str, bytes: &[u8]) -> Result<std::sync::Arc<dyn Extractor>> {
+/// The `method` of model file `bytes`, once its header parses and its schema is
+/// [`SCHEMA`] (`path` names the file in errors) — checked before the body is parsed, so a file
+/// of another schema or method is named as such. Errors: [`Error::Model`].
+pub fn method_of(path: &Path, bytes: &[u8]) -> Result<String> {
     let header: Header = serde_json::from_slice(bytes)
         .map_err(|e| model_error(path, format!("not a cescope model file: {e}")))?;
     if header.schema != SCHEMA {
@@ -177,12 +175,28 @@ pub fn load_bytes(path: &Path, name: &str, bytes: &[u8]) -> Result<std::sync::Ar
             ),
         ));
     }
-    let method = crate::learn::find_method(&header.method).map_err(|_| {
+    Ok(header.method)
+}
+
+/// Loads the model file `path` as an extractor named after the file's stem ([`read`]), checks
+/// the schema and the method, and lets the method check the features and build its extractor.
+/// Errors: [`Error::Model`].
+pub fn load(path: &Path) -> Result<std::sync::Arc<dyn Extractor>> {
+    let (name, bytes) = read(path)?;
+    load_bytes(path, &name, &bytes)
+}
+
+/// A model file's `bytes` as an extractor named `name` (`path` names the file in errors): checks
+/// the schema and the method ([`method_of`]), and lets the method check the features and build
+/// its extractor. What [`load`] does after reading, and how the shipped model (`learned`,
+/// compiled in) loads. Errors: [`Error::Model`].
+pub fn load_bytes(path: &Path, name: &str, bytes: &[u8]) -> Result<std::sync::Arc<dyn Extractor>> {
+    let method_name = method_of(path, bytes)?;
+    let method = crate::learn::find_method(&method_name).map_err(|_| {
         model_error(
             path,
             format!(
-                "method {:?} is not known to this cescope (known: {})",
-                header.method,
+                "method {method_name:?} is not known to this cescope (known: {})",
                 crate::learn::method_names().join(", ")
             ),
         )

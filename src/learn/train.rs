@@ -222,7 +222,11 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
         method: l.info().name.to_string(),
         features: l.feature_names(),
         training: Training {
-            corpora: corpora(&prepared),
+            corpora: corpus_records(
+                prepared
+                    .iter()
+                    .map(|p| (p.meta.corpus.as_str(), p.meta.site.as_str())),
+            ),
             seed: job.seed,
             folds: job.folds,
         },
@@ -242,27 +246,31 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
     })
 }
 
-/// The training record of each corpus, in the order of the pages.
-fn corpora<T>(pages: &[Prepared<T>]) -> Vec<CorpusRecord> {
-    let mut order: Vec<String> = Vec::new();
-    let mut by: BTreeMap<String, (usize, BTreeSet<&str>)> = BTreeMap::new();
-    for p in pages {
-        if !by.contains_key(&p.meta.corpus) {
-            order.push(p.meta.corpus.clone());
+/// The training record of each corpus of `pages` (each page's corpus and site), in the order
+/// the corpora first appear: its pages, its distinct sites and its licence. Used by every
+/// model file's `training` (block methods here, the headline ranker).
+pub(crate) fn corpus_records<'a>(
+    pages: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Vec<CorpusRecord> {
+    let mut order: Vec<&str> = Vec::new();
+    let mut by: BTreeMap<&str, (usize, BTreeSet<&str>)> = BTreeMap::new();
+    for (corpus, site) in pages {
+        if !by.contains_key(corpus) {
+            order.push(corpus);
         }
-        let e = by.entry(p.meta.corpus.clone()).or_default();
+        let e = by.entry(corpus).or_default();
         e.0 += 1;
-        e.1.insert(&p.meta.site);
+        e.1.insert(site);
     }
     order
         .into_iter()
         .map(|name| {
-            let (pages, sites) = &by[&name];
+            let (pages, sites) = &by[name];
             CorpusRecord {
-                licence: data::licence_of(&name).to_string(),
+                licence: data::licence_of(name).to_string(),
                 pages: *pages,
                 sites: sites.len(),
-                name,
+                name: name.to_string(),
             }
         })
         .collect()

@@ -77,13 +77,16 @@ impl Algorithm for LearnedFinder {
 }
 
 /// The order of `rows` by `scorer`: `(row index, score)`, highest score first, ties (and
-/// non-finite scores, which rank last) in candidate order. O(n log n).
+/// non-finite scores, which rank last) in candidate order ([`order`]). O(n log n).
 pub fn rank(rows: &[CandidateRow], scorer: &dyn RowScorer) -> Vec<(usize, f64)> {
-    let mut scored: Vec<(usize, f64)> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (i, scorer.score(&r.features)))
-        .collect();
+    let scores: Vec<f64> = rows.iter().map(|r| scorer.score(&r.features)).collect();
+    order(&scores)
+}
+
+/// The ranking rule of a learned finder on candidate scores: `(index, score)`, highest score
+/// first, ties (and non-finite scores, which rank last) in index order. O(n log n).
+pub fn order(scores: &[f64]) -> Vec<(usize, f64)> {
+    let mut scored: Vec<(usize, f64)> = scores.iter().copied().enumerate().collect();
     let key = |s: f64| if s.is_finite() { s } else { f64::NEG_INFINITY };
     scored.sort_by(|a, b| key(b.1).total_cmp(&key(a.1)).then(a.0.cmp(&b.0)));
     scored
