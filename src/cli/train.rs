@@ -15,11 +15,13 @@ use super::{shown, with_threads};
 /// `--algo FILE.json` runs wherever an algorithm name works. Methods: `shallow` (a decision
 /// tree over Kohlschütter et al. 2010's shallow text features of each block and its
 /// neighbours), `svm` (a linear SVM over the same features), `mss` (Naive Bayes token scores
-/// over trigram + parent tag and the maximum-scoring subsequence, Pasternack & Roth 2009) and
-/// `crf` (a linear-chain CRF labelling the blocks as one sequence, Gibson et al. 2007). With
-/// `--folds K`, the training
-/// pages are first cross-validated grouped by site and the table is printed and stored in the
-/// model; the model itself is always fitted on all training pages.
+/// over trigram + parent tag and the maximum-scoring subsequence, Pasternack & Roth 2009),
+/// `crf` (a linear-chain CRF labelling the blocks as one sequence, Gibson et al. 2007),
+/// `stack` (gradient-boosted trees over each block's shallow features, DOM context and the
+/// verdicts of cescope's own extractors: the shipped `learned`) and `headline` (a ranker of
+/// headline candidates, trained on gold headlines). With `--folds K`, the training pages are
+/// first cross-validated grouped by site and the table is printed and stored in the model;
+/// the model itself is always fitted on all training pages.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
     /// The learned method (shallow, svm, mss, crf, stack; headline: the headline ranker).

@@ -269,10 +269,18 @@ fn copy_tree(t: &perpetual::tree::core::Tree) -> std::result::Result<GbtTree, St
     Ok(out)
 }
 
-/// Fits gradient-boosted trees on row-major `rows` (`width` values each) and `labels`
-/// (see the module documentation). Errors: [`Error::Train`] (no rows, one class only, rows
-/// not a multiple of `width`, perpetual's own errors).
-pub fn fit(rows: &[f64], width: usize, labels: &[bool], params: GbtParams) -> Result<Forest> {
+/// Fits gradient-boosted trees on row-major `rows` (`width` values each) and `labels`, each
+/// row weighted by `weights` (one per label; `None`: all 1) in the log-loss (see the module
+/// documentation). Errors: [`Error::Train`] (no rows, one class only, rows
+/// not a multiple of `width`, weights not one finite non-negative number per row,
+/// perpetual's own errors).
+pub fn fit(
+    rows: &[f64],
+    width: usize,
+    labels: &[bool],
+    weights: Option<&[f64]>,
+    params: GbtParams,
+) -> Result<Forest> {
     if width == 0 || rows.len() != labels.len() * width {
         return Err(Error::Train(format!(
             "{} values for {} rows of {width} features",
@@ -281,6 +289,14 @@ pub fn fit(rows: &[f64], width: usize, labels: &[bool], params: GbtParams) -> Re
         )));
     }
     super::shallow::check_classes(labels)?;
+    if weights
+        .is_some_and(|w| w.len() != labels.len() || w.iter().any(|x| !x.is_finite() || *x < 0.0))
+    {
+        return Err(Error::Train(format!(
+            "the sample weights are not one finite, non-negative number per row ({} rows)",
+            labels.len()
+        )));
+    }
     let pick = super::shallow::sample_rows(labels.len(), params.max_rows, params.seed);
     let n = pick.len();
     // perpetual's Matrix is column-major.
@@ -294,6 +310,7 @@ pub fn fit(rows: &[f64], width: usize, labels: &[bool], params: GbtParams) -> Re
         .iter()
         .map(|&i| f64::from(u8::from(labels[i])))
         .collect();
+    let w: Option<Vec<f64>> = weights.map(|w| pick.iter().map(|&i| w[i]).collect());
     let matrix = perpetual::Matrix::new(&cols, n, width);
     let mut booster = perpetual::PerpetualBooster::default()
         .set_objective(perpetual::objective::Objective::LogLoss)
@@ -303,7 +320,7 @@ pub fn fit(rows: &[f64], width: usize, labels: &[bool], params: GbtParams) -> Re
         .set_memory_limit(Some(MEMORY_LIMIT_GB))
         .set_log_iterations(0);
     booster
-        .fit(&matrix, &y, None, None)
+        .fit(&matrix, &y, w.as_deref(), None)
         .map_err(|e| Error::Train(format!("gradient boosting (perpetual): {e}")))?;
     let trees = booster
         .get_prediction_trees()
@@ -349,7 +366,7 @@ mod tests {
     #[test]
     fn learns_a_rule_and_the_contributions_add_up() {
         let (rows, labels) = toy();
-        let f = fit(&rows, 3, &labels, params()).unwrap();
+        let f = fit(&rows, 3, &labels, None, params()).unwrap();
         assert!(!f.trees.is_empty());
         f.check(3).unwrap();
         let right = (0..labels.len())
@@ -400,7 +417,7 @@ mod tests {
             .set_seed(7);
         b.fit(&matrix, &y, None, None).unwrap();
         let theirs = b.predict(&matrix, false);
-        let ours = fit(&rows, 3, &labels, params()).unwrap();
+        let ours = fit(&rows, 3, &labels, None, params()).unwrap();
         for i in 0..n {
             let mine = ours.log_odds(&rows[i * 3..i * 3 + 3]);
             assert!(
@@ -414,11 +431,11 @@ mod tests {
     #[test]
     fn fits_are_deterministic_and_bad_bodies_are_refused() {
         let (rows, labels) = toy();
-        let a = serde_json::to_string(&fit(&rows, 3, &labels, params()).unwrap()).unwrap();
-        let b = serde_json::to_string(&fit(&rows, 3, &labels, params()).unwrap()).unwrap();
+        let a = serde_json::to_string(&fit(&rows, 3, &labels, None, params()).unwrap()).unwrap();
+        let b = serde_json::to_string(&fit(&rows, 3, &labels, None, params()).unwrap()).unwrap();
         assert_eq!(a, b);
-        assert!(fit(&rows, 3, &vec![true; labels.len()], params()).is_err());
-        assert!(fit(&rows[1..], 3, &labels, params()).is_err());
+        assert!(fit(&rows, 3, &vec![true; labels.len()], None, params()).is_err());
+        assert!(fit(&rows[1..], 3, &labels, None, params()).is_err());
         let mut bad: Forest = serde_json::from_str(&a).unwrap();
         assert!(bad.check(4).is_err());
         if let Some(t) = bad.trees.iter_mut().find(|t| t.len() > 1) {
@@ -428,5 +445,38 @@ mod tests {
         let mut short: Forest = serde_json::from_str(&a).unwrap();
         short.trees[0].value.pop();
         assert!(short.check(3).is_err());
+    }
+
+    #[test]
+    fn weights_decide_between_conflicting_labels() {
+        // One feature; rows with x = 1 are labelled both ways, x = 0 always false. Which
+        // label x = 1 gets follows the weights.
+        let mut rows = Vec::new();
+        let mut labels = Vec::new();
+        for i in 0..400u32 {
+            rows.push(f64::from(i % 2));
+            labels.push(i % 2 == 1 && i % 4 == 1);
+        }
+        let heavy = |on: bool| -> Vec<f64> {
+            labels
+                .iter()
+                .zip(&rows)
+                .map(|(&l, &x)| if x == 1.0 && l == on { 4.0 } else { 1.0 })
+                .collect()
+        };
+        let p = |w: &[f64]| {
+            fit(&rows, 1, &labels, Some(w), params())
+                .unwrap()
+                .probability(&[1.0])
+        };
+        let for_true = p(&heavy(true));
+        let for_false = p(&heavy(false));
+        assert!(for_true > 0.6, "{for_true}");
+        assert!(for_false < 0.4, "{for_false}");
+        // Bad weights are errors, not panics.
+        assert!(fit(&rows, 1, &labels, Some(&[1.0]), params()).is_err());
+        let mut nan = vec![1.0; labels.len()];
+        nan[3] = f64::NAN;
+        assert!(fit(&rows, 1, &labels, Some(&nan), params()).is_err());
     }
 }

@@ -128,6 +128,7 @@ pub fn fit(pages: &[&PageRows], seed: u64) -> Result<Forest> {
         &rows,
         FEATURES.len(),
         &labels,
+        None,
         GbtParams {
             budget: BUDGET,
             max_rows: MAX_ROWS,

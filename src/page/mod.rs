@@ -6,6 +6,7 @@
 //! decoded UTF-8 text** ([`Page::text`]).
 
 pub mod blocks;
+pub mod declared;
 pub mod decode;
 pub mod dom;
 pub mod find;

@@ -16,6 +16,10 @@
 //!   every character that is not an ASCII letter or digit, and a word matches a keyword it starts
 //!   with (`comments`, `commentlist` match `comment`), or equals it for keywords written with a
 //!   trailing `=` (`ad=` matches `ad`, not `address`). [`NONE`] when there is none.
+//! - `lm_<name>`: levels up to the nearest ARIA landmark or schema.org microdata element of
+//!   that kind ([`LANDMARKS`]: `role=main`, `role=navigation`, `role=complementary`,
+//!   `role=contentinfo`, …, `itemprop=articleBody`, comments, headline); [`NONE`] when there is
+//!   none.
 //! - `anc<k>_word_share`, `anc<k>_link_density`, `anc<k>_blocks` for k = 0 (the container) to
 //!   4 (its fourth ancestor element): the share of the page's words in that element's blocks,
 //!   the share of those words inside links, and how many blocks it holds (0, 0, 0 past the root).
@@ -33,6 +37,10 @@
 //!   to the top candidate ([`NONE`] when it is not an ancestor), levels up to the nearest element
 //!   of the "article" (the top candidate and the siblings Readability appends to it), and the
 //!   best final score among the block's ancestors over the top candidate's (0 to 1).
+//! - `decl_<kind>`: what the page declares itself to be (`og:type`, schema.org types;
+//!   [`crate::page::declared`]), the same for every block of a page: how many declarations
+//!   name the kind (article, documentation, forum, product, collection, faq, website,
+//!   organization).
 //!
 //! Built in O(nodes + blocks · depth) with one bit mask per element; no allocation per block
 //! beyond the row.
@@ -44,6 +52,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 
 use super::records::Records;
 use super::Blocks;
+use crate::page::declared::Declared;
 use crate::page::dom::{Dom, NodeId, NodeKind};
 
 /// The value of a distance feature when no such element encloses the block (larger than any
@@ -144,6 +153,94 @@ pub const KEYWORD_GROUPS: &[(&str, &[&str])] = &[
     ("list", &["list", "item", "items"]),
 ];
 
+/// The landmarks whose distance from the block is a feature (`lm_<name>`): the name, then
+/// the `(attribute, value)` pairs that make an element one (values compared whole, ASCII
+/// case-insensitively; an `itemtype` URL by its last path segment). ARIA landmark roles
+/// (WAI-ARIA 1.2, section 5.3.4) say what a region is for; schema.org microdata properties
+/// and types mark an article's body, its headline and its comments.
+pub const LANDMARKS: &[(&str, &[(&str, &str)])] = &[
+    ("main", &[("role", "main")]),
+    (
+        "navigation",
+        &[
+            ("role", "navigation"),
+            ("role", "menu"),
+            ("role", "menubar"),
+            ("role", "tablist"),
+        ],
+    ),
+    ("complementary", &[("role", "complementary")]),
+    ("contentinfo", &[("role", "contentinfo")]),
+    ("banner", &[("role", "banner")]),
+    ("article", &[("role", "article"), ("role", "feed")]),
+    (
+        "dialog",
+        &[
+            ("role", "dialog"),
+            ("role", "alertdialog"),
+            ("role", "alert"),
+        ],
+    ),
+    ("search", &[("role", "search")]),
+    (
+        "body",
+        &[
+            ("itemprop", "articlebody"),
+            ("itemprop", "reviewbody"),
+            ("itemprop", "text"),
+            ("itemprop", "description"),
+            ("itemprop", "maincontentofpage"),
+        ],
+    ),
+    (
+        "comment",
+        &[
+            ("itemprop", "comment"),
+            ("itemprop", "comments"),
+            ("itemprop", "suggestedanswer"),
+            ("itemprop", "acceptedanswer"),
+            ("itemprop", "review"),
+            ("itemtype", "comment"),
+            ("itemtype", "answer"),
+            ("itemtype", "review"),
+        ],
+    ),
+    (
+        "headline",
+        &[
+            ("itemprop", "headline"),
+            ("itemprop", "name"),
+            ("itemprop", "alternativeheadline"),
+        ],
+    ),
+];
+
+/// The [`LANDMARKS`] element `id` is, bit g for landmark g.
+fn landmark_mask(dom: &Dom, id: NodeId) -> u16 {
+    let mut mask = 0u16;
+    for attr in ["role", "itemprop", "itemtype"] {
+        let Some(v) = dom.attr(id, attr) else {
+            continue;
+        };
+        for word in v.split_ascii_whitespace() {
+            let word = if attr == "itemtype" {
+                word.rsplit(['/', ':', '#']).next().unwrap_or("")
+            } else {
+                word
+            };
+            for (g, (_, pairs)) in LANDMARKS.iter().enumerate() {
+                if pairs
+                    .iter()
+                    .any(|(a, val)| *a == attr && val.eq_ignore_ascii_case(word))
+                {
+                    mask |= 1 << g;
+                }
+            }
+        }
+    }
+    mask
+}
+
 /// Ancestor levels with their own aggregate features (the container and 4 above it).
 const ANCESTORS: usize = 5;
 
@@ -151,6 +248,7 @@ const ANCESTORS: usize = 5;
 static NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
     let mut v: Vec<String> = CONTEXT_TAGS.iter().map(|t| format!("tag_{t}")).collect();
     v.extend(KEYWORD_GROUPS.iter().map(|(g, _)| format!("kw_{g}")));
+    v.extend(LANDMARKS.iter().map(|(g, _)| format!("lm_{g}")));
     for k in 0..ANCESTORS {
         v.push(format!("anc{k}_word_share"));
         v.push(format!("anc{k}_link_density"));
@@ -173,6 +271,7 @@ static NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
         ]
         .map(String::from),
     );
+    v.extend(Declared::names());
     v
 });
 
@@ -221,6 +320,7 @@ impl BlockContext {
         }
 
         let rdb = ReadabilityScores::of(dom, blocks, &under);
+        let declared = Declared::of(dom).counts();
 
         // Blocks and words per container path.
         let mut per_path: FxHashMap<u64, (u32, u32)> = FxHashMap::default();
@@ -239,8 +339,10 @@ impl BlockContext {
         {
             let (tags, rest) = row.split_at_mut(CONTEXT_TAGS.len());
             let (kws, rest) = rest.split_at_mut(KEYWORD_GROUPS.len());
+            let (lms, rest) = rest.split_at_mut(LANDMARKS.len());
             tags.fill(NONE);
             kws.fill(NONE);
+            lms.fill(NONE);
             let (anc, rest) = rest.split_at_mut(ANCESTORS * 3);
 
             // Walk up from the container: distances and ancestor aggregates.
@@ -261,6 +363,14 @@ impl BlockContext {
                         m &= m - 1;
                         if kws[g] == NONE {
                             kws[g] = d;
+                        }
+                    }
+                    let mut m = elements.landmark[e];
+                    while m != 0 {
+                        let g = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        if lms[g] == NONE {
+                            lms[g] = d;
                         }
                     }
                     if level < ANCESTORS {
@@ -304,6 +414,9 @@ impl BlockContext {
             rest[9] = top;
             rest[10] = article;
             rest[11] = best;
+            for (slot, &c) in rest[12..].iter_mut().zip(&declared) {
+                *slot = f32::from(c);
+            }
         }
         BlockContext { values, blocks: n }
     }
@@ -472,6 +585,8 @@ struct Elements {
     tag: Vec<Option<u8>>,
     /// The [`KEYWORD_GROUPS`] its `class` / `id` names (bit g for group g).
     mask: Vec<u64>,
+    /// The [`LANDMARKS`] it is (bit g for landmark g).
+    landmark: Vec<u16>,
     /// A hash of its path: each element's [`super::records::signature`] (tag, first class without digits) from
     /// the root down, built from the parent's hash without allocating. Text nodes carry their
     /// parent's.
@@ -484,6 +599,7 @@ impl Elements {
         let mut out = Elements {
             tag: vec![None; n],
             mask: vec![0; n],
+            landmark: vec![0; n],
             path: vec![0; n],
         };
         let mut word = String::new();
@@ -533,6 +649,7 @@ impl Elements {
                 });
             }
             out.mask[id] = mask;
+            out.landmark[id] = landmark_mask(dom, id);
         }
         out
     }
@@ -754,6 +871,42 @@ mod tests {
         // Every path is used once here.
         assert_eq!(f(2, "path_blocks"), 1.0);
         assert_eq!(f(2, "record_group_records"), 0.0);
+    }
+
+    #[test]
+    fn landmarks_and_declarations_by_hand() {
+        // Blocks: 0 the nav link (role=navigation 2 up), 1 the headline (itemprop=headline on
+        // the h1 itself), 2 the body paragraph (itemprop=articleBody 1 up, role=main 3 up),
+        // 3 the comment (itemtype …/Comment 1 up), 4 the footer (role=contentinfo).
+        let html = r#"<html><head><meta property="og:type" content="article">
+            <script type="application/ld+json">{"@type":"NewsArticle"}</script></head><body>
+            <div role=navigation><ul><li><a href=/>Home</a></li></ul></div>
+            <main role=main><div itemscope itemtype="https://schema.org/NewsArticle">
+            <h1 itemprop=headline>Title here</h1>
+            <div itemprop=articleBody><p>One two three four</p></div>
+            <div itemscope itemtype="http://schema.org/Comment"><p>Nice one</p></div>
+            </div></main>
+            <footer role=contentinfo>Copyright notice</footer></body></html>"#;
+        let (page, ctx) = context(html);
+        assert_eq!(ctx.len(), 5, "{:?}", page.blocks());
+        let f = |i: usize, name: &str| ctx.get(i, name).unwrap();
+        assert_eq!(f(0, "lm_navigation"), 2.0);
+        assert_eq!(f(0, "lm_main"), NONE);
+        assert_eq!(f(1, "lm_headline"), 0.0);
+        assert_eq!(f(1, "lm_main"), 2.0);
+        assert_eq!(f(2, "lm_body"), 1.0);
+        assert_eq!(f(2, "lm_main"), 3.0);
+        assert_eq!(f(2, "lm_comment"), NONE);
+        assert_eq!(f(3, "lm_comment"), 1.0);
+        assert_eq!(f(3, "lm_body"), NONE);
+        assert_eq!(f(4, "lm_contentinfo"), 0.0);
+        // og:type article, JSON-LD NewsArticle, microdata NewsArticle: 3 for every block;
+        // microdata Comment: forum 1.
+        for i in 0..5 {
+            assert_eq!(f(i, "decl_article"), 3.0);
+            assert_eq!(f(i, "decl_forum"), 1.0);
+            assert_eq!(f(i, "decl_product"), 0.0);
+        }
     }
 
     #[test]
