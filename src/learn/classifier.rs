@@ -61,6 +61,8 @@ pub struct BlockClassifier {
     names: Vec<String>,
     threshold: ParamSpec,
     featurize: Featurize,
+    /// The page memo key of the rows ([`MethodInfo::name`]: one featurizer per method).
+    rows_key: &'static str,
     scorer: Box<dyn BlockScorer>,
 }
 
@@ -99,13 +101,22 @@ impl BlockClassifier {
             names,
             threshold: spec,
             featurize,
+            rows_key: method.name,
             scorer,
         }
     }
 
+    /// The feature rows of `page`'s blocks, computed once per page and method and kept in the
+    /// page's memo ([`Page::memo`]): a slider move or an explanation re-scores the rows without
+    /// re-running the member extractors and the featurizer.
+    fn rows(&self, page: &Page) -> std::sync::Arc<Vec<f64>> {
+        let featurize = self.featurize;
+        page.memo(self.rows_key, || featurize(page))
+    }
+
     /// The probability of every block of `page`, in block order.
     pub fn probabilities(&self, page: &Page) -> Vec<f64> {
-        let rows = (self.featurize)(page);
+        let rows = self.rows(page);
         let n = self.names.len().max(1);
         self.scorer
             .probabilities(&rows, n)
@@ -215,12 +226,90 @@ impl Extractor for BlockClassifier {
             k + 1,
             ex::element_lines(page, trace, k)
         );
-        let rows = (self.featurize)(page);
+        let rows = self.rows(page);
         let n = self.names.len();
         let reasons = rows
             .get(k * n..(k + 1) * n)
             .map(|row| self.scorer.explain(row, &self.names))
             .unwrap_or_default();
         ex::sentences(page, line, first, reasons)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+
+    /// One feature per block: 1 for a block of more than two words, else 0; counts its calls.
+    fn featurize(page: &Page) -> Vec<f64> {
+        CALLS.fetch_add(1, Ordering::SeqCst);
+        page.blocks()
+            .blocks()
+            .iter()
+            .map(|b| if b.features.words > 2 { 1.0 } else { 0.0 })
+            .collect()
+    }
+
+    /// The probability is the feature, pulled into (0.1, 0.9).
+    struct Toy;
+    impl BlockScorer for Toy {
+        fn probability(&self, row: &[f64]) -> f64 {
+            0.1 + 0.8 * row[0]
+        }
+        fn explain(&self, row: &[f64], names: &[String]) -> Vec<String> {
+            vec![format!("{} = {}", names[0], row[0])]
+        }
+    }
+
+    static TOY: MethodInfo = MethodInfo {
+        name: "classifier-test",
+        description: "a toy",
+        source: "none",
+    };
+
+    /// The rows are computed once per page: re-running at other thresholds (a slider) and
+    /// explaining lines score the page's memoised rows.
+    #[test]
+    fn thresholds_select_and_the_rows_are_computed_once_per_page() {
+        let c = BlockClassifier::new(
+            "toy",
+            &TOY,
+            vec!["long".into()],
+            0.5,
+            featurize,
+            Box::new(Toy),
+        );
+        let page = Page::from_text(
+            "t.html",
+            "<html><body><p>One two three four.</p><p>Menu</p><p>Five six seven.</p></body></html>",
+        );
+        let at = |t: f64| {
+            let mut p = Params::defaults(c.params());
+            p.set_named(c.params(), "threshold", ParamValue::Float(t))
+                .unwrap();
+            page.render(&c.run(&page, &p).selection)
+        };
+        let before = CALLS.load(Ordering::SeqCst);
+        let half = at(0.5);
+        assert!(half.contains("One two three four") && half.contains("Five six seven"));
+        assert!(!half.contains("Menu"), "{half}");
+        assert!(at(0.05).contains("Menu"));
+        assert_eq!(at(0.95), "");
+        let x = c.run(&page, &Params::defaults(c.params()));
+        let line = page
+            .lines()
+            .line_of(page.text().find("Menu").unwrap())
+            .unwrap();
+        let why = c.explain(&page, &x, crate::algorithms::Location::Line(line), None);
+        assert!(why.iter().any(|s| s.contains("long = 0")), "{why:?}");
+        assert_eq!(CALLS.load(Ordering::SeqCst) - before, 1);
+        // A new page is featurised again.
+        let other = Page::from_text("u.html", "<p>One two three four.</p>");
+        assert_eq!(c.probabilities(&other).len(), other.blocks().len());
+        assert_eq!(CALLS.load(Ordering::SeqCst) - before, 2);
     }
 }
