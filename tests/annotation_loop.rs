@@ -387,7 +387,8 @@ fn cescope_train_on_a_gold_folder_made_in_the_inspector() {
 
 /// `cescope train` on a gold folder learns only from reviewed gold: a draft (what `T` made,
 /// not yet saved as final) and a flagged file are left out with a note, the finished files
-/// train the model; a folder of drafts only has nothing to train on.
+/// train the model; a folder of drafts only has nothing to train on. `cescope eval` scores
+/// reviewed gold only too, unless `--drafts`.
 #[test]
 fn cescope_train_leaves_drafts_and_flagged_gold_out() {
     let dir = tempfile::tempdir().unwrap();
@@ -428,6 +429,39 @@ fn cescope_train_leaves_drafts_and_flagged_gold_out() {
         err.contains("slashdot-story") && err.contains("still a draft"),
         "{err}"
     );
+
+    // `cescope eval` scores reviewed gold only, naming what it left out; `--drafts` scores
+    // the drafts and the flagged file too.
+    let eval = |extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            pages.to_str().unwrap(),
+            "--algo",
+            "lqf",
+            "--by",
+            "page",
+            "--format",
+            "csv",
+        ];
+        args.extend_from_slice(extra);
+        let o = common::run(Path::new(ROOT), &args);
+        assert!(o.status.success(), "{}", common::stderr(&o));
+        let scored: Vec<String> = names
+            .iter()
+            .filter(|n| common::stdout(&o).contains(&format!(",{n},")))
+            .map(|n| n.to_string())
+            .collect();
+        (scored, common::stderr(&o))
+    };
+    let (scored, err) = eval(&[]);
+    assert_eq!(scored, ["news-article", "wiki-article"], "{err}");
+    assert!(
+        err.contains("slashdot-story") && err.contains("still a draft"),
+        "{err}"
+    );
+    assert!(err.contains("still flagged"), "{err}");
+    let (scored, err) = eval(&["--drafts"]);
+    assert_eq!(scored, names, "{err}");
 
     // Only drafts: refused, nothing written.
     for n in ["news-article", "wiki-article", "teaching"] {

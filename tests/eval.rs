@@ -582,7 +582,16 @@ fn directory_with_cescope_gold_files() {
     g.set_main_content(&page, cescope::selection::Selection::from_range(a..b));
     let gold_path = cescope::gold::gold_path_for(&path, None);
     assert_eq!(gold_path, root.path().join("gold/museum.json"));
+    // A new gold file is a draft: not scored until reviewed (or with --drafts).
     cescope::gold::save(&gold_path, &g, cescope::gold::SaveMode::New).unwrap();
+    let o = eval(&["--algo", "danag"], &[&pages]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("still a draft"), "{}", stderr(&o));
+    let table = stdout(&ok(eval(&["--algo", "danag", "--drafts"], &[&pages])));
+    assert!(table.contains("1.000 (0)"), "{table}");
+    // Saved as final (what the annotator's save does), it is gold.
+    g.draft = false;
+    cescope::gold::save(&gold_path, &g, cescope::gold::SaveMode::Overwrite).unwrap();
     let o = ok(eval(&["--algo", "danag", "--format", "json"], &[&pages]));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let text = v.to_string();

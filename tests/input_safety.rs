@@ -184,11 +184,13 @@ fn eval_warns_once_when_the_page_differs_from_its_gold() {
         .output()
         .unwrap();
     assert!(mark.status.success(), "{}", stderr(&mark));
+    // `gold mark` writes drafts: eval scores them with --drafts.
 
     // Unchanged page: no warning.
     let out = run_bounded({
         let mut c = cescope();
-        c.args(["eval", "--algo", "danag,r2l"]).arg(&pages);
+        c.args(["eval", "--drafts", "--algo", "danag,r2l"])
+            .arg(&pages);
         c
     });
     assert!(out.status.success(), "{}", stderr(&out));
@@ -198,7 +200,8 @@ fn eval_warns_once_when_the_page_differs_from_its_gold() {
     std::fs::write(pages.join("a.html"), format!("{PAGE}<!-- edited -->")).unwrap();
     let out = run_bounded({
         let mut c = cescope();
-        c.args(["eval", "--algo", "danag,r2l"]).arg(&pages);
+        c.args(["eval", "--drafts", "--algo", "danag,r2l"])
+            .arg(&pages);
         c
     });
     assert!(out.status.success(), "{}", stderr(&out));

@@ -55,6 +55,20 @@ pub struct EvalArgs {
     /// Table 5.3) and word F1, on the pages whose gold has a headline.
     #[arg(long, conflicts_with_all = ["report", "scatter", "metric", "prf"])]
     headline: bool,
+    /// Also score pages whose cescope gold file is still a draft or flagged (by default they
+    /// are left out with a note: a draft is the output of the extractor that made it, not gold).
+    #[arg(long)]
+    drafts: bool,
+}
+
+/// The gold `cescope eval` scores against: reviewed gold only, unless `--drafts`.
+fn gold_source(args: &EvalArgs) -> &'static dyn cescope::eval::run::GoldSource {
+    use cescope::eval::run;
+    if args.drafts {
+        &run::CorpusOrGoldFiles
+    } else {
+        &run::ReviewedGold
+    }
 }
 
 /// `cescope eval`: the headline finders with `--headline`, else the algorithms.
@@ -128,12 +142,19 @@ fn eval_dirs(
 ) -> Result<cescope::eval::run::Report> {
     use cescope::eval::run;
     use std::io::IsTerminal;
-    let (pages, notes) = run::gather_with(&args.corpora, &run::CorpusOrGoldFiles)?;
+    let (pages, notes) = run::gather_with(&args.corpora, gold_source(args))?;
     for n in &notes {
         eprintln!("cescope: note: {n}");
     }
     if pages.is_empty() {
-        anyhow::bail!("no page with a gold standard in the given corpora");
+        anyhow::bail!(
+            "no page with a gold standard in the given corpora{}",
+            if args.drafts {
+                ""
+            } else {
+                " (gold files still a draft or flagged are scored only with --drafts)"
+            }
+        );
     }
     let progress = std::io::stderr().is_terminal();
     with_threads(args.threads, || {
@@ -216,7 +237,7 @@ fn headline(args: &EvalArgs) -> Result<()> {
             "eval --headline reads corpora (directories, ground-truth.json), not JSONL files yet"
         );
     }
-    let (pages, notes) = run::gather_with(&args.corpora, &run::CorpusOrGoldFiles)?;
+    let (pages, notes) = run::gather_with(&args.corpora, gold_source(args))?;
     for n in &notes {
         eprintln!("cescope: note: {n}");
     }

@@ -155,6 +155,16 @@ pub enum GoldLookup {
     Unusable(String),
 }
 
+impl GoldLookup {
+    /// The gold text when found, `None` when missing or unusable.
+    pub fn found(self) -> Option<GoldText> {
+        match self {
+            GoldLookup::Found { gold, .. } => Some(gold),
+            GoldLookup::Missing | GoldLookup::Unusable(_) => None,
+        }
+    }
+}
+
 /// Where gold standards come from. [`CorpusGold`] reads them from the corpus itself; other
 /// sources (e.g. gold files written by an annotator) implement this trait. Closures
 /// `Fn(&Corpus, &CorpusPage) -> Option<GoldText>` implement it too.
@@ -187,10 +197,7 @@ pub struct CorpusOrGoldFiles;
 
 impl GoldSource for CorpusOrGoldFiles {
     fn gold(&self, corpus: &Corpus, page: &CorpusPage) -> Option<GoldText> {
-        match self.lookup(corpus, page) {
-            GoldLookup::Found { gold, .. } => Some(gold),
-            GoldLookup::Missing | GoldLookup::Unusable(_) => None,
-        }
+        self.lookup(corpus, page).found()
     }
 
     fn lookup(&self, corpus: &Corpus, page: &CorpusPage) -> GoldLookup {
@@ -222,6 +229,45 @@ impl GoldSource for CorpusOrGoldFiles {
             },
             Err(e) => GoldLookup::Unusable(e.to_string()),
         }
+    }
+}
+
+/// Reviewed gold only: [`CorpusOrGoldFiles`], but a cescope gold file that is still a draft or
+/// flagged ([`crate::gold::GoldStatus::unfinished`]) is [`GoldLookup::Unusable`] with the
+/// reason — `T` drafts from an extractor, and only the annotator's save makes a draft gold: a
+/// model trained on drafts learns the drafting extractor's mistakes, and an evaluation against
+/// them scores that extractor against itself. What `cescope train` reads, and `cescope eval`
+/// unless `--drafts`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReviewedGold;
+
+impl GoldSource for ReviewedGold {
+    fn gold(&self, corpus: &Corpus, page: &CorpusPage) -> Option<GoldText> {
+        self.lookup(corpus, page).found()
+    }
+
+    fn lookup(&self, corpus: &Corpus, page: &CorpusPage) -> GoldLookup {
+        use crate::gold::GoldStatus;
+        let found = CorpusOrGoldFiles.lookup(corpus, page);
+        if let GoldLookup::Found {
+            page_sha256: Some(_),
+            ..
+        } = &found
+        {
+            let status = GoldStatus::of_file(&crate::gold::gold_path_for(&page.path, None));
+            if status.unfinished() {
+                return GoldLookup::Unusable(format!(
+                    "it is still {} (review it first: a draft is the output of the extractor \
+                     that made it, not gold)",
+                    if status == GoldStatus::Flagged {
+                        "flagged"
+                    } else {
+                        "a draft"
+                    }
+                ));
+            }
+        }
+        found
     }
 }
 

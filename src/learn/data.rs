@@ -14,10 +14,8 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::corpus::{Corpus, CorpusPage, GoldText};
 use crate::error::{Error, Result};
-use crate::eval::run::{gather_with, CorpusOrGoldFiles, EvalPage, GoldLookup, GoldSource};
-use crate::gold::GoldStatus;
+use crate::eval::run::{gather_with, EvalPage, ReviewedGold};
 use crate::page::locate::PageWords;
 use crate::page::{DecodeOptions, Page};
 use crate::selection::Selection;
@@ -47,44 +45,6 @@ pub struct Prepared<T> {
     pub gold_text: String,
     /// What the method made of the page ([`crate::learn::Learner::prepare`]).
     pub data: T,
-}
-
-/// The gold a model trains on: [`CorpusOrGoldFiles`], but a cescope gold file that is still a
-/// draft or flagged ([`GoldStatus::unfinished`]) is [`GoldLookup::Unusable`] — `T` drafts from
-/// an extractor, and only the annotator's review makes a draft gold.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ReviewedGold;
-
-impl GoldSource for ReviewedGold {
-    fn gold(&self, corpus: &Corpus, page: &CorpusPage) -> Option<GoldText> {
-        match self.lookup(corpus, page) {
-            GoldLookup::Found { gold, .. } => Some(gold),
-            GoldLookup::Missing | GoldLookup::Unusable(_) => None,
-        }
-    }
-
-    fn lookup(&self, corpus: &Corpus, page: &CorpusPage) -> GoldLookup {
-        let found = CorpusOrGoldFiles.lookup(corpus, page);
-        if let GoldLookup::Found {
-            page_sha256: Some(_),
-            ..
-        } = &found
-        {
-            let status = GoldStatus::of_file(&crate::gold::gold_path_for(&page.path, None));
-            if status.unfinished() {
-                return GoldLookup::Unusable(format!(
-                    "it is still {} (review it first: a model trained on a draft learns the \
-                     mistakes of the extractor that drafted it)",
-                    if status == GoldStatus::Flagged {
-                        "flagged"
-                    } else {
-                        "a draft"
-                    }
-                ));
-            }
-        }
-        found
-    }
 }
 
 /// The gathered pages of some corpora and the notes of [`gather_with`] (pages without gold,

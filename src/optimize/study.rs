@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::error::{Error, Result};
-use crate::eval::run::{gather_with, CorpusOrGoldFiles, EvalPage};
+use crate::eval::run::{gather_with, EvalPage, ReviewedGold};
 
 use super::{optimize, sample, test_score, GaOptions, GenerationStats, Outcome, SearchSpace};
 use super::{TestScore, TrainingSet};
@@ -61,7 +61,8 @@ pub struct Study<I> {
 
 /// Runs a whole study of `space` with `opts` (validated first). Errors: invalid options
 /// ([`GaOptions::validate`]), unreadable corpora, a training or test corpus with no page with
-/// a gold standard ([`Error::Corpus`]).
+/// a gold standard ([`Error::Corpus`]). Reviewed gold only ([`ReviewedGold`]): a gold file still
+/// a draft or flagged is left out with a note, as `cescope train` leaves it out.
 pub fn study<S: SearchSpace>(
     space: &S,
     corpora: Corpora<'_>,
@@ -71,7 +72,7 @@ pub fn study<S: SearchSpace>(
     opts.validate()?;
     let t0 = Instant::now();
     let mut gather = |dirs: &[PathBuf], what: String| -> Result<Vec<EvalPage>> {
-        let (pages, notes) = gather_with(dirs, &CorpusOrGoldFiles)?;
+        let (pages, notes) = gather_with(dirs, &ReviewedGold)?;
         for n in &notes {
             progress(Progress::Note(n));
         }
