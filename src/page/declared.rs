@@ -189,7 +189,7 @@ fn schema_kind(name: &str) -> Option<usize> {
 }
 
 /// The values of every `"@type"` key in `text` (a string or an array of strings), in order;
-/// tolerant of invalid JSON around them. O(len).
+/// tolerant of invalid JSON around them. O(len): the scan goes on after each array.
 fn json_ld_types(text: &str) -> Vec<&str> {
     const KEY: &str = "\"@type\"";
     let mut out = Vec::new();
@@ -206,12 +206,15 @@ fn json_ld_types(text: &str) -> Vec<&str> {
                 out.push(&s[..end]);
             }
         } else if let Some(list) = after.strip_prefix('[') {
-            let list = &list[..list.find(']').unwrap_or(list.len())];
+            let end = list.find(']').unwrap_or(list.len());
             out.extend(
-                list.split(',')
+                list[..end]
+                    .split(',')
                     .map(|s| s.trim().trim_matches('"'))
                     .filter(|s| !s.is_empty()),
             );
+            // Go on after the array: each byte is scanned a bounded number of times.
+            rest = &list[end..];
         }
     }
     out
@@ -267,6 +270,11 @@ mod tests {
         assert_eq!(
             json_ld_types(r#"{"@type" : "NewsArticle", "x": [1,, "@type":["A", "B"] "#),
             ["NewsArticle", "A", "B"]
+        );
+        // The scan goes on after an array; an unclosed array ends it.
+        assert_eq!(
+            json_ld_types(r#"{"@type":["A","B"], "x": {"@type":"C"}} "@type": ["D", "#),
+            ["A", "B", "C", "D"]
         );
         assert_eq!(schema_kind("schema:BlogPosting"), Some(0));
         assert_eq!(schema_kind("Thing"), None);
