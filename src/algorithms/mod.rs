@@ -766,5 +766,21 @@ mod tests {
         let f = e.params().iter().find(|s| s.name == "filter").unwrap();
         let first = f.step(&f.default, 1);
         assert_ne!(first, f.default);
+        // Real steps do not accumulate binary noise: 0.5 + 0.05 + 0.05 shows as 0.6.
+        let t = ParamSpec {
+            name: "t".into(),
+            kind: ParamKind::Float {
+                min: 0.0,
+                max: 1.0,
+                step: 0.05,
+            },
+            default: ParamValue::Float(0.5),
+            help: "",
+            source: "",
+        };
+        let twice = t.step(&t.step(&t.default, 1), 1);
+        assert_eq!(twice, ParamValue::Float(0.6));
+        assert_eq!(twice.to_string(), "0.6");
+        assert_eq!(t.step(&ParamValue::Float(0.98), 1), ParamValue::Float(1.0));
     }
 }

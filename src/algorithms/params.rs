@@ -189,14 +189,18 @@ impl ParamSpec {
     }
 
     /// The value one step up (`dir > 0`) or down from `v`, clamped to the range; choices cycle;
-    /// a value of another kind steps from the default.
+    /// a value of another kind steps from the default. A real number is rounded to 9 decimals
+    /// after the step, so stepping 0.5 by 0.05 twice gives 0.6, not 0.6000000000000001.
     pub fn step(&self, v: &ParamValue, dir: i32) -> ParamValue {
         match (&self.kind, v) {
             (ParamKind::Int { min, max, step }, ParamValue::Int(x)) => {
                 ParamValue::Int((x + step * i64::from(dir)).clamp(*min, *max))
             }
             (ParamKind::Float { min, max, step }, ParamValue::Float(x)) => {
-                ParamValue::Float((x + step * f64::from(dir)).clamp(*min, *max))
+                let y = x + step * f64::from(dir);
+                let rounded = (y * 1e9).round() / 1e9;
+                let y = if rounded.is_finite() { rounded } else { y };
+                ParamValue::Float(y.clamp(*min, *max))
             }
             (ParamKind::Bool, ParamValue::Bool(b)) => ParamValue::Bool(!b),
             (ParamKind::Choice { choices }, ParamValue::Choice(c)) => {
