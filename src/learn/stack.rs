@@ -10,10 +10,11 @@
 //!
 //! **Features** (one row per block, [`feature_names`]):
 //! - the 53 shallow features of the block and its neighbours ([`super::shallow::block_rows`]);
-//! - the block's DOM context and record units ([`BlockContext`]: distances to structural tags
-//!   and class / id keyword groups, the word share / link density / blocks of its container
-//!   and four ancestors, repeated paths, its record group, depth, hidden, page size, and where
-//!   it sits relative to the container a Readability-style scorer picks);
+//! - the block's DOM context and record units ([`BlockContext`]: distances to structural tags,
+//!   class / id keyword groups and ARIA / microdata landmarks, the word share / link density /
+//!   blocks of its container and four ancestors, repeated paths, its record group, depth,
+//!   hidden, page size, where it sits relative to the container a Readability-style scorer
+//!   picks, and what the page declares itself to be, [`crate::page::declared`]);
 //! - for each member extractor `m` of [`MEMBERS`] (run with its default parameters on the
 //!   page): `m_block`, the fraction of the block's text bytes `m` selects
 //!   ([`crate::page::Blocks::project`]); `m_prev`, `m_next`, the same for the neighbouring

@@ -33,7 +33,7 @@
 //!   inside `<noscript>`, [`super::Visibility`]), `page_words`, `page_blocks`.
 //!
 //! - `rdb_top_distance`, `rdb_article_distance`, `rdb_best_share`: where the block sits relative
-//!   to the container a Readability-style scorer would pick ([`ReadabilityScores`]): levels up
+//!   to the container a Readability-style scorer would pick (`ReadabilityScores`): levels up
 //!   to the top candidate ([`NONE`] when it is not an ancestor), levels up to the nearest element
 //!   of the "article" (the top candidate and the siblings Readability appends to it), and the
 //!   best final score among the block's ancestors over the top candidate's (0 to 1).
