@@ -201,34 +201,52 @@ impl GoldSource for CorpusOrGoldFiles {
     }
 
     fn lookup(&self, corpus: &Corpus, page: &CorpusPage) -> GoldLookup {
+        self.lookup_with_status(corpus, page).0
+    }
+}
+
+impl CorpusOrGoldFiles {
+    /// [`GoldSource::lookup`], with the status of the cescope gold file it read (`None` for
+    /// the corpus' own gold and for no readable file): the file is read once.
+    fn lookup_with_status(
+        &self,
+        corpus: &Corpus,
+        page: &CorpusPage,
+    ) -> (GoldLookup, Option<crate::gold::GoldStatus>) {
         if let Some(gold) = CorpusGold.gold(corpus, page) {
-            return GoldLookup::Found {
+            let found = GoldLookup::Found {
                 gold,
                 page_sha256: None,
             };
+            return (found, None);
         }
         let path = crate::gold::gold_path_for(&page.path, None);
-        match crate::gold::load(&path) {
+        let lookup = match crate::gold::load(&path) {
             Err(crate::gold::GoldError::Read {
                 cause: ReadError::Io(e),
                 ..
             }) if e.kind() == std::io::ErrorKind::NotFound => GoldLookup::Missing,
-            Ok(g) => GoldLookup::Found {
-                gold: GoldText {
-                    article_body: g.main_content.text.clone(),
-                    // An unconfirmed headline (a machine's suggestion) is no gold headline.
-                    headline: g
-                        .headline
-                        .as_ref()
-                        .filter(|h| h.confirmed)
-                        .map(|h| h.text.clone()),
-                    url: g.url.clone(),
-                    page_type: None,
-                },
-                page_sha256: Some(g.sha256.clone()),
-            },
+            Ok(g) => {
+                let status = crate::gold::GoldStatus::of(&g);
+                let found = GoldLookup::Found {
+                    gold: GoldText {
+                        article_body: g.main_content.text.clone(),
+                        // An unconfirmed headline (a machine's suggestion) is no gold headline.
+                        headline: g
+                            .headline
+                            .as_ref()
+                            .filter(|h| h.confirmed)
+                            .map(|h| h.text.clone()),
+                        url: g.url.clone(),
+                        page_type: None,
+                    },
+                    page_sha256: Some(g.sha256.clone()),
+                };
+                return (found, Some(status));
+            }
             Err(e) => GoldLookup::Unusable(e.to_string()),
-        }
+        };
+        (lookup, None)
     }
 }
 
@@ -248,13 +266,8 @@ impl GoldSource for ReviewedGold {
 
     fn lookup(&self, corpus: &Corpus, page: &CorpusPage) -> GoldLookup {
         use crate::gold::GoldStatus;
-        let found = CorpusOrGoldFiles.lookup(corpus, page);
-        if let GoldLookup::Found {
-            page_sha256: Some(_),
-            ..
-        } = &found
-        {
-            let status = GoldStatus::of_file(&crate::gold::gold_path_for(&page.path, None));
+        let (found, status) = CorpusOrGoldFiles.lookup_with_status(corpus, page);
+        if let Some(status) = status {
             if status.unfinished() {
                 return GoldLookup::Unusable(format!(
                     "it is still {} (review it first: a draft is the output of the extractor \

@@ -106,8 +106,9 @@ impl BlockClassifier {
         }
     }
 
-    /// The feature rows of `page`'s blocks, computed once per page and method and kept in the
-    /// page's memo ([`Page::memo`]): a slider move or an explanation re-scores the rows without
+    /// The feature rows of `page`'s blocks (row-major, one row of the model's feature count
+    /// per block, in block order), computed once per page and method and kept in the page's
+    /// memo ([`Page::memo`]): a slider move or an explanation re-scores the rows without
     /// re-running the member extractors and the featurizer.
     fn rows(&self, page: &Page) -> std::sync::Arc<Vec<f64>> {
         let featurize = self.featurize;

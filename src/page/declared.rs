@@ -107,14 +107,8 @@ impl Declared {
         for (id, _) in dom.elements() {
             match dom.tag_name(id) {
                 Some("meta") => {
-                    let og = dom
-                        .attr(id, "property")
-                        .or_else(|| dom.attr(id, "name"))
-                        .is_some_and(|p| p.trim().eq_ignore_ascii_case("og:type"));
-                    if og {
-                        if let Some(k) = dom.attr(id, "content").and_then(og_kind) {
-                            d.add(k);
-                        }
+                    if let Some(k) = dom.meta_content(id, "og:type").and_then(og_kind) {
+                        d.add(k);
                     }
                 }
                 Some("script") => {

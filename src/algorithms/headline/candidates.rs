@@ -92,16 +92,8 @@ pub fn og_title(page: &Page) -> Option<String> {
     let dom = page.dom();
     let find = |key: &str| {
         dom.elements().find_map(|(id, _)| {
-            if dom.tag_name(id) != Some("meta") {
-                return None;
-            }
-            let named = dom
-                .attr(id, "property")
-                .or_else(|| dom.attr(id, "name"))
-                .is_some_and(|p| p.trim().eq_ignore_ascii_case(key));
-            named
-                .then(|| dom.attr(id, "content").map(normalize_ws))
-                .flatten()
+            dom.meta_content(id, key)
+                .map(normalize_ws)
                 .filter(|c| !c.is_empty())
         })
     };

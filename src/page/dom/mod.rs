@@ -198,6 +198,20 @@ impl Dom {
         self.attrs(id).find(|(n, _)| *n == name).map(|(_, v)| v)
     }
 
+    /// The `content` of element `id` when it is a `<meta>` whose `property` (or, without one,
+    /// `name`) is `key`, trimmed and ASCII case-insensitive (`og:title`, `og:type`); `None`
+    /// otherwise, or without a `content`. O(attributes).
+    pub fn meta_content(&self, id: NodeId, key: &str) -> Option<&str> {
+        if self.tag_name(id) != Some("meta") {
+            return None;
+        }
+        let named = self
+            .attr(id, "property")
+            .or_else(|| self.attr(id, "name"))
+            .is_some_and(|p| p.trim().eq_ignore_ascii_case(key));
+        named.then(|| self.attr(id, "content")).flatten()
+    }
+
     /// An element's attributes as `(name, value)`, sorted by name (scraper's order; a repeated
     /// attribute keeps its first value); empty for other nodes.
     pub fn attrs(&self, id: NodeId) -> impl Iterator<Item = (&str, &str)> + '_ {
