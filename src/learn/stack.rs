@@ -14,7 +14,9 @@
 //!   class / id keyword groups and ARIA / microdata landmarks, the word share / link density /
 //!   blocks of its container and four ancestors, repeated paths, its record group, depth,
 //!   hidden, page size, where it sits relative to the container a Readability-style scorer
-//!   picks, and what the page declares itself to be, [`crate::page::declared`]);
+//!   picks, what the page declares itself to be, [`crate::page::declared`], and where the
+//!   article's text ends: prose before the block's record group, end-of-text markers after
+//!   boilerpipe's `TerminatingBlocksFinder`, the page's shape);
 //! - for each member extractor `m` of [`MEMBERS`] (run with its default parameters on the
 //!   page): `m_block`, the fraction of the block's text bytes `m` selects
 //!   ([`crate::page::Blocks::project`]); `m_prev`, `m_next`, the same for the neighbouring

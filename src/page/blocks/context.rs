@@ -37,6 +37,24 @@
 //!   to the top candidate ([`NONE`] when it is not an ancestor), levels up to the nearest element
 //!   of the "article" (the top candidate and the siblings Readability appends to it), and the
 //!   best final score among the block's ancestors over the top candidate's (0 to 1).
+//! - `lead_prose_words`, `lead_prose_share`: how much prose comes before the block's record
+//!   group — the words of the earlier blocks that are in no record group and mostly not linked
+//!   (link density < 0.5) — and that over itself plus the group's words (0 outside a group;
+//!   outside a group `lead_prose_words` counts the prose before the block itself). An article's
+//!   comments or related-article cards follow the article's prose; a forum's posts or a
+//!   listing's items follow little of it.
+//! - `end_marker`, `end_markers_before`, `end_marker_distance`, `end_marker_lead_words`:
+//!   end-of-text markers, after boilerpipe's `TerminatingBlocksFinder` (Kohlschütter et al.
+//!   2010's implementation): a short block (fewer than 15 words, at least 8 characters) that
+//!   names a comment section or related articles ([`END_MARKERS`]). Whether the block is one,
+//!   how many come before it, blocks since the nearest at or before it ([`NONE`] when none),
+//!   and the prose words before the first one (0 when none precedes: boilerpipe's
+//!   `IgnoreBlocksAfterContentFilter` drops what follows a marker once enough text came
+//!   before it; here the learner decides).
+//! - `page_record_share`, `page_largest_group_share`, `page_end_markers`: the page's shape,
+//!   the same for every block — the share of its words in record groups, the largest group's
+//!   share, its number of end markers (a forum thread is mostly records; an article with
+//!   comments is prose, then a marker, then records).
 //! - `decl_<kind>`: what the page declares itself to be (`og:type`, schema.org types;
 //!   [`crate::page::declared`]), the same for every block of a page: how many declarations
 //!   name the kind (article, documentation, forum, product, collection, faq, website,
@@ -241,6 +259,60 @@ fn landmark_mask(dom: &Dom, id: NodeId) -> u16 {
     mask
 }
 
+/// Phrases of the short blocks that announce the end of an article's text: a comment
+/// section's heading or a list of related articles (lower case; matched anywhere in the block's
+/// lower-cased text). After boilerpipe's `TerminatingBlocksFinder` (Kohlschütter et al. 2010's
+/// implementation: blocks of fewer than 15 words and at least 8 characters that start with
+/// "comments", "N comments", "post a comment", contain "add your comment", "reader comments",
+/// …); cescope's list adds the related-articles headings and the languages of the dev corpora.
+const END_MARKERS: &[&str] = &[
+    "comment",
+    "coment",
+    "komment",
+    "komentar",
+    "replies",
+    "responses",
+    "respuestas",
+    "respostas",
+    "reacties",
+    "leave a reply",
+    "have your say",
+    "what you think",
+    "rate this",
+    "related",
+    "relacionad",
+    "you may also",
+    "you might also",
+    "you may like",
+    "you might like",
+    "also like",
+    "recommended",
+    "more from",
+    "more stories",
+    "read next",
+    "leia também",
+    "veja também",
+    "pode gostar",
+    "te puede interesar",
+    "lee también",
+    "lire aussi",
+    "auch interessant",
+    "das könnte",
+    "potrebbe interessarti",
+    "vedi anche",
+];
+
+/// Is block `i` an end-of-text marker: fewer than 15 words, at least 8 characters, and one
+/// of [`END_MARKERS`] in its lower-cased text?
+fn is_end_marker(dom: &Dom, blocks: &Blocks, i: usize) -> bool {
+    let b = blocks.get(i);
+    if b.features.words >= 15 || b.extent.len() < 8 {
+        return false;
+    }
+    let text = blocks.text(dom, i).to_lowercase();
+    text.chars().count() >= 8 && END_MARKERS.iter().any(|m| text.contains(m))
+}
+
 /// Ancestor levels with their own aggregate features (the container and 4 above it).
 const ANCESTORS: usize = 5;
 
@@ -268,6 +340,15 @@ static NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
             "rdb_top_distance",
             "rdb_article_distance",
             "rdb_best_share",
+            "lead_prose_words",
+            "lead_prose_share",
+            "end_marker",
+            "end_markers_before",
+            "end_marker_distance",
+            "end_marker_lead_words",
+            "page_record_share",
+            "page_largest_group_share",
+            "page_end_markers",
         ]
         .map(String::from),
     );
@@ -330,7 +411,37 @@ impl BlockContext {
             e.1 += b.features.words;
         }
 
+        // Prose words before each block: words of the blocks before it that are in no record
+        // group and mostly not linked (link density < 0.5).
+        let mut prose_before = Vec::with_capacity(n + 1);
+        prose_before.push(0u32);
+        for (j, b) in blocks.blocks().iter().enumerate() {
+            let prose = records.of_block(j).is_none() && b.features.link_density() < 0.5;
+            let last = prose_before[j];
+            prose_before.push(last + if prose { b.features.words } else { 0 });
+        }
+
+        // End-of-text markers and, for each block, the nearest one at or before it.
+        let marker: Vec<bool> = (0..n).map(|j| is_end_marker(dom, blocks, j)).collect();
+
+        // Page-level structure: the share of the page's words in records, the largest record
+        // group's share, the number of end markers.
+        let record_words: u32 = (0..n)
+            .filter(|&j| records.of_block(j).is_some())
+            .map(|j| blocks.get(j).features.words)
+            .sum();
+        let largest_group = records.groups().iter().map(|g| g.words).max().unwrap_or(0);
+        let page_markers = marker.iter().filter(|&&m| m).count();
+        let page_level = [
+            share(record_words),
+            share(u32::try_from(largest_group).unwrap_or(u32::MAX)),
+            page_markers.min(CAP) as f32,
+        ];
+
         let mut values = vec![0.0f32; n * width];
+        let mut markers_before = 0u32;
+        let mut last_marker: Option<usize> = None;
+        let mut first_marker_lead = 0u32;
         for (i, (b, row)) in blocks
             .blocks()
             .iter()
@@ -414,7 +525,37 @@ impl BlockContext {
             rest[9] = top;
             rest[10] = article;
             rest[11] = best;
-            for (slot, &c) in rest[12..].iter_mut().zip(&declared) {
+            let (lead, group_words) = match records.of_block(i) {
+                Some(k) => {
+                    let g = &records.groups()[records.records()[k].group];
+                    let first = records.records()[g.records.start].blocks.start;
+                    (prose_before[first], g.words)
+                }
+                None => (prose_before[i], 0),
+            };
+            rest[12] = lead as f32;
+            rest[13] = if group_words == 0 {
+                0.0
+            } else {
+                lead as f32 / (lead as f32 + group_words as f32)
+            };
+            if marker[i] {
+                if last_marker.is_none() {
+                    first_marker_lead = prose_before[i];
+                }
+                last_marker = Some(i);
+            }
+            rest[14] = f32::from(u8::from(marker[i]));
+            rest[15] = markers_before.min(CAP as u32) as f32;
+            rest[16] = last_marker.map_or(NONE, |m| (i - m).min(CAP) as f32);
+            rest[17] = if last_marker.is_some() {
+                first_marker_lead as f32
+            } else {
+                0.0
+            };
+            markers_before += u32::from(marker[i]);
+            rest[18..21].copy_from_slice(&page_level);
+            for (slot, &c) in rest[21..].iter_mut().zip(&declared) {
                 *slot = f32::from(c);
             }
         }
@@ -906,6 +1047,56 @@ mod tests {
             assert_eq!(f(i, "decl_article"), 3.0);
             assert_eq!(f(i, "decl_forum"), 1.0);
             assert_eq!(f(i, "decl_product"), 0.0);
+        }
+    }
+
+    #[test]
+    fn lead_prose_and_end_markers_by_hand() {
+        // Blocks: 0 the menu link (link density 1: not prose), 1 the article paragraph (6
+        // words), 2 the heading "3 Comments" (an end marker), 3–8 three comments of two blocks
+        // each (a record group of 3 records, 3 × (2 + 3) = 15 words), 9 a short "Top" link.
+        let comment = |w: &str| {
+            format!("<li class=comment><b class=author>Ann {w}</b><p>Good point {w}</p></li>")
+        };
+        let comments: String = ["one", "two", "three"].into_iter().map(comment).collect();
+        let html = format!(
+            "<body><nav><a href=/>Home page</a></nav><article><p>Six words of the article \
+             text.</p></article><h3>3 Comments</h3><ol>{comments}</ol><a href=#>Top</a></body>"
+        );
+        let (page, ctx) = context(&html);
+        assert_eq!(ctx.len(), 10, "{:?}", page.blocks());
+        let f = |i: usize, name: &str| ctx.get(i, name).unwrap();
+        // Prose before: the menu is linked, so 0 before the article, 6 after it.
+        assert_eq!(f(0, "lead_prose_words"), 0.0);
+        assert_eq!(f(1, "lead_prose_words"), 0.0);
+        assert_eq!(f(2, "lead_prose_words"), 6.0);
+        // In the comments: prose before the group's first block, 6 (the article) + 2 (the
+        // heading, in no record): 8; share 8 / (8 + 15).
+        for i in 3..9 {
+            assert_eq!(f(i, "lead_prose_words"), 8.0, "block {i}");
+            assert!(
+                (f(i, "lead_prose_share") - 8.0 / 23.0).abs() < 1e-6,
+                "block {i}"
+            );
+        }
+        assert_eq!(f(1, "lead_prose_share"), 0.0);
+        // End markers: the heading only ("Top" is short, the comments' texts are long or
+        // carry no marker phrase).
+        let markers: Vec<f32> = (0..10).map(|i| f(i, "end_marker")).collect();
+        assert_eq!(markers, [0., 0., 1., 0., 0., 0., 0., 0., 0., 0.]);
+        assert_eq!(f(1, "end_marker_distance"), NONE);
+        assert_eq!(f(2, "end_marker_distance"), 0.0);
+        assert_eq!(f(5, "end_marker_distance"), 3.0);
+        assert_eq!(f(2, "end_markers_before"), 0.0);
+        assert_eq!(f(3, "end_markers_before"), 1.0);
+        assert_eq!(f(1, "end_marker_lead_words"), 0.0);
+        assert_eq!(f(9, "end_marker_lead_words"), 6.0);
+        // Page level, the same for every block: words 2 + 6 + 2 + 15 + 1 = 26, 15 in records,
+        // one group, one marker.
+        for i in 0..10 {
+            assert!((f(i, "page_record_share") - 15.0 / 26.0).abs() < 1e-6);
+            assert!((f(i, "page_largest_group_share") - 15.0 / 26.0).abs() < 1e-6);
+            assert_eq!(f(i, "page_end_markers"), 1.0);
         }
     }
 
