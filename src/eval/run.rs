@@ -221,13 +221,12 @@ impl CorpusOrGoldFiles {
             return (found, None);
         }
         let path = crate::gold::gold_path_for(&page.path, None);
-        let lookup = match crate::gold::load(&path) {
+        match crate::gold::load(&path) {
             Err(crate::gold::GoldError::Read {
                 cause: ReadError::Io(e),
                 ..
-            }) if e.kind() == std::io::ErrorKind::NotFound => GoldLookup::Missing,
+            }) if e.kind() == std::io::ErrorKind::NotFound => (GoldLookup::Missing, None),
             Ok(g) => {
-                let status = crate::gold::GoldStatus::of(&g);
                 let found = GoldLookup::Found {
                     gold: GoldText {
                         article_body: g.main_content.text.clone(),
@@ -242,11 +241,10 @@ impl CorpusOrGoldFiles {
                     },
                     page_sha256: Some(g.sha256.clone()),
                 };
-                return (found, Some(status));
+                (found, Some(crate::gold::GoldStatus::of(&g)))
             }
-            Err(e) => GoldLookup::Unusable(e.to_string()),
-        };
-        (lookup, None)
+            Err(e) => (GoldLookup::Unusable(e.to_string()), None),
+        }
     }
 }
 

@@ -412,11 +412,16 @@ impl BlockContext {
         }
 
         // Prose words before each block: words of the blocks before it that are in no record
-        // group and mostly not linked (link density < 0.5).
+        // group and mostly not linked (link density < 0.5); and the page's words in records.
         let mut prose_before = Vec::with_capacity(n + 1);
         prose_before.push(0u32);
+        let mut record_words = 0u32;
         for (j, b) in blocks.blocks().iter().enumerate() {
-            let prose = records.of_block(j).is_none() && b.features.link_density() < 0.5;
+            let in_record = records.of_block(j).is_some();
+            if in_record {
+                record_words += b.features.words;
+            }
+            let prose = !in_record && b.features.link_density() < 0.5;
             let last = prose_before[j];
             prose_before.push(last + if prose { b.features.words } else { 0 });
         }
@@ -426,10 +431,6 @@ impl BlockContext {
 
         // Page-level structure: the share of the page's words in records, the largest record
         // group's share, the number of end markers.
-        let record_words: u32 = (0..n)
-            .filter(|&j| records.of_block(j).is_some())
-            .map(|j| blocks.get(j).features.words)
-            .sum();
         let largest_group = records.groups().iter().map(|g| g.words).max().unwrap_or(0);
         let page_markers = marker.iter().filter(|&&m| m).count();
         let page_level = [
@@ -441,6 +442,7 @@ impl BlockContext {
         let mut values = vec![0.0f32; n * width];
         let mut markers_before = 0u32;
         let mut last_marker: Option<usize> = None;
+        // Prose before the first marker; 0 until one is seen.
         let mut first_marker_lead = 0u32;
         for (i, (b, row)) in blocks
             .blocks()
@@ -505,9 +507,13 @@ impl BlockContext {
                 .unwrap_or_default();
             rest[0] = paths as f32;
             rest[1] = share(group);
+            // Prose before the block's record group (before the block outside a group).
+            let (mut lead, mut group_words) = (prose_before[i], 0);
             if let Some(k) = records.of_block(i) {
                 let r = &records.records()[k];
                 let g = &records.groups()[r.group];
+                lead = prose_before[records.records()[g.records.start].blocks.start];
+                group_words = g.words;
                 let count = g.records.len();
                 rest[2] = count as f32;
                 rest[3] = share(u32::try_from(g.words).unwrap_or(u32::MAX));
@@ -525,14 +531,6 @@ impl BlockContext {
             rest[9] = top;
             rest[10] = article;
             rest[11] = best;
-            let (lead, group_words) = match records.of_block(i) {
-                Some(k) => {
-                    let g = &records.groups()[records.records()[k].group];
-                    let first = records.records()[g.records.start].blocks.start;
-                    (prose_before[first], g.words)
-                }
-                None => (prose_before[i], 0),
-            };
             rest[12] = lead as f32;
             rest[13] = if group_words == 0 {
                 0.0
@@ -548,11 +546,7 @@ impl BlockContext {
             rest[14] = f32::from(u8::from(marker[i]));
             rest[15] = markers_before.min(CAP as u32) as f32;
             rest[16] = last_marker.map_or(NONE, |m| (i - m).min(CAP) as f32);
-            rest[17] = if last_marker.is_some() {
-                first_marker_lead as f32
-            } else {
-                0.0
-            };
+            rest[17] = first_marker_lead as f32;
             markers_before += u32::from(marker[i]);
             rest[18..21].copy_from_slice(&page_level);
             for (slot, &c) in rest[21..].iter_mut().zip(&declared) {
