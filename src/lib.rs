@@ -25,6 +25,7 @@ pub mod eval;
 pub mod extractors;
 pub mod fsio;
 pub mod gold;
+pub mod guideline;
 pub mod lang;
 pub mod learn;
 pub mod metrics;

@@ -16,6 +16,7 @@ pub mod locate;
 pub mod mask;
 pub mod text;
 pub mod tokens;
+pub mod units;
 
 use std::any::Any;
 use std::collections::HashMap;

@@ -33,7 +33,7 @@ use std::sync::LazyLock;
 
 use super::titlefinder::{score, sentences, Analyzer, Sentence};
 use super::{normalize_ws, title_element};
-use crate::page::blocks::context::{keyword_mask, KEYWORD_GROUPS};
+use crate::page::blocks::keywords::{keyword_mask, KEYWORD_GROUPS};
 use crate::page::dom::{Dom, NodeId, NodeKind};
 use crate::page::Page;
 

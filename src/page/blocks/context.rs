@@ -46,7 +46,7 @@
 //! - `end_marker`, `end_markers_before`, `end_marker_distance`, `end_marker_lead_words`:
 //!   end-of-text markers, after boilerpipe's `TerminatingBlocksFinder` (Kohlschütter et al.
 //!   2010's implementation): a short block (fewer than 15 words, at least 8 characters) that
-//!   names a comment section or related articles ([`END_MARKERS`]). Whether the block is one,
+//!   names a comment section or related articles ([`super::keywords::end_marker`]). Whether the block is one,
 //!   how many come before it, blocks since the nearest at or before it ([`NONE`] when none),
 //!   and the prose words before the first one (0 when none precedes: boilerpipe's
 //!   `IgnoreBlocksAfterContentFilter` drops what follows a marker once enough text came
@@ -68,6 +68,9 @@ use std::sync::LazyLock;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
+#[cfg(test)]
+use super::keywords::keyword_mask;
+use super::keywords::{end_marker, keyword_masks, landmark_mask, KEYWORD_GROUPS, LANDMARKS};
 use super::records::Records;
 use super::Blocks;
 use crate::page::declared::Declared;
@@ -112,206 +115,6 @@ pub const CONTEXT_TAGS: &[&str] = &[
     "tr",
     "ul",
 ];
-
-/// The `class` / `id` keyword groups whose distance from the block is a feature
-/// (`kw_<group>`): the group's name, then its keywords (a word of the `class` / `id` matches a
-/// keyword it starts with; one ending in `=` must be equal).
-pub const KEYWORD_GROUPS: &[(&str, &[&str])] = &[
-    ("content", &["content", "maincontent"]),
-    ("article", &["article"]),
-    ("post", &["post", "entry"]),
-    ("body", &["body"]),
-    ("text", &["text", "prose", "rich"]),
-    ("story", &["story", "news"]),
-    ("main", &["main"]),
-    ("nav", &["nav"]),
-    ("menu", &["menu", "dropdown"]),
-    ("breadcrumb", &["breadcrumb", "crumb"]),
-    ("pagination", &["pagination", "pager", "paging"]),
-    ("share", &["share", "sharing"]),
-    ("social", &["social", "facebook", "twitter", "follow"]),
-    ("related", &["related", "similar", "more"]),
-    ("recommend", &["recommend", "popular", "trending", "most"]),
-    ("comment", &["comment", "disqus", "respond", "discussion"]),
-    ("reply", &["reply", "replies", "answer"]),
-    ("footer", &["footer", "foot"]),
-    ("header", &["header", "masthead", "head="]),
-    ("sidebar", &["sidebar", "side", "rail", "aside"]),
-    ("widget", &["widget", "module"]),
-    (
-        "ad",
-        &["ad=", "ads=", "advert", "adsense", "adslot", "dfp", "gpt"],
-    ),
-    ("promo", &["promo", "sponsor", "partner", "teaser"]),
-    ("cookie", &["cookie", "consent", "gdpr", "privacy"]),
-    ("modal", &["modal", "popup", "overlay", "lightbox"]),
-    (
-        "subscribe",
-        &["subscribe", "newsletter", "signup", "register"],
-    ),
-    ("card", &["card", "tile", "teaser"]),
-    ("author", &["author", "byline", "bio"]),
-    ("meta", &["meta", "date", "time", "dateline", "timestamp"]),
-    ("tag", &["tag", "category", "categories", "topic", "label"]),
-    ("caption", &["caption", "credit"]),
-    ("title", &["title", "headline", "heading"]),
-    (
-        "hidden",
-        &["hidden", "hide", "sr=", "screen", "visually", "offscreen"],
-    ),
-    ("banner", &["banner", "hero"]),
-    ("legal", &["copyright", "legal", "disclaimer", "terms"]),
-    ("search", &["search"]),
-    ("login", &["login", "account", "user", "profile"]),
-    ("button", &["button", "btn", "toolbar", "action"]),
-    (
-        "image",
-        &["image", "img", "photo", "thumb", "media", "gallery"],
-    ),
-    ("list", &["list", "item", "items"]),
-];
-
-/// The landmarks whose distance from the block is a feature (`lm_<name>`): the name, then
-/// the `(attribute, value)` pairs that make an element one (values compared whole, ASCII
-/// case-insensitively; an `itemtype` URL by its last path segment). ARIA landmark roles
-/// (WAI-ARIA 1.2, section 5.3.4) say what a region is for; schema.org microdata properties
-/// and types mark an article's body, its headline and its comments.
-pub const LANDMARKS: &[(&str, &[(&str, &str)])] = &[
-    ("main", &[("role", "main")]),
-    (
-        "navigation",
-        &[
-            ("role", "navigation"),
-            ("role", "menu"),
-            ("role", "menubar"),
-            ("role", "tablist"),
-        ],
-    ),
-    ("complementary", &[("role", "complementary")]),
-    ("contentinfo", &[("role", "contentinfo")]),
-    ("banner", &[("role", "banner")]),
-    ("article", &[("role", "article"), ("role", "feed")]),
-    (
-        "dialog",
-        &[
-            ("role", "dialog"),
-            ("role", "alertdialog"),
-            ("role", "alert"),
-        ],
-    ),
-    ("search", &[("role", "search")]),
-    (
-        "body",
-        &[
-            ("itemprop", "articlebody"),
-            ("itemprop", "reviewbody"),
-            ("itemprop", "text"),
-            ("itemprop", "description"),
-            ("itemprop", "maincontentofpage"),
-        ],
-    ),
-    (
-        "comment",
-        &[
-            ("itemprop", "comment"),
-            ("itemprop", "comments"),
-            ("itemprop", "suggestedanswer"),
-            ("itemprop", "acceptedanswer"),
-            ("itemprop", "review"),
-            ("itemtype", "comment"),
-            ("itemtype", "answer"),
-            ("itemtype", "review"),
-        ],
-    ),
-    (
-        "headline",
-        &[
-            ("itemprop", "headline"),
-            ("itemprop", "name"),
-            ("itemprop", "alternativeheadline"),
-        ],
-    ),
-];
-
-/// The [`LANDMARKS`] element `id` is, bit g for landmark g.
-fn landmark_mask(dom: &Dom, id: NodeId) -> u16 {
-    let mut mask = 0u16;
-    for attr in ["role", "itemprop", "itemtype"] {
-        let Some(v) = dom.attr(id, attr) else {
-            continue;
-        };
-        for word in v.split_ascii_whitespace() {
-            let word = if attr == "itemtype" {
-                word.rsplit(['/', ':', '#']).next().unwrap_or("")
-            } else {
-                word
-            };
-            for (g, (_, pairs)) in LANDMARKS.iter().enumerate() {
-                if pairs
-                    .iter()
-                    .any(|(a, val)| *a == attr && val.eq_ignore_ascii_case(word))
-                {
-                    mask |= 1 << g;
-                }
-            }
-        }
-    }
-    mask
-}
-
-/// Phrases of the short blocks that announce the end of an article's text: a comment
-/// section's heading or a list of related articles (lower case; matched anywhere in the block's
-/// lower-cased text). After boilerpipe's `TerminatingBlocksFinder` (Kohlschütter et al. 2010's
-/// implementation: blocks of fewer than 15 words and at least 8 characters that start with
-/// "comments", "N comments", "post a comment", contain "add your comment", "reader comments",
-/// …); cescope's list adds the related-articles headings and the languages of the dev corpora.
-const END_MARKERS: &[&str] = &[
-    "comment",
-    "coment",
-    "komment",
-    "komentar",
-    "replies",
-    "responses",
-    "respuestas",
-    "respostas",
-    "reacties",
-    "leave a reply",
-    "have your say",
-    "what you think",
-    "rate this",
-    "related",
-    "relacionad",
-    "you may also",
-    "you might also",
-    "you may like",
-    "you might like",
-    "also like",
-    "recommended",
-    "more from",
-    "more stories",
-    "read next",
-    "leia também",
-    "veja também",
-    "pode gostar",
-    "te puede interesar",
-    "lee también",
-    "lire aussi",
-    "auch interessant",
-    "das könnte",
-    "potrebbe interessarti",
-    "vedi anche",
-];
-
-/// Is block `i` an end-of-text marker: fewer than 15 words, at least 8 characters, and one
-/// of [`END_MARKERS`] in its lower-cased text?
-fn is_end_marker(dom: &Dom, blocks: &Blocks, i: usize) -> bool {
-    let b = blocks.get(i);
-    if b.features.words >= 15 || b.extent.len() < 8 {
-        return false;
-    }
-    let text = blocks.text(dom, i).to_lowercase();
-    text.chars().count() >= 8 && END_MARKERS.iter().any(|m| text.contains(m))
-}
 
 /// Ancestor levels with their own aggregate features (the container and 4 above it).
 const ANCESTORS: usize = 5;
@@ -427,7 +230,9 @@ impl BlockContext {
         }
 
         // End-of-text markers and, for each block, the nearest one at or before it.
-        let marker: Vec<bool> = (0..n).map(|j| is_end_marker(dom, blocks, j)).collect();
+        let marker: Vec<bool> = (0..n)
+            .map(|j| end_marker(dom, blocks, j).is_some())
+            .collect();
 
         // Page-level structure: the share of the page's words in records, the largest record
         // group's share, the number of end markers.
@@ -733,12 +538,10 @@ impl Elements {
         let n = dom.len();
         let mut out = Elements {
             tag: vec![None; n],
-            mask: vec![0; n],
+            mask: keyword_masks(dom),
             landmark: vec![0; n],
             path: vec![0; n],
         };
-        let mut word = String::new();
-        let mut seen: FxHashMap<&str, u64> = FxHashMap::default();
         for id in 0..n {
             let parent_path = dom.parent(id).map_or(0, |p| out.path[p]);
             if dom.kind(id) != NodeKind::Element {
@@ -763,84 +566,11 @@ impl Elements {
                 }
             }
             out.path[id] = h.finish();
-            let mut mask = 0u64;
-            for attr in ["class", "id"] {
-                let Some(v) = dom.attr(id, attr) else {
-                    continue;
-                };
-                // Pages repeat their class names (every item of a menu, every post): match
-                // each distinct value against the keyword groups once.
-                mask |= *seen.entry(v).or_insert_with(|| {
-                    let mut m = 0u64;
-                    for w in v.split(|c: char| !c.is_ascii_alphanumeric()) {
-                        if w.is_empty() {
-                            continue;
-                        }
-                        word.clear();
-                        word.extend(w.chars().map(|c| c.to_ascii_lowercase()));
-                        m |= keyword_mask(&word);
-                    }
-                    m
-                });
-            }
-            out.mask[id] = mask;
             out.landmark[id] = landmark_mask(dom, id);
         }
         out
     }
 }
-
-/// The groups a lower-case `class` / `id` word matches, bit g for group g of
-/// [`KEYWORD_GROUPS`] (see the module documentation).
-pub fn keyword_mask(word: &str) -> u64 {
-    let Some(&first) = word.as_bytes().first() else {
-        return 0;
-    };
-    let mut mask = 0u64;
-    for k in &BY_FIRST_BYTE[usize::from(first)] {
-        let hit = if k.exact {
-            word == k.word
-        } else {
-            word.starts_with(k.word)
-        };
-        if hit {
-            mask |= k.bit;
-        }
-    }
-    mask
-}
-
-/// One keyword of [`KEYWORD_GROUPS`], ready to match.
-struct Keyword {
-    /// The keyword without its trailing `=`.
-    word: &'static str,
-    /// True for keywords written with a trailing `=` (equality, not prefix).
-    exact: bool,
-    /// Its group's bit.
-    bit: u64,
-}
-
-/// The keywords by their first byte: a word is compared only with the keywords it could
-/// start with (a page's distinct class names times ~150 keywords otherwise).
-static BY_FIRST_BYTE: LazyLock<Vec<Vec<Keyword>>> = LazyLock::new(|| {
-    let mut t: Vec<Vec<Keyword>> = (0..256).map(|_| Vec::new()).collect();
-    for (g, (_, keywords)) in KEYWORD_GROUPS.iter().enumerate() {
-        for k in *keywords {
-            let (word, exact) = match k.strip_suffix('=') {
-                Some(w) => (w, true),
-                None => (*k, false),
-            };
-            if let Some(&b) = word.as_bytes().first() {
-                t[usize::from(b)].push(Keyword {
-                    word,
-                    exact,
-                    bit: 1 << g,
-                });
-            }
-        }
-    }
-    t
-});
 
 #[cfg(test)]
 mod tests {

@@ -49,6 +49,7 @@ use super::lex::Tag;
 
 pub mod context;
 mod features;
+pub mod keywords;
 pub mod project;
 pub mod records;
 

@@ -1,0 +1,423 @@
+//! What the class names, ids and roles of a page's elements say of them, and the short blocks
+//! that announce the end of an article's text: the one keyword matcher ([`KeywordSet`]) with
+//! its tables — the learner's keyword groups ([`KEYWORD_GROUPS`], the `kw_*` features of
+//! [`super::BlockContext`], also read by the headline candidates) and whatever other table a
+//! module needs (the unit kinds of [`crate::page::units`]) — the ARIA / microdata landmarks
+//! ([`LANDMARKS`]) and the end-of-text markers ([`end_marker`]).
+//!
+//! **Matching.** A `class` or `id` value is split into words at every character that is not
+//! an ASCII letter or digit and lower-cased; a word matches a keyword it starts with
+//! (`comments`, `commentlist` match `comment`), or equals it for keywords written with a
+//! trailing `=` (`ad=` matches `ad`, not `address`). No paper defines these lists: they are
+//! cescope's, after the learning prototype (`../shared/notes/learning-prototype.md`) and
+//! boilerpipe's `TerminatingBlocksFinder` (Kohlschütter et al. 2010's implementation).
+
+use std::sync::LazyLock;
+
+use rustc_hash::FxHashMap;
+
+use super::Blocks;
+use crate::page::dom::{Dom, NodeId, NodeKind};
+
+/// The `class` / `id` keyword groups whose distance from the block is a feature
+/// (`kw_<group>`): the group's name, then its keywords (a word of the `class` / `id` matches a
+/// keyword it starts with; one ending in `=` must be equal).
+pub const KEYWORD_GROUPS: &[(&str, &[&str])] = &[
+    ("content", &["content", "maincontent"]),
+    ("article", &["article"]),
+    ("post", &["post", "entry"]),
+    ("body", &["body"]),
+    ("text", &["text", "prose", "rich"]),
+    ("story", &["story", "news"]),
+    ("main", &["main"]),
+    ("nav", &["nav"]),
+    ("menu", &["menu", "dropdown"]),
+    ("breadcrumb", &["breadcrumb", "crumb"]),
+    ("pagination", &["pagination", "pager", "paging"]),
+    ("share", &["share", "sharing"]),
+    ("social", &["social", "facebook", "twitter", "follow"]),
+    ("related", &["related", "similar", "more"]),
+    ("recommend", &["recommend", "popular", "trending", "most"]),
+    ("comment", &["comment", "disqus", "respond", "discussion"]),
+    ("reply", &["reply", "replies", "answer"]),
+    ("footer", &["footer", "foot"]),
+    ("header", &["header", "masthead", "head="]),
+    ("sidebar", &["sidebar", "side", "rail", "aside"]),
+    ("widget", &["widget", "module"]),
+    (
+        "ad",
+        &["ad=", "ads=", "advert", "adsense", "adslot", "dfp", "gpt"],
+    ),
+    ("promo", &["promo", "sponsor", "partner", "teaser"]),
+    ("cookie", &["cookie", "consent", "gdpr", "privacy"]),
+    ("modal", &["modal", "popup", "overlay", "lightbox"]),
+    (
+        "subscribe",
+        &["subscribe", "newsletter", "signup", "register"],
+    ),
+    ("card", &["card", "tile", "teaser"]),
+    ("author", &["author", "byline", "bio"]),
+    ("meta", &["meta", "date", "time", "dateline", "timestamp"]),
+    ("tag", &["tag", "category", "categories", "topic", "label"]),
+    ("caption", &["caption", "credit"]),
+    ("title", &["title", "headline", "heading"]),
+    (
+        "hidden",
+        &["hidden", "hide", "sr=", "screen", "visually", "offscreen"],
+    ),
+    ("banner", &["banner", "hero"]),
+    ("legal", &["copyright", "legal", "disclaimer", "terms"]),
+    ("search", &["search"]),
+    ("login", &["login", "account", "user", "profile"]),
+    ("button", &["button", "btn", "toolbar", "action"]),
+    (
+        "image",
+        &["image", "img", "photo", "thumb", "media", "gallery"],
+    ),
+    ("list", &["list", "item", "items"]),
+];
+
+/// The landmarks whose distance from the block is a feature (`lm_<name>`): the name, then
+/// the `(attribute, value)` pairs that make an element one (values compared whole, ASCII
+/// case-insensitively; an `itemtype` URL by its last path segment). ARIA landmark roles
+/// (WAI-ARIA 1.2, section 5.3.4) say what a region is for; schema.org microdata properties
+/// and types mark an article's body, its headline and its comments.
+pub const LANDMARKS: &[(&str, &[(&str, &str)])] = &[
+    ("main", &[("role", "main")]),
+    (
+        "navigation",
+        &[
+            ("role", "navigation"),
+            ("role", "menu"),
+            ("role", "menubar"),
+            ("role", "tablist"),
+        ],
+    ),
+    ("complementary", &[("role", "complementary")]),
+    ("contentinfo", &[("role", "contentinfo")]),
+    ("banner", &[("role", "banner")]),
+    ("article", &[("role", "article"), ("role", "feed")]),
+    (
+        "dialog",
+        &[
+            ("role", "dialog"),
+            ("role", "alertdialog"),
+            ("role", "alert"),
+        ],
+    ),
+    ("search", &[("role", "search")]),
+    (
+        "body",
+        &[
+            ("itemprop", "articlebody"),
+            ("itemprop", "reviewbody"),
+            ("itemprop", "text"),
+            ("itemprop", "description"),
+            ("itemprop", "maincontentofpage"),
+        ],
+    ),
+    (
+        "comment",
+        &[
+            ("itemprop", "comment"),
+            ("itemprop", "comments"),
+            ("itemprop", "suggestedanswer"),
+            ("itemprop", "acceptedanswer"),
+            ("itemprop", "review"),
+            ("itemtype", "comment"),
+            ("itemtype", "answer"),
+            ("itemtype", "review"),
+        ],
+    ),
+    (
+        "headline",
+        &[
+            ("itemprop", "headline"),
+            ("itemprop", "name"),
+            ("itemprop", "alternativeheadline"),
+        ],
+    ),
+];
+
+/// The [`LANDMARKS`] element `id` is, bit g for landmark g.
+pub fn landmark_mask(dom: &Dom, id: NodeId) -> u16 {
+    let mut mask = 0u16;
+    for attr in ["role", "itemprop", "itemtype"] {
+        let Some(v) = dom.attr(id, attr) else {
+            continue;
+        };
+        for word in v.split_ascii_whitespace() {
+            let word = if attr == "itemtype" {
+                word.rsplit(['/', ':', '#']).next().unwrap_or("")
+            } else {
+                word
+            };
+            for (g, (_, pairs)) in LANDMARKS.iter().enumerate() {
+                if pairs
+                    .iter()
+                    .any(|(a, val)| *a == attr && val.eq_ignore_ascii_case(word))
+                {
+                    mask |= 1 << g;
+                }
+            }
+        }
+    }
+    mask
+}
+
+/// Phrases of the short blocks that announce a **comment section** (lower case; matched
+/// anywhere in the block's lower-cased text): after boilerpipe's `TerminatingBlocksFinder`
+/// (Kohlschütter et al. 2010's implementation: blocks of fewer than 15 words and at least 8
+/// characters that start with "comments", "N comments", "post a comment", contain "add your
+/// comment", "reader comments", …), with the languages of the dev corpora.
+pub const COMMENT_MARKERS: &[&str] = &[
+    "comment",
+    "coment",
+    "komment",
+    "komentar",
+    "replies",
+    "responses",
+    "respuestas",
+    "respostas",
+    "reacties",
+    "leave a reply",
+    "have your say",
+    "what you think",
+    "rate this",
+];
+
+/// Phrases of the short blocks that announce a list of **related articles** (lower case;
+/// matched anywhere in the block's lower-cased text): cescope's addition to boilerpipe's
+/// comment markers, in the languages of the dev corpora.
+pub const RELATED_MARKERS: &[&str] = &[
+    "related",
+    "relacionad",
+    "you may also",
+    "you might also",
+    "you may like",
+    "you might like",
+    "also like",
+    "recommended",
+    "more from",
+    "more stories",
+    "read next",
+    "leia também",
+    "veja também",
+    "pode gostar",
+    "te puede interesar",
+    "lee também",
+    "lire aussi",
+    "auch interessant",
+    "das könnte",
+    "potrebbe interessarti",
+    "vedi anche",
+];
+
+/// What an end-of-text marker announces ([`end_marker`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EndMarker {
+    /// A comment section ([`COMMENT_MARKERS`]).
+    Comments,
+    /// Related articles ([`RELATED_MARKERS`]).
+    Related,
+}
+
+/// Is block `i` an end-of-text marker — a short block that announces the end of an article's
+/// text: fewer than 15 words, at least 8 characters, and one of [`COMMENT_MARKERS`] or
+/// [`RELATED_MARKERS`] in its lower-cased text — and which kind? A block naming both is a
+/// comment marker. After boilerpipe's `TerminatingBlocksFinder` (Kohlschütter et al. 2010's
+/// implementation). O(block text).
+pub fn end_marker(dom: &Dom, blocks: &Blocks, i: usize) -> Option<EndMarker> {
+    let b = blocks.get(i);
+    if b.features.words >= 15 || b.extent.len() < 8 {
+        return None;
+    }
+    let text = blocks.text(dom, i).to_lowercase();
+    if text.chars().count() < 8 {
+        return None;
+    }
+    if COMMENT_MARKERS.iter().any(|m| text.contains(m)) {
+        Some(EndMarker::Comments)
+    } else if RELATED_MARKERS.iter().any(|m| text.contains(m)) {
+        Some(EndMarker::Related)
+    } else {
+        None
+    }
+}
+
+/// One keyword of a [`KeywordSet`], ready to match.
+#[derive(Debug, Clone)]
+struct Keyword {
+    /// The keyword without its trailing `=`.
+    word: &'static str,
+    /// True for keywords written with a trailing `=` (equality, not prefix).
+    exact: bool,
+    /// Its group's bit.
+    bit: u64,
+}
+
+/// A table of keyword groups ready to match `class` / `id` words (see the module
+/// documentation): group g of the table is bit g of a mask, so a table has at most 64 groups.
+/// The keywords are indexed by their first byte: a word is compared only with the keywords it
+/// could start with.
+#[derive(Debug, Clone)]
+pub struct KeywordSet {
+    groups: &'static [(&'static str, &'static [&'static str])],
+    by_first_byte: Vec<Vec<Keyword>>,
+}
+
+impl KeywordSet {
+    /// The matcher of `groups` (name, keywords). Groups past the 64th are ignored.
+    pub fn new(groups: &'static [(&'static str, &'static [&'static str])]) -> KeywordSet {
+        let mut t: Vec<Vec<Keyword>> = (0..256).map(|_| Vec::new()).collect();
+        for (g, (_, keywords)) in groups.iter().enumerate().take(64) {
+            for k in *keywords {
+                let (word, exact) = match k.strip_suffix('=') {
+                    Some(w) => (w, true),
+                    None => (*k, false),
+                };
+                if let Some(&b) = word.as_bytes().first() {
+                    t[usize::from(b)].push(Keyword {
+                        word,
+                        exact,
+                        bit: 1 << g,
+                    });
+                }
+            }
+        }
+        KeywordSet {
+            groups,
+            by_first_byte: t,
+        }
+    }
+
+    /// The bit of the group named `name` (0 for an unknown name).
+    pub fn bit(&self, name: &str) -> u64 {
+        self.groups
+            .iter()
+            .take(64)
+            .position(|(n, _)| *n == name)
+            .map_or(0, |g| 1 << g)
+    }
+
+    /// The groups a lower-case word matches, bit g for group g.
+    pub fn mask(&self, word: &str) -> u64 {
+        let Some(&first) = word.as_bytes().first() else {
+            return 0;
+        };
+        let mut mask = 0u64;
+        for k in &self.by_first_byte[usize::from(first)] {
+            let hit = if k.exact {
+                word == k.word
+            } else {
+                word.starts_with(k.word)
+            };
+            if hit {
+                mask |= k.bit;
+            }
+        }
+        mask
+    }
+
+    /// The groups the `class` and `id` attributes of every node of `dom` name, indexed by node
+    /// id (0 for text nodes and elements without a match). Pages repeat their class names
+    /// (every item of a menu, every post): each distinct attribute value is matched once.
+    /// O(nodes + distinct values · words).
+    pub fn element_masks(&self, dom: &Dom) -> Vec<u64> {
+        let mut out = vec![0u64; dom.len()];
+        let mut word = String::new();
+        let mut seen: FxHashMap<&str, u64> = FxHashMap::default();
+        for (id, slot) in out.iter_mut().enumerate() {
+            if dom.kind(id) != NodeKind::Element {
+                continue;
+            }
+            let mut mask = 0u64;
+            for attr in ["class", "id"] {
+                let Some(v) = dom.attr(id, attr) else {
+                    continue;
+                };
+                mask |= *seen.entry(v).or_insert_with(|| {
+                    let mut m = 0u64;
+                    for w in v.split(|c: char| !c.is_ascii_alphanumeric()) {
+                        if w.is_empty() {
+                            continue;
+                        }
+                        word.clear();
+                        word.extend(w.chars().map(|c| c.to_ascii_lowercase()));
+                        m |= self.mask(&word);
+                    }
+                    m
+                });
+            }
+            *slot = mask;
+        }
+        out
+    }
+}
+
+/// The matcher of [`KEYWORD_GROUPS`].
+static LEARNER_KEYWORDS: LazyLock<KeywordSet> = LazyLock::new(|| KeywordSet::new(KEYWORD_GROUPS));
+
+/// The groups a lower-case `class` / `id` word matches, bit g for group g of
+/// [`KEYWORD_GROUPS`] (see the module documentation).
+pub fn keyword_mask(word: &str) -> u64 {
+    LEARNER_KEYWORDS.mask(word)
+}
+
+/// [`KeywordSet::element_masks`] of [`KEYWORD_GROUPS`].
+pub fn keyword_masks(dom: &Dom) -> Vec<u64> {
+    LEARNER_KEYWORDS.element_masks(dom)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::Page;
+
+    #[test]
+    fn a_second_table_matches_by_the_same_rule() {
+        static T: &[(&str, &[&str])] = &[("a", &["foo", "bar="]), ("b", &["foobar"])];
+        let k = KeywordSet::new(T);
+        assert_eq!(k.bit("a"), 1);
+        assert_eq!(k.bit("b"), 2);
+        assert_eq!(k.bit("zzz"), 0);
+        assert_eq!(k.mask("foobarbaz"), 3, "prefix of both groups");
+        assert_eq!(k.mask("bar"), 1);
+        assert_eq!(k.mask("barn"), 0, "bar= matches only itself");
+        let page = Page::from_text(
+            "t.html",
+            "<div class='x Foo-Box' id='bar'><p class=foobar>t</p><p>u</p></div>",
+        );
+        let m = k.element_masks(page.dom());
+        let dom = page.dom();
+        let masks: Vec<(String, u64)> = (0..dom.len())
+            .filter(|&i| dom.kind(i) == NodeKind::Element && m[i] != 0)
+            .map(|i| (dom.tag_name(i).unwrap_or("").to_string(), m[i]))
+            .collect();
+        assert_eq!(masks, [("div".to_string(), 1), ("p".to_string(), 3)]);
+    }
+
+    #[test]
+    fn end_markers_say_what_they_announce() {
+        let page = Page::from_text(
+            "t.html",
+            "<h2>3 Comments so far</h2><h2>Related articles</h2><h2>Comments and related</h2>\
+             <p>short</p><h2>Leave a reply to this comment now, please, if you have more than \
+             fifteen words to say about it all</h2>",
+        );
+        let (dom, blocks) = (page.dom(), page.blocks());
+        let kinds: Vec<Option<EndMarker>> = (0..blocks.len())
+            .map(|i| end_marker(dom, blocks, i))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                Some(EndMarker::Comments),
+                Some(EndMarker::Related),
+                Some(EndMarker::Comments),
+                None,
+                None
+            ]
+        );
+    }
+}
