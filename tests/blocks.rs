@@ -266,6 +266,9 @@ fn blocks_command_json_and_csv() {
     assert_eq!(para["verdicts"]["plain"], 1.0);
     assert_eq!(b[1]["verdicts"]["lqf"], 0.0);
     assert_eq!(para["verdicts"]["lqf"], 1.0);
+    // Unit kinds: the byline ("Posted on …") and the article's prose (none).
+    assert_eq!(b[3]["units"], serde_json::json!(["byline"]));
+    assert_eq!(para["units"], serde_json::json!([]));
 
     let o = run(dir.path(), &["blocks", "harbour.html", "--format", "csv"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -274,7 +277,7 @@ fn blocks_command_json_and_csv() {
     assert_eq!(lines.len(), 7);
     assert!(lines[0].starts_with("index,path,tag,id,class,start,end,tokens,words,"));
     assert!(
-        lines[0].ends_with(",visibility,record_group,record,group_records,text"),
+        lines[0].ends_with(",visibility,record_group,record,group_records,unit,text"),
         "{}",
         lines[0]
     );

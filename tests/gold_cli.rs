@@ -579,3 +579,99 @@ fn import_and_export_scrapinghub_dev() {
         gt.len()
     );
 }
+
+/// `gold mark --guideline` finishes the marked content with the guideline and records it
+/// (name and hash); the file round-trips through `gold check`; a folder whose files follow
+/// different guidelines gets a warning.
+#[test]
+fn mark_with_a_guideline_records_it_and_check_warns_on_a_mix() {
+    let site = site();
+    let d = site.path();
+    let o = run(
+        d,
+        &[
+            "gold",
+            "mark",
+            "pages/story.html",
+            "--selector",
+            "body",
+            "--headline",
+            "h1",
+            "--gold-dir",
+            "gold",
+            "--guideline",
+            "article",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let g = json(&d.join("gold/story.json"));
+    assert_eq!(g["guideline"]["name"], "article");
+    let hash = g["guideline"]["sha256"].as_str().unwrap().to_string();
+    let show = stdout(&run(d, &["guideline", "show", "article"]));
+    assert!(show.contains(&format!("sha256 {hash}")), "{show}");
+    let text = g["main_content"]["text"].as_str().unwrap();
+    // The aside (supplemental) and the headline are out under `article`; the story stays.
+    assert!(text.contains("The council approved"), "{text}");
+    assert!(!text.contains("Advertisement"), "{text}");
+    assert!(!text.contains("Council approves"), "{text}");
+    // Without --guideline the file has no guideline field at all.
+    let o = run(
+        d,
+        &[
+            "gold",
+            "mark",
+            "pages/other.html",
+            "--selector",
+            "div.story",
+            "--gold-dir",
+            "gold",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let raw = std::fs::read_to_string(d.join("gold/other.json")).unwrap();
+    assert!(!raw.contains("guideline"), "{raw}");
+    // Both files are valid, and the folder mixes two definitions: a warning names both.
+    let o = check(d, &["gold", "--pages", "pages"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("warning: the gold files follow different guidelines (no guideline: 1 file(s), e.g. other.json; article ("),
+        "{out}"
+    );
+    // One guideline throughout: no warning.
+    std::fs::remove_file(d.join("gold/other.json")).unwrap();
+    let out = stdout(&check(d, &["gold", "--pages", "pages"]));
+    assert!(!out.contains("different guidelines"), "{out}");
+}
+
+/// `gold agree` reports disagreement by unit kind when it finds the pages.
+#[test]
+fn agree_reports_disagreement_by_unit_kind() {
+    let site = site();
+    let d = site.path();
+    for (dir, sel) in [("a", "div.story"), ("b", "body")] {
+        let o = run(
+            d,
+            &[
+                "gold",
+                "mark",
+                "pages/story.html",
+                "--selector",
+                sel,
+                "--gold-dir",
+                dir,
+            ],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let o = run(d, &["gold", "agree", "a", "b", "--pages", "pages"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("disagreement by unit kind"), "{out}");
+    // The aside is a supplemental unit: `b` took it, `a` did not (4 words, all disputed).
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("supplemental"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(line.contains("4 of      4 words (100.0 %)"), "{line}");
+}

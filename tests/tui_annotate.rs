@@ -462,3 +462,51 @@ fn reading_view_annotates_on_text() {
     assert_eq!(app.view(), View::Virtual);
     assert!(app.line_range(app.cursor).unwrap().contains(&byte));
 }
+
+/// With `--guideline`, every algorithm's draft is finished by it, the status bar names it,
+/// `G` says its choices, and a saved gold file records it (name and hash); without one,
+/// nothing of this shows.
+#[test]
+fn a_guideline_finishes_drafts_and_is_saved_with_the_gold() {
+    let gold_dir = tempfile::tempdir().unwrap();
+    let page = sample("blog-comments.html");
+    let guideline = cescope::guideline::Guideline::preset("with-comments").unwrap();
+    let hash = guideline.hash();
+    let mut opts = opts_with_gold(gold_dir.path());
+    opts.algo = "learned".into();
+    opts.guideline = Some(std::sync::Arc::new(guideline));
+    let mut app = App::open(&page, opts).unwrap();
+    let s = screen(&mut app, 160, 40);
+    assert!(s.contains("guideline with-comments"), "{s}");
+    keys(&mut app, "G");
+    let msg = common::tui::message(&app);
+    assert!(
+        msg.starts_with("guideline with-comments: headline in"),
+        "{msg}"
+    );
+    assert!(msg.contains("comments in"), "{msg}");
+    // The draft holds the comments (the learned model alone leaves them out).
+    keys(&mut app, "T");
+    let text = app.ann.as_ref().unwrap().gold.main_content.text.clone();
+    assert!(text.contains("ladybird larva"), "{text}");
+    keys(&mut app, "S");
+    let on_disk = cescope::gold::load(&gold_dir.path().join("blog-comments.json")).unwrap();
+    let g = on_disk.guideline.expect("the guideline is recorded");
+    assert_eq!(
+        (g.name.as_str(), g.sha256.as_str()),
+        ("with-comments", hash.as_str())
+    );
+
+    // Without a guideline: no status fact, `G` says so, the draft is the model's own.
+    let gold_dir = tempfile::tempdir().unwrap();
+    let mut opts = opts_with_gold(gold_dir.path());
+    opts.algo = "learned".into();
+    let mut app = App::open(&page, opts).unwrap();
+    let s = screen(&mut app, 160, 40);
+    assert!(!s.contains("guideline"), "{s}");
+    keys(&mut app, "G");
+    assert!(common::tui::message(&app).starts_with("no guideline"));
+    keys(&mut app, "T");
+    let text = app.ann.as_ref().unwrap().gold.main_content.text.clone();
+    assert!(!text.contains("ladybird larva"), "{text}");
+}

@@ -14,8 +14,9 @@ use cescope::page::Page;
 use super::{named, printable};
 
 /// List the atomic text blocks of one page (Kohlschütter et al. 2010): DOM path, class / id,
-/// shallow text features (words, link density, text density, …), visibility and, per --algo
-/// extractor, the fraction of the block's text it selects (`-` reads standard input).
+/// shallow text features (words, link density, text density, …), visibility, record, unit
+/// kind (headline, byline, caption, comments, posts, … — see `cescope guideline`) and, per
+/// --algo extractor, the fraction of the block's text it selects (`-` reads standard input).
 // The doc comments are the help texts, shown as written (no Markdown).
 #[allow(clippy::doc_markdown)]
 #[derive(Debug, Args)]
@@ -53,6 +54,7 @@ pub fn run(args: &BlocksArgs) -> Result<()> {
         .transpose()?;
     let page = Page::load(&args.file, &args.read.decode())?;
     let mut table = BlockTable::with_extractors(&page, &extractors);
+    table.set_units(&cescope::guideline::page_units(&page));
     if let Some(e) = &why {
         table.explain_with(&page, e.as_ref());
     }

@@ -59,6 +59,11 @@ pub struct EvalArgs {
     /// are left out with a note: a draft is the output of the extractor that made it, not gold).
     #[arg(long)]
     drafts: bool,
+    /// Finish every extract with this guideline before scoring (a preset name or a TOML file,
+    /// see `cescope guideline list`): score a benchmark under its own definition of main
+    /// content, e.g. `--guideline with-comments` on a gold that keeps comments.
+    #[arg(long, value_name = "NAME|FILE", conflicts_with = "headline")]
+    guideline: Option<String>,
 }
 
 /// The gold `cescope eval` scores against: reviewed gold only, unless `--drafts`.
@@ -87,7 +92,18 @@ fn algos(args: &EvalArgs) -> Result<()> {
     use cescope::eval::run;
 
     let t0 = Instant::now();
-    let algos = run::configure(cescope::extractors::resolve(&args.algo)?, &args.set)?;
+    let guideline = super::guideline(args.guideline.as_deref())?;
+    let extractors = cescope::extractors::resolve(&args.algo)?
+        .into_iter()
+        .map(|e| cescope::guideline::guided(e, guideline.as_ref()))
+        .collect();
+    if let Some(g) = &guideline {
+        eprintln!(
+            "cescope: note: every extract finished by the guideline {}",
+            g.summary()
+        );
+    }
+    let algos = run::configure(extractors, &args.set)?;
     let names: Vec<&str> = algos.iter().map(|(e, _)| e.name()).collect();
     let find = |n: &str| {
         names

@@ -10,6 +10,7 @@ use serde_json::json;
 
 use cescope::algorithms::{Params, DEFAULT_ALGORITHM};
 use cescope::batch::InputFormat;
+use cescope::guideline::guided;
 use cescope::page::Page;
 
 use super::{named, shown, PageArgs, TextOrJson};
@@ -46,6 +47,11 @@ pub struct ExtractArgs {
     /// Algorithm name (see `cescope algos`).
     #[arg(long, short, default_value = DEFAULT_ALGORITHM)]
     algo: String,
+    /// Finish the extract with this guideline: add or remove whole units (headline, bylines,
+    /// captions, comments, posts, …) as it decides (a preset name or a TOML file, see
+    /// `cescope guideline list`).
+    #[arg(long, value_name = "NAME|FILE")]
+    guideline: Option<String>,
     /// --set, --format, --encoding, --scripting.
     #[command(flatten)]
     page: PageArgs,
@@ -76,7 +82,8 @@ pub fn run(args: &ExtractArgs) -> Result<()> {
 /// One page: its extract as text, or as JSON with the selection, parameters, encoding, hash and
 /// timing, on standard output; warnings on standard error.
 fn one_page(file: &Path, args: &ExtractArgs) -> Result<()> {
-    let extractor = cescope::extractors::find(&args.algo)?;
+    let guideline = super::guideline(args.guideline.as_deref())?;
+    let extractor = guided(cescope::extractors::find(&args.algo)?, guideline.as_ref());
     let params = args.page.params(extractor.params())?;
     let opts = args.page.decode();
     let t0 = Instant::now();
@@ -102,7 +109,7 @@ fn one_page(file: &Path, args: &ExtractArgs) -> Result<()> {
                 .iter()
                 .map(|r| [r.start, r.end])
                 .collect();
-            let v = json!({
+            let mut v = json!({
                 "file": file.display().to_string(),
                 "algo": extractor.name(),
                 "params": params,
@@ -122,6 +129,9 @@ fn one_page(file: &Path, args: &ExtractArgs) -> Result<()> {
                     "run": t_run.as_secs_f64() * 1e3,
                 },
             });
+            if let (Some(g), Some(map)) = (&guideline, v.as_object_mut()) {
+                map.insert("guideline".into(), json!(g.reference()));
+            }
             serde_json::to_writer_pretty(&mut out, &v)?;
             writeln!(out)?;
         }
@@ -145,7 +155,8 @@ fn batch(input: &Path, args: &ExtractArgs) -> Result<()> {
             InputFormat::NAMES.join("|")
         );
     };
-    let extractor = cescope::extractors::find(&args.algo)?;
+    let guideline = super::guideline(args.guideline.as_deref())?;
+    let extractor = guided(cescope::extractors::find(&args.algo)?, guideline.as_ref());
     let params = args.page.params(extractor.params())?;
     let headline = match &args.headline {
         Some(name) => {

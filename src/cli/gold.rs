@@ -61,6 +61,10 @@ struct MarkArgs {
     /// Replace existing gold files, keeping each previous file as a backup (`.bak`).
     #[arg(long)]
     force: bool,
+    /// Finish each marked main content with this guideline (a preset name or a TOML file, see
+    /// `cescope guideline list`) and record it in the gold files.
+    #[arg(long, value_name = "NAME|FILE")]
+    guideline: Option<String>,
 }
 
 /// Import plain-text gold standards (Scrapinghub format) as gold files with byte ranges.
@@ -123,6 +127,10 @@ struct AgreeArgs {
     /// The second annotator's gold directory.
     #[arg(value_name = "DIR_B")]
     dir_b: PathBuf,
+    /// Where the pages are, for the agreement per unit kind (default: beside DIR_A, as `gold
+    /// check` looks).
+    #[arg(long, value_name = "DIR")]
+    pages: Option<PathBuf>,
 }
 
 /// Input formats of `cescope gold import`.
@@ -145,15 +153,20 @@ enum GoldExportFormat {
 /// printed.
 pub fn run(args: GoldArgs) -> Result<()> {
     match args.command {
-        GoldCommand::Mark(a) => mark(&gc::MarkOptions {
-            paths: a.paths,
-            selector: a.selector,
-            headline: a.headline,
-            empty: a.empty,
-            gold_dir: a.gold_dir,
-            annotator: cescope::config::annotator(a.annotator),
-            force: a.force,
-        }),
+        GoldCommand::Mark(a) => {
+            let finish = cescope::guideline::load_optional(a.guideline.as_deref())?
+                .map(|g| cescope::guideline::mark_finish(&g));
+            mark(&gc::MarkOptions {
+                paths: a.paths,
+                selector: a.selector,
+                headline: a.headline,
+                empty: a.empty,
+                gold_dir: a.gold_dir,
+                annotator: cescope::config::annotator(a.annotator),
+                force: a.force,
+                finish,
+            })
+        }
         GoldCommand::Import(a) => {
             let GoldImportFormat::Scrapinghub = a.from;
             import(&gc::ImportOptions {
@@ -383,6 +396,9 @@ fn check(args: &CheckArgs) -> Result<()> {
             writeln!(out, "{name}: warning: {}", printable(w))?;
         }
     }
+    for w in &report.folder_warnings {
+        writeln!(out, "{}: warning: {}", shown(&args.dir), printable(w))?;
+    }
     let (bad, warned) = (report.bad(), report.warned());
     writeln!(
         out,
@@ -400,7 +416,7 @@ fn check(args: &CheckArgs) -> Result<()> {
 /// mean, on standard output. Errors: no page annotated in both.
 fn agree(args: &AgreeArgs) -> Result<()> {
     let (dir_a, dir_b) = (args.dir_a.as_path(), args.dir_b.as_path());
-    let report = gc::agree_dirs(dir_a, dir_b)?;
+    let report = gc::agree_dirs(dir_a, dir_b, args.pages.as_deref())?;
     let width = id_width(report.pages.iter().map(|p| p.id.as_str()));
     let mut out = std::io::stdout().lock();
     for p in &report.pages {
@@ -435,6 +451,31 @@ fn agree(args: &AgreeArgs) -> Result<()> {
             shown(dir_b)
         );
     };
+    if !report.kinds.is_empty() {
+        writeln!(
+            out,
+            "disagreement by unit kind (words selected by one annotator only):"
+        )?;
+        for k in &report.kinds {
+            writeln!(
+                out,
+                "  {:<13} {:>6} of {:>6} words ({:>5.1} %)  {} unit(s) on {} page(s)",
+                k.kind.name(),
+                k.disagree,
+                k.words,
+                100.0 * k.share(),
+                k.units,
+                k.pages
+            )?;
+        }
+        if report.kinds_skipped > 0 {
+            writeln!(
+                out,
+                "  ({} page(s) not found or of another version: not counted by kind)",
+                report.kinds_skipped
+            )?;
+        }
+    }
     let (equal, heads) = report.headlines();
     writeln!(
         out,

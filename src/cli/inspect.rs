@@ -33,6 +33,11 @@ pub struct InspectArgs {
     /// Directory of gold files (default: `gold/` beside the pages' folder, else inside it).
     #[arg(long, value_name = "DIR")]
     gold_dir: Option<PathBuf>,
+    /// Finish every algorithm's selection (and so every draft) with this guideline, show it
+    /// in the status bar and record it in saved gold files (a preset name or a TOML file, see
+    /// `cescope guideline list`).
+    #[arg(long, value_name = "NAME|FILE")]
+    guideline: Option<String>,
 }
 
 /// Runs the inspector until the user quits. Errors: an unknown algorithm or keymap, a page or
@@ -40,6 +45,7 @@ pub struct InspectArgs {
 #[cfg(feature = "tui")]
 pub fn run(args: InspectArgs) -> Result<()> {
     cescope::extractors::find(&args.algo)?;
+    let guideline = super::guideline(args.guideline.as_deref())?;
     let keymap = cescope::tui::keymap::Keymap::load(&args.keymap)?.with_user_overrides()?;
     let opts = cescope::tui::AppOptions {
         keymap,
@@ -50,6 +56,7 @@ pub fn run(args: InspectArgs) -> Result<()> {
         algo: args.algo,
         gold_dir: args.gold_dir,
         annotator: cescope::config::annotator(args.annotator),
+        guideline,
     };
     cescope::tui::run(&args.path, opts)
 }

@@ -9,6 +9,7 @@ mod eval;
 mod extract;
 mod generate;
 mod gold;
+mod guideline;
 mod inspect;
 mod optimize;
 mod title;
@@ -49,6 +50,7 @@ pub enum Command {
     Optimize(optimize::OptimizeArgs),
     Train(train::TrainArgs),
     Gold(gold::GoldArgs),
+    Guideline(guideline::GuidelineArgs),
     Completions(generate::CompletionsArgs),
     Man(generate::ManArgs),
 }
@@ -66,6 +68,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Optimize(args) => optimize::run(&args),
         Command::Train(args) => train::run(&args),
         Command::Gold(args) => gold::run(args),
+        Command::Guideline(args) => guideline::run(&args),
         Command::Completions(args) => generate::completions(&args),
         Command::Man(args) => generate::man(&args),
     }
@@ -146,6 +149,12 @@ fn params_with(specs: &[ParamSpec], set: &[String]) -> Result<Params> {
         params.set_str(specs, s)?;
     }
     Ok(params)
+}
+
+/// `--guideline NAME|FILE` of extract, eval, inspect and gold mark, loaded (`None` without
+/// the option). Errors: not a preset and not a readable guideline file, an invalid file.
+fn guideline(name: Option<&str>) -> Result<Option<std::sync::Arc<cescope::guideline::Guideline>>> {
+    Ok(cescope::guideline::load_optional(name)?)
 }
 
 /// Runs `f` on a rayon pool of `threads` worker threads (`--threads N`), or on the global pool

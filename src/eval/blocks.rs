@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 use super::report::csv_field;
 use crate::algorithms::{Extractor, Location, Params};
 use crate::page::blocks::{Blocks, Features};
+use crate::page::units::{KindSet, UnitKind, Units};
 use crate::page::Page;
 use crate::selection::Selection;
 
@@ -50,6 +51,10 @@ pub struct BlockRow {
     pub text: String,
     /// The explanation of [`BlockTable::why`]'s extractor for the block (empty without one).
     pub why: String,
+    /// The unit kinds of the block ([`crate::page::units`]), the one it is named by first
+    /// ([`KindSet::primary`]); empty before [`BlockTable::set_units`] or for a block in no
+    /// unit.
+    pub units: Vec<UnitKind>,
 }
 
 /// Where a block lies among the page's records: posts, comments, listing items
@@ -123,6 +128,7 @@ impl BlockTable {
                     verdicts: projected.iter().map(|v| v[i]).collect(),
                     text: blocks.text(dom, i),
                     why: String::new(),
+                    units: Vec::new(),
                 }
             })
             .collect();
@@ -171,6 +177,19 @@ impl BlockTable {
         self.why = Some(e.name().to_string());
     }
 
+    /// Fills each row's unit kinds from `units` (the page's units, [`Units::find`]; the
+    /// caller chooses the headline finder).
+    pub fn set_units(&mut self, units: &Units) {
+        for (i, row) in self.rows.iter_mut().enumerate() {
+            let kinds: KindSet = units.kinds(i);
+            let primary = kinds.primary();
+            row.units = primary
+                .into_iter()
+                .chain(kinds.iter().filter(|k| Some(*k) != primary))
+                .collect();
+        }
+    }
+
     /// The CSV header: the columns of [`BlockTable::to_csv`].
     fn csv_header(&self) -> Vec<String> {
         let mut h: Vec<String> = [
@@ -207,6 +226,7 @@ impl BlockTable {
             "record_group",
             "record",
             "group_records",
+            "unit",
         ]
         .iter()
         .map(|s| (*s).to_string())
@@ -223,7 +243,8 @@ impl BlockTable {
     /// tag, id, class, start, end`, the features (counts, then the paper's ratios next to
     /// their counts), `heading` (0–6), `in_p`, `in_div` (0 / 1), `within` and `visibility`
     /// (names joined by spaces), `relative_position`, `record_group`, `record` (from 1) and
-    /// `group_records` (empty outside every record), one column per verdict, `why` (with
+    /// `group_records` (empty outside every record), `unit` (the block's unit kinds, the
+    /// primary first, joined by spaces), one column per verdict, `why` (with
     /// [`BlockTable::explain_with`]), `text`. Ratios
     /// with 4 decimals.
     pub fn to_csv(&self) -> String {
@@ -269,6 +290,7 @@ impl BlockTable {
                 rec.map_or(String::new(), |c| c.group.to_string()),
                 rec.map_or(String::new(), |c| c.record.to_string()),
                 rec.map_or(String::new(), |c| c.records.to_string()),
+                csv_field(&unit_names(&r.units, " ")),
             ]);
             cells.extend(r.verdicts.iter().map(|&v| num(v)));
             if self.why.is_some() {
@@ -285,7 +307,7 @@ impl BlockTable {
     /// end, features: {counts…, avg_word_length, avg_sentence_length, link_density,
     /// text_density, upper_ratio, all_caps_ratio, full_stop_ratio}, heading, within,
     /// relative_position, visibility, record: null | {group, record, records, signature},
-    /// verdicts: {algo: fraction}, text, why (with [`BlockTable::explain_with`])}], why_algo}`.
+    /// verdicts: {algo: fraction}, units: [kind…] (primary first), text, why (with [`BlockTable::explain_with`])}], why_algo}`.
     pub fn to_json(&self) -> Value {
         let blocks: Vec<Value> = self
             .rows
@@ -333,6 +355,7 @@ impl BlockTable {
                         "signature": c.signature,
                     })),
                     "verdicts": verdicts,
+                    "units": r.units.iter().map(|k| k.name()).collect::<Vec<_>>(),
                     "text": r.text,
                 });
                 if self.why.is_some() {
@@ -349,14 +372,14 @@ impl BlockTable {
     }
 
     /// The table for a terminal: per block its index, words, link density (`LD`), text density
-    /// (`TD`), visibility flags, record (`g2 3/14`: record 3 of the 14 of group 2), one
-    /// verdict column per extractor (percent of its text
+    /// (`TD`), visibility flags, record (`g2 3/14`: record 3 of the 14 of group 2), unit kind
+    /// (the primary one, `+` when there are more), one verdict column per extractor (percent of its text
     /// selected), the start of its text (up to `text_chars` characters, padded) and the DOM
     /// path; with [`BlockTable::explain_with`], a second line `why: …` under each block.
     pub fn to_text(&self, text_chars: usize) -> String {
         let mut out = format!(
-            "{:>5} {:>6} {:>5} {:>6} {:<9} {:<9}",
-            "#", "words", "LD", "TD", "hidden", "record"
+            "{:>5} {:>6} {:>5} {:>6} {:<9} {:<9} {:<13}",
+            "#", "words", "LD", "TD", "hidden", "record", "unit"
         );
         for a in &self.algos {
             out.push_str(&format!(" {:>8}", clip(a, 8)));
@@ -377,14 +400,20 @@ impl BlockTable {
             let rec = r.record.as_ref().map_or("-".to_string(), |c| {
                 format!("g{} {}/{}", c.group, c.record, c.records)
             });
+            let unit = match r.units.as_slice() {
+                [] => "-".to_string(),
+                [one] => one.name().to_string(),
+                [first, ..] => format!("{}+", first.name()),
+            };
             out.push_str(&format!(
-                "{:>5} {:>6} {:>5.2} {:>6.1} {:<9} {:<9}",
+                "{:>5} {:>6} {:>5.2} {:>6.1} {:<9} {:<9} {:<13}",
                 r.index,
                 f.words,
                 f.link_density(),
                 f.text_density(),
                 if vis.is_empty() { "-" } else { &vis },
-                rec
+                rec,
+                unit
             ));
             for v in &r.verdicts {
                 out.push_str(&format!(" {:>7.0}%", v * 100.0));
@@ -400,6 +429,11 @@ impl BlockTable {
         }
         out
     }
+}
+
+/// The names of `kinds` joined by `sep`.
+fn unit_names(kinds: &[UnitKind], sep: &str) -> String {
+    kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(sep)
 }
 
 /// `s` cut to at most `n` characters, `…` marking a cut.
@@ -436,12 +470,12 @@ mod tests {
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 3);
         assert!(
-            lines[0].ends_with(",visibility,record_group,record,group_records,part,all,text"),
+            lines[0].ends_with(",visibility,record_group,record,group_records,unit,part,all,text"),
             "{}",
             lines[0]
         );
         assert!(
-            lines[2].ends_with(",hidden,,,,0.0000,1.0000,\"a, \"\"b\"\"\""),
+            lines[2].ends_with(",hidden,,,,,0.0000,1.0000,\"a, \"\"b\"\"\""),
             "{}",
             lines[2]
         );

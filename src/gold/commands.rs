@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::{
     agree as agreement, check as check_gold, export_scrapinghub, export_text, gold_path_for,
     import_scrapinghub, load, mark, save, verify, Agreement, Difference, Gold, GoldError,
-    ImportStats, Problem, SaveMode, SaveOutcome,
+    GuidelineRef, ImportStats, Problem, SaveMode, SaveOutcome,
 };
 use crate::corpus::GoldText;
 use crate::fsio::write::{
@@ -23,7 +23,9 @@ use crate::fsio::write::{
     NameError, Outputs, Replace, WriteError, WriteOptions,
 };
 use crate::metrics::words;
+use crate::page::units::{UnitKind, Units};
 use crate::page::{DecodeOptions, Page};
+use crate::selection::Selection;
 
 /// Why a gold workflow stopped before doing its work. Messages name the file; causes are part of
 /// the message (no separate `source()`).
@@ -171,6 +173,31 @@ pub struct MarkOptions {
     pub annotator: String,
     /// Replace existing gold files, keeping the one backup `.bak`.
     pub force: bool,
+    /// A last step over each marked main content (`--guideline`), and the guideline the gold
+    /// files record.
+    pub finish: Option<MarkFinish>,
+}
+
+/// The last step of [`mark_pages`] over each page's marked main content: a guideline's
+/// `apply` (the guideline module builds it; gold knows only the function and the
+/// [`GuidelineRef`] to record).
+#[derive(Clone)]
+pub struct MarkFinish {
+    /// What the gold files record.
+    pub guideline: GuidelineRef,
+    /// Maps a page's marked selection (normal form) to the final one.
+    pub apply: FinishFn,
+}
+
+/// The function of [`MarkFinish`]: a page and its marked selection to the final selection.
+pub type FinishFn = std::sync::Arc<dyn Fn(&Page, &Selection) -> Selection + Send + Sync>;
+
+impl std::fmt::Debug for MarkFinish {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MarkFinish")
+            .field("guideline", &self.guideline)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What happened to one output gold file.
@@ -314,6 +341,14 @@ pub fn mark_pages(opts: &MarkOptions) -> Result<MarkReport, CommandError> {
             }
             _ => mark::empty_gold(&page, &opts.annotator),
         };
+        let mut gold = gold;
+        if let Some(f) = &opts.finish {
+            if !opts.empty && !gold.main_content.ranges.is_empty() {
+                let sel = (f.apply)(&page, &gold.main_selection());
+                gold.set_main_content(&page, sel);
+            }
+            gold.guideline = Some(f.guideline.clone());
+        }
         entry.ranges = gold.main_content.ranges.len();
         entry.words = words(&gold.main_content.text).len();
         entry.headline = gold.headline.as_ref().map(|h| h.text.clone());
@@ -630,6 +665,9 @@ impl CheckedFile {
 pub struct CheckReport {
     /// One entry per gold file, sorted by path.
     pub files: Vec<CheckedFile>,
+    /// Warnings about the files together: files of one folder that follow different
+    /// guidelines ([`guideline_mix`]).
+    pub folder_warnings: Vec<String>,
 }
 
 impl CheckReport {
@@ -684,6 +722,7 @@ pub fn check_files(path: &Path, pages: Option<&Path>) -> Result<CheckReport, Com
         return Err(CommandError::NoGoldFiles(path.to_path_buf()));
     }
     let mut report = CheckReport::default();
+    let mut guidelines: BTreeMap<Option<GuidelineRef>, Vec<PathBuf>> = BTreeMap::new();
     for f in files {
         let gold = match load(&f) {
             Ok(g) => g,
@@ -738,6 +777,10 @@ pub fn check_files(path: &Path, pages: Option<&Path>) -> Result<CheckReport, Com
                 }
             },
         }
+        guidelines
+            .entry(gold.guideline.clone())
+            .or_default()
+            .push(f.clone());
         let problems = check_gold(&gold, page.as_ref());
         report.files.push(CheckedFile {
             file: f,
@@ -747,7 +790,36 @@ pub fn check_files(path: &Path, pages: Option<&Path>) -> Result<CheckReport, Com
             warnings: super::check_review(&gold),
         });
     }
+    report.folder_warnings.extend(guideline_mix(&guidelines));
     Ok(report)
+}
+
+/// The warning for gold files of one folder that follow different guidelines (or some none):
+/// `None` when they all follow the same one. Names each guideline ([`GuidelineRef::short`],
+/// `no guideline`) with its number of files and its first file.
+pub fn guideline_mix(by: &BTreeMap<Option<GuidelineRef>, Vec<PathBuf>>) -> Option<String> {
+    if by.len() < 2 {
+        return None;
+    }
+    let parts: Vec<String> = by
+        .iter()
+        .map(|(g, files)| {
+            let name = g
+                .as_ref()
+                .map_or("no guideline".to_string(), GuidelineRef::short);
+            let first = files
+                .first()
+                .and_then(|f| f.file_name())
+                .map(|n| printable(&n.to_string_lossy()).into_owned())
+                .unwrap_or_default();
+            format!("{name}: {} file(s), e.g. {first}", files.len())
+        })
+        .collect();
+    Some(format!(
+        "the gold files follow different guidelines ({}); a folder's gold should follow one \
+         definition of main content",
+        parts.join("; ")
+    ))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -774,6 +846,75 @@ pub struct AgreeReport {
     pub only_a: Vec<String>,
     /// Ids only in the second folder.
     pub only_b: Vec<String>,
+    /// Disagreement per unit kind ([`crate::page::units`]), over the pages found and
+    /// annotated on the same page bytes, kinds with units only, in [`UnitKind::ALL`] order.
+    pub kinds: Vec<KindAgreement>,
+    /// Pages in both folders whose page file was not found or was another version (not in
+    /// [`AgreeReport::kinds`]).
+    pub kinds_skipped: usize,
+}
+
+/// How two annotations agree on the units of one kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KindAgreement {
+    /// The kind.
+    pub kind: UnitKind,
+    /// Pages with at least one unit of the kind.
+    pub pages: usize,
+    /// Units of the kind.
+    pub units: usize,
+    /// Words in those units ([`crate::metrics::words`] of their rendered text).
+    pub words: usize,
+    /// Of those, words one annotation selects and the other does not.
+    pub disagree: usize,
+}
+
+impl KindAgreement {
+    /// The share of the kind's words the annotations disagree on (0 without words).
+    pub fn share(&self) -> f64 {
+        if self.words == 0 {
+            0.0
+        } else {
+            self.disagree as f64 / self.words as f64
+        }
+    }
+}
+
+/// Adds to `acc` how annotations `a` and `b` of `page` agree on each unit kind: for kind k,
+/// the words of its units and, of those, the words in exactly one of the two main contents.
+/// No headline is given to the unit rules (headline agreement is reported apart).
+fn add_kind_agreement(
+    acc: &mut BTreeMap<UnitKind, KindAgreement>,
+    page: &Page,
+    a: &Gold,
+    b: &Gold,
+) {
+    let units = Units::find(page, None);
+    let (sa, sb) = (a.main_selection(), b.main_selection());
+    let differ = sa.union(&sb).difference(&sa.intersection(&sb));
+    let count = |sel: &Selection| words(&page.render(sel)).len();
+    for kind in UnitKind::ALL {
+        let mut n = 0;
+        let mut sel = Selection::new();
+        for u in units.of_kind(kind) {
+            n += 1;
+            sel = sel.union(&units.selection(page.blocks(), u));
+        }
+        if n == 0 {
+            continue;
+        }
+        let e = acc.entry(kind).or_insert(KindAgreement {
+            kind,
+            pages: 0,
+            units: 0,
+            words: 0,
+            disagree: 0,
+        });
+        e.pages += 1;
+        e.units += n;
+        e.words += count(&sel);
+        e.disagree += count(&sel.intersection(&differ));
+    }
 }
 
 impl AgreeReport {
@@ -797,29 +938,49 @@ impl AgreeReport {
 
 /// Inter-annotator agreement between two gold folders, page by page (matched by page id). Two
 /// gold files of one folder for the same page are an error naming both.
-pub fn agree_dirs(dir_a: &Path, dir_b: &Path) -> Result<AgreeReport, CommandError> {
-    let by_id = |dir: &Path| -> Result<BTreeMap<String, Gold>, CommandError> {
+///
+/// Agreement per unit kind ([`AgreeReport::kinds`]) needs the pages: each is looked up as
+/// `gold check` does ([`find_gold_page`]: in `pages` when given, else beside the first
+/// folder) and used when both gold files were made on its bytes.
+pub fn agree_dirs(
+    dir_a: &Path,
+    dir_b: &Path,
+    pages: Option<&Path>,
+) -> Result<AgreeReport, CommandError> {
+    let by_id = |dir: &Path| -> Result<BTreeMap<String, (PathBuf, Gold)>, CommandError> {
         let golds = load_gold_dir(dir)?;
         unique_ids(&golds, dir)?;
         Ok(golds
             .into_iter()
-            .map(|(_, g)| (g.page_id().to_string(), g))
+            .map(|(p, g)| (g.page_id().to_string(), (p, g)))
             .collect())
     };
     let a = by_id(dir_a)?;
     let b = by_id(dir_b)?;
     let mut report = AgreeReport::default();
-    for (id, ga) in &a {
+    let mut kinds = BTreeMap::new();
+    for (id, (path_a, ga)) in &a {
         match b.get(id) {
-            Some(gb) => report.pages.push(AgreedPage {
-                id: id.clone(),
-                agreement: agreement(ga, gb),
-                same_version: ga.sha256.eq_ignore_ascii_case(&gb.sha256),
-            }),
+            Some((_, gb)) => {
+                let same_version = ga.sha256.eq_ignore_ascii_case(&gb.sha256);
+                report.pages.push(AgreedPage {
+                    id: id.clone(),
+                    agreement: agreement(ga, gb),
+                    same_version,
+                });
+                let page = find_gold_page(path_a, &ga.page, pages)
+                    .and_then(|p| Page::load(&p, &DecodeOptions::default()).ok())
+                    .filter(|p| same_version && p.sha256_hex().eq_ignore_ascii_case(&ga.sha256));
+                match page {
+                    Some(p) => add_kind_agreement(&mut kinds, &p, ga, gb),
+                    None => report.kinds_skipped += 1,
+                }
+            }
             None => report.only_a.push(id.clone()),
         }
     }
     report.only_b = b.keys().filter(|k| !a.contains_key(*k)).cloned().collect();
+    report.kinds = kinds.into_values().collect();
     Ok(report)
 }
 

@@ -107,6 +107,30 @@ pub struct Gold {
     /// True while the annotation is unfinished (evaluations may skip drafts).
     #[serde(default)]
     pub draft: bool,
+    /// The guideline the annotation follows (`--guideline` of the inspector or `gold mark`),
+    /// by name and content hash; written only when there is one, so files made without a
+    /// guideline are written as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guideline: Option<GuidelineRef>,
+}
+
+/// A gold file's record of the guideline it follows ([`crate::guideline`]): its name and its
+/// content hash (`Guideline::hash`: SHA-256 of its choices, lower-case hex), so two files that
+/// follow "article" under different choices are told apart.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct GuidelineRef {
+    /// The guideline's name.
+    pub name: String,
+    /// SHA-256 of its choices, lower-case hex.
+    pub sha256: String,
+}
+
+impl GuidelineRef {
+    /// `name (sha256 abcdef12)`: the name and the hash's first 8 digits.
+    pub fn short(&self) -> String {
+        let h: String = self.sha256.chars().take(8).collect();
+        format!("{} ({h})", self.name)
+    }
 }
 
 /// The main content of a gold standard.
@@ -246,6 +270,7 @@ impl Gold {
             cescope_version: env!("CARGO_PKG_VERSION").to_string(),
             notes: String::new(),
             draft: true,
+            guideline: None,
         }
     }
 

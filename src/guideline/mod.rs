@@ -41,12 +41,14 @@
 //! 1. The **content scope**: the deepest element holding at least 80 % of the words of the
 //!    blocks S selects (a block counts when S covers at least half of its bytes). Without it
 //!    (S selects no block) nothing is added.
-//! 2. Added, for each kind chosen `in`: its units that belong to the content — *inside* kinds
+//! 2. Added, for each kind chosen `in`: the blocks (but those inside a `<form>`: a comment
+//!    form's labels are not comments) of its units that belong to the content — *inside* kinds
 //!    (caption, table, code, link_list, supplemental) lie in the scope, or in the scope's
-//!    parent between the first and the last selected block; *around* kinds (headline, byline,
-//!    comments, posts, post_meta, related) have their lowest common ancestor with the scope at
-//!    most 3 elements above the scope and are not in a `nav`, `aside` or `footer` the scope is
-//!    not in. A posts choice of `all`, `first` or `question-and-answers` adds every post of a
+//!    parent between the first and the last selected block; *around* kinds have their lowest
+//!    common ancestor with the scope at most 3 (headline, byline) or 5 (comments, posts,
+//!    post_meta, related) elements above the scope, with no `nav`, `aside` or `footer`
+//!    element, nor one whose `class` / `id` names navigation, a menu, a sidebar, a widget, a
+//!    footer or an advertisement, between that ancestor and the unit. A posts choice of `all`, `first` or `question-and-answers` adds every post of a
 //!    thread one of whose posts belongs (the first post only for `first`).
 //! 3. Removed, for each kind chosen `out`: every unit of the kind; for `first`, the posts after
 //!    the first; for `question-and-answers`, the comment units inside posts.
@@ -63,17 +65,21 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::gold::GuidelineRef;
 use sha2::{Digest, Sha256};
 
+use crate::page::blocks::keywords::{keyword_masks, KEYWORD_GROUPS};
 use crate::page::blocks::Within;
 use crate::page::dom::{NodeId, NodeKind};
+use crate::page::lex::Tag;
 use crate::page::units::{UnitKind, Units};
 use crate::page::Page;
 use crate::selection::Selection;
 
 mod guided;
 
-pub use guided::{guided, Guided};
+pub use guided::{guided, headline, page_units, Guided};
 
 /// What a guideline decides about one unit kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -142,16 +148,6 @@ pub struct Guideline {
     why: BTreeMap<UnitKind, String>,
     /// Where it was read from: `preset` or the file's path.
     pub origin: String,
-}
-
-/// A gold file's record of the guideline it follows: name and content hash
-/// ([`Guideline::hash`]).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct GuidelineRef {
-    /// The guideline's name.
-    pub name: String,
-    /// [`Guideline::hash`]: SHA-256 of its choices, lower-case hex.
-    pub sha256: String,
 }
 
 /// What can go wrong reading a guideline.
@@ -367,6 +363,16 @@ impl Guideline {
         for u in units.units() {
             let choice = self.choice(u.kind);
             let text = || units.selection(blocks, u);
+            // What an addition adds: the unit's blocks but those in a form (a comment form's
+            // labels are not comments).
+            let added = || {
+                Selection::from_ranges(
+                    u.blocks
+                        .clone()
+                        .filter(|&i| !blocks.get(i).within.contains(Within::FORM))
+                        .flat_map(|i| blocks.ranges(i).iter().cloned()),
+                )
+            };
             let mut changed = false;
             match (u.kind, choice) {
                 (_, Choice::Extracted) => {}
@@ -381,7 +387,7 @@ impl Guideline {
                         remove = remove.union(&text());
                         changed = true;
                     } else if in_thread {
-                        add = add.union(&text());
+                        add = add.union(&added());
                         changed = true;
                     }
                 }
@@ -391,7 +397,7 @@ impl Guideline {
                             .as_ref()
                             .is_some_and(|s| belongs(page, s, u.node, &u.blocks, kind)) =>
                 {
-                    add = add.union(&text());
+                    add = add.union(&added());
                     changed = true;
                 }
                 _ => {}
@@ -475,12 +481,7 @@ fn content_scope(page: &Page, sel: &Selection) -> Option<Scope> {
             None => break,
         }
     }
-    Some(Scope {
-        node,
-        first,
-        last,
-        within: blocks.get(first).within,
-    })
+    Some(Scope { node, first, last })
 }
 
 /// The content scope of a selection.
@@ -491,8 +492,6 @@ struct Scope {
     /// The first and last selected block.
     first: usize,
     last: usize,
-    /// The enclosing elements of the first selected block.
-    within: Within,
 }
 
 /// Does the unit (element `node`, `blocks`) of `kind` belong to the content of `scope`? (See
@@ -505,24 +504,24 @@ fn belongs(
     kind: UnitKind,
 ) -> bool {
     let dom = page.dom();
-    let inside = matches!(
-        kind,
-        UnitKind::Caption
-            | UnitKind::Table
-            | UnitKind::Code
-            | UnitKind::LinkList
-            | UnitKind::Supplemental
-    );
     if dom.contains(scope.node, node) {
         return true;
     }
-    if inside {
-        let parent = dom.parent(scope.node);
-        return parent.is_some_and(|p| dom.contains(p, node))
-            && blocks.start >= scope.first
-            && blocks.end <= scope.last + 1;
-    }
-    // Around: the lowest common ancestor at most 3 elements above the scope.
+    let reach = match kind {
+        UnitKind::Caption
+        | UnitKind::Table
+        | UnitKind::Code
+        | UnitKind::LinkList
+        | UnitKind::Supplemental => {
+            let parent = dom.parent(scope.node);
+            return parent.is_some_and(|p| dom.contains(p, node))
+                && blocks.start >= scope.first
+                && blocks.end <= scope.last + 1;
+        }
+        UnitKind::Headline | UnitKind::Byline => 3,
+        UnitKind::Comments | UnitKind::Posts | UnitKind::PostMeta | UnitKind::Related => 5,
+    };
+    // Around: the lowest common ancestor at most `reach` elements above the scope…
     let mut up = 0;
     let mut lca = Some(scope.node);
     while let Some(a) = lca {
@@ -534,13 +533,39 @@ fn belongs(
         }
         lca = dom.parent(a);
     }
-    if lca.is_none() || up > 3 {
+    let Some(lca) = lca else {
+        return false;
+    };
+    if up > reach {
         return false;
     }
-    let w = page.blocks().get(blocks.start).within;
-    ![Within::NAV, Within::ASIDE, Within::FOOTER]
-        .into_iter()
-        .any(|f| w.contains(f) && !scope.within.contains(f))
+    // …and no navigation, sidebar, widget or footer between it and the unit.
+    let masks = page.memo("guideline::keyword_masks", || keyword_masks(dom));
+    let away = ["nav", "menu", "sidebar", "widget", "footer", "ad"]
+        .iter()
+        .map(|g| group_bit(g))
+        .fold(0u64, |m, b| m | b);
+    let mut cur = Some(node);
+    while let Some(e) = cur {
+        if e == lca {
+            break;
+        }
+        if dom.kind(e) == NodeKind::Element
+            && (matches!(dom.tag(e), Tag::Nav | Tag::Aside | Tag::Footer) || masks[e] & away != 0)
+        {
+            return false;
+        }
+        cur = dom.parent(e);
+    }
+    true
+}
+
+/// The bit of the learner's keyword group `name` ([`KEYWORD_GROUPS`]); 0 for an unknown name.
+fn group_bit(name: &str) -> u64 {
+    KEYWORD_GROUPS
+        .iter()
+        .position(|(n, _)| *n == name)
+        .map_or(0, |g| 1 << g)
 }
 
 /// Reads a guideline file: a regular file of at most [`GUIDELINE_FILE_LIMIT`] bytes, UTF-8.
@@ -548,6 +573,19 @@ fn read_file(path: &Path) -> Result<String, String> {
     let bytes =
         crate::fsio::read::read_regular(path, GUIDELINE_FILE_LIMIT).map_err(|e| e.to_string())?;
     String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
+}
+
+/// The last step `gold mark --guideline` gives each marked page: `g` applied to the marked
+/// selection with the page's units ([`guided::page_units`]), and the reference the gold files
+/// record.
+pub fn mark_finish(g: &Arc<Guideline>) -> crate::gold::commands::MarkFinish {
+    let g2 = Arc::clone(g);
+    crate::gold::commands::MarkFinish {
+        guideline: g.reference(),
+        apply: Arc::new(move |page: &Page, sel: &Selection| {
+            g2.apply(page, sel, &guided::page_units(page)).selection
+        }),
+    }
 }
 
 /// The shared guideline of a run, when one was asked for: `None` for `None` (no

@@ -24,12 +24,13 @@
 //! - **headline**: the blocks of the headline range (a `<title>` candidate is not a block of
 //!   the body: none).
 //! - **byline** (bylines and datelines): a block of at most 20 words in no record group, not
-//!   in `nav`, `footer` or `aside`, not in a table, code or caption unit, with (a) a `class` / `id` naming an author or a date
+//!   in `nav`, `footer`, `aside` or a form, not in a table, code or caption unit, with (a) a `class` / `id` naming an author or a date
 //!   (`author`, `byline`, `dateline`, `posted`, `published`, `date`, `timestamp`, `meta=`, …)
 //!   on its container or up to 3 elements above, or (b) `itemprop` `author`, `datePublished`,
 //!   `dateModified`, `dateCreated` or `creator` there, or (c) an `<address>` container or a
-//!   `<time>` element around its text, or (d) text starting with "By " in at most 8 words, or
-//!   (e) a date token ([`super::blocks::is_date_token`]) in at most 8 words, mostly not linked.
+//!   `<time>` element around its text, or (d) text starting with "By", "Posted by", "Written
+//!   by", "Posted on" or "Published", or (e) mostly unlinked text with a date token
+//!   ([`super::blocks::is_date_token`]) in at most 8 words or two in at most 15.
 //! - **caption**: the outermost `<figcaption>` elements and elements whose `class` / `id` names
 //!   a caption (`caption`, `credit`) holding at most 100 words.
 //! - **table**: the outermost **data tables**, after Mozilla Readability's `_markDataTables`
@@ -46,10 +47,13 @@
 //!   that follows a comment end-of-text marker ("3 Comments", "Leave a reply":
 //!   [`super::blocks::keywords::COMMENT_MARKERS`]) by at most 5 blocks after at least 50 words
 //!   of prose; (b) the outermost elements named so, not page wrappers; (c) a comment marker
-//!   block after at least 50 words of prose; (d) a `<form>` with a `<textarea>` after a comment
-//!   marker or named so. A record group inside a comment record is comments too (replies).
-//! - **posts** (forum posts): the records of a record group that is not comments nor related,
-//!   has mostly unlinked text (link density < 0.35, at least 8 words a record on average), is
+//!   block, mostly unlinked, after at least 50 words of prose; (d) a `<form>` with a
+//!   `<textarea>` after a comment marker or named so. A record group inside a comment record
+//!   is comments too (replies). Never in a region **beside the content** — a `nav`, `aside`
+//!   or `footer`, or an element named navigation, menu, sidebar, widget or footer, or inside
+//!   one — so a "Recent comments" widget is no comment section; (a) by its names only.
+//! - **posts** (forum posts): the records of a record group beside no content region (as
+//!   above) that is not comments nor related, has mostly unlinked text (link density < 0.35, at least 8 words a record on average), is
 //!   not a listing of articles (half of the records or more open with a title — a heading
 //!   `h1`–`h4` of at least 3 words — and two thirds of those titles differ; a thread's subject
 //!   lines, "Re: …", repeat), and whose record element or parent has a `class` / `id` naming posts
@@ -59,7 +63,8 @@
 //! - **post_meta** (the metadata lines of posts and comments: author, date, number, reactions,
 //!   "Reply"): in a posts or comments group, a block of at most 6 words that is not its
 //!   record's largest block and whose path inside the record (each step the tag and first
-//!   class: [`super::blocks::records::signature`]) recurs in at least half of the records (and
+//!   class, [`super::blocks::records::signature`], from the nearest element with the
+//!   record's signature, so a nested reply counts as a record) recurs in at least half of the records (and
 //!   at least 3), or whose text recurs in at least 3 records ([`likeness_text`]: `#14` and
 //!   `#15` alike).
 //! - **related**: (a) the records of a record group named related (`related`, `similar`,
@@ -86,7 +91,9 @@ use std::sync::LazyLock;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use super::blocks::keywords::{end_marker, landmark_mask, EndMarker, KeywordSet, LANDMARKS};
+use super::blocks::keywords::{
+    end_marker, keyword_masks, landmark_mask, EndMarker, KeywordSet, KEYWORD_GROUPS, LANDMARKS,
+};
 use super::blocks::{records, Blocks, Records, Within};
 use super::declared::Declared;
 use super::dom::{Dom, NodeId, NodeKind};
@@ -375,6 +382,11 @@ struct Facts<'a> {
     /// The headline's blocks.
     headline: Option<Range<usize>>,
     page_words: u64,
+    /// Whether each node is, or lies inside, a page region beside the content: a `nav`,
+    /// `aside` or `footer` element, or one whose `class` / `id` names navigation, a menu, a
+    /// sidebar, a widget or a footer (the learner's keyword groups,
+    /// [`super::blocks::keywords::KEYWORD_GROUPS`]).
+    away: Vec<bool>,
 }
 
 impl Facts<'_> {
@@ -473,6 +485,7 @@ impl Units {
             dom,
             blocks,
             records,
+            away: away_regions(dom),
             kw: KEYWORDS.element_masks(dom),
             page_words: words[n],
             words,
@@ -597,6 +610,7 @@ impl Units {
                 && id >= until[3]
                 && !f.is_wrapper(id)
                 && !f.holds_most_prose(id)
+                && !f.away[id]
             {
                 let why = if kw & comment_bit != 0 {
                     format!("`{}` names a comment section", label())
@@ -742,6 +756,7 @@ impl Units {
                 || b.within.contains(Within::FOOTER)
                 || b.within.contains(Within::ASIDE)
                 || b.within.contains(Within::HEAD)
+                || b.within.contains(Within::FORM)
                 || f.headline.as_ref().is_some_and(|h| h.contains(&i))
                 || [UnitKind::Table, UnitKind::Code, UnitKind::Caption]
                     .into_iter()
@@ -758,16 +773,22 @@ impl Units {
             } else {
                 let text = f.blocks.text(dom, i);
                 let lower = text.to_lowercase();
-                if words <= 8 && lower.starts_with("by ") {
-                    Some("starts with \"By\"".to_string())
-                } else if words <= 8
-                    && b.features.date_tokens >= 1
-                    && b.features.link_density() < 0.5
+                let by = [
+                    "by ",
+                    "posted by ",
+                    "written by ",
+                    "posted on ",
+                    "published ",
+                ]
+                .into_iter()
+                .find(|p| lower.starts_with(p));
+                let dates = b.features.date_tokens;
+                if let Some(p) = by {
+                    Some(format!("starts with \"{}\"", p.trim_end()))
+                } else if b.features.link_density() < 0.5
+                    && ((words <= 8 && dates >= 1) || (words <= 15 && dates >= 2))
                 {
-                    Some(format!(
-                        "{} date token(s) in {words} words",
-                        b.features.date_tokens
-                    ))
+                    Some(format!("{dates} date token(s) in {words} words"))
                 } else {
                     None
                 }
@@ -861,6 +882,8 @@ impl Units {
                     "records after a related-articles heading".to_string()
                 };
                 (Some(UnitKind::Related), why)
+            } else if f.away[group.parent] {
+                (None, String::new())
             } else if kc || (marker == Some(EndMarker::Comments) && lead >= 50) {
                 let why = if kc {
                     format!("records `{sig}` named as comments")
@@ -918,11 +941,11 @@ impl Units {
                 continue;
             };
             let lead = f.prose[i];
-            if lead < 50 {
+            let b = f.blocks.get(i);
+            if lead < 50 || b.features.link_density() >= 0.5 || f.away[b.container] {
                 i += 1;
                 continue;
             }
-            let b = f.blocks.get(i);
             match m {
                 EndMarker::Comments => {
                     self.push(Unit {
@@ -979,6 +1002,7 @@ impl Units {
                 continue;
             }
             let count = group.records.len();
+            let sig = group.signature.clone();
             // Distinct records per path inside the record and per likeness text.
             let mut by_path: FxHashMap<u64, (usize, usize)> = FxHashMap::default();
             let mut by_text: FxHashMap<String, (usize, usize)> = FxHashMap::default();
@@ -990,7 +1014,7 @@ impl Units {
                     .max_by_key(|&i| (f.blocks.get(i).features.words, std::cmp::Reverse(i)));
                 for i in r.blocks.clone() {
                     let b = f.blocks.get(i);
-                    let path = relative_path(dom, r.node, b.container);
+                    let path = relative_path(dom, r.node, b.container, &sig);
                     let seen = by_path.entry(path).or_insert((0, usize::MAX));
                     if seen.1 != k {
                         *seen = (seen.0 + 1, k);
@@ -1043,6 +1067,29 @@ impl Facts<'_> {
         let inside = self.prose[r.end] - self.prose[r.start];
         total > 0 && inside as f64 >= 0.8 * total as f64
     }
+}
+
+/// [`Facts::away`] of every node, parents before children (the DOM is in pre-order).
+fn away_regions(dom: &Dom) -> Vec<bool> {
+    let masks = keyword_masks(dom);
+    let bit = |name: &str| {
+        KEYWORD_GROUPS
+            .iter()
+            .position(|(n, _)| *n == name)
+            .map_or(0u64, |g| 1 << g)
+    };
+    let away_bits = ["nav", "menu", "sidebar", "widget", "footer"]
+        .into_iter()
+        .fold(0u64, |m, n| m | bit(n));
+    let mut away = vec![false; dom.len()];
+    for id in 0..dom.len() {
+        let inherited = dom.parent(id).is_some_and(|p| away[p]);
+        away[id] = inherited
+            || (dom.kind(id) == NodeKind::Element
+                && (matches!(dom.tag(id), Tag::Nav | Tag::Aside | Tag::Footer)
+                    || masks[id] & away_bits != 0));
+    }
+    away
 }
 
 /// The landmark bits of `id` and its ancestors up to `up` elements above, ORed.
@@ -1111,9 +1158,11 @@ fn inside_tag(dom: &Dom, b: &super::blocks::Block, tag: &str) -> bool {
     false
 }
 
-/// A hash of the path from `record` (exclusive) down to `container` (inclusive), each step
-/// the element's [`records::signature`].
-fn relative_path(dom: &Dom, record: NodeId, container: NodeId) -> u64 {
+/// A hash of the path down to `container` (inclusive) from its nearest ancestor that is
+/// `record` or has the record's signature `sig` (exclusive) — so a reply nested inside a
+/// comment has the same paths as the comment — each step the element's
+/// [`records::signature`].
+fn relative_path(dom: &Dom, record: NodeId, container: NodeId, sig: &str) -> u64 {
     let mut steps = Vec::new();
     let mut cur = Some(container);
     while let Some(e) = cur {
@@ -1121,7 +1170,11 @@ fn relative_path(dom: &Dom, record: NodeId, container: NodeId) -> u64 {
             break;
         }
         if dom.kind(e) == NodeKind::Element {
-            steps.push(records::signature(dom, e));
+            let s = records::signature(dom, e);
+            if s == sig {
+                break;
+            }
+            steps.push(s);
         }
         cur = dom.parent(e);
     }

@@ -116,6 +116,9 @@ pub struct AppOptions {
     pub gold_dir: Option<PathBuf>,
     /// The annotator's name written into gold files.
     pub annotator: String,
+    /// The guideline every algorithm's selection is finished with (`--guideline`), and the one
+    /// saved gold files record ([`crate::guideline`]).
+    pub guideline: Option<Arc<crate::guideline::Guideline>>,
 }
 
 impl Default for AppOptions {
@@ -129,6 +132,7 @@ impl Default for AppOptions {
             algo: algorithms::DEFAULT_ALGORITHM.into(),
             gold_dir: None,
             annotator: crate::config::default_annotator(),
+            guideline: None,
         }
     }
 }
@@ -330,15 +334,19 @@ pub struct App {
 impl App {
     fn empty(opts: AppOptions) -> App {
         let (jobs_tx, jobs_rx) = channel();
+        // Every algorithm's selection is finished by the guideline, when there is one.
+        let guided = |e: Arc<dyn algorithms::Extractor>| {
+            crate::guideline::guided(e, opts.guideline.as_ref())
+        };
         let mut algos: Vec<AlgoState> = algorithms::registry()
             .iter()
             .enumerate()
-            .map(|(i, e)| AlgoState::new(Arc::clone(e), i))
+            .map(|(i, e)| AlgoState::new(guided(Arc::clone(e)), i))
             .collect();
         // The shipped learned model follows the registered algorithms (it is not in the
         // registry: `all` is scored on the corpora it trained on).
         if let Ok(e) = crate::extractors::learned() {
-            algos.push(AlgoState::new(e, algos.len()));
+            algos.push(AlgoState::new(guided(e), algos.len()));
         }
         // An algorithm named by a filter-set file (`--algo FILE.toml`) joins the list at the end.
         let mut active = algos
@@ -347,7 +355,7 @@ impl App {
         if active.is_none() {
             if let Ok(e) = crate::extractors::find(&opts.algo) {
                 active = Some(algos.len());
-                algos.push(AlgoState::new(e, algos.len()));
+                algos.push(AlgoState::new(guided(e), algos.len()));
             }
         }
         let active = active.unwrap_or(0);
@@ -796,6 +804,17 @@ impl App {
                 }
             }
             Action::PickAlgorithm => self.open_picker(),
+            Action::ShowGuideline => {
+                self.status = Some((
+                    match &self.opts.guideline {
+                        Some(g) => format!("guideline {}", g.summary()),
+                        None => "no guideline: each algorithm's selection as it extracts it \
+                                 (--guideline NAME|FILE applies one; cescope guideline list)"
+                            .to_string(),
+                    },
+                    false,
+                ));
+            }
             Action::ToggleGold => {
                 if self.doc.as_ref().is_some_and(|d| d.gold.is_some()) {
                     self.gold_overlay = !self.gold_overlay;

@@ -117,6 +117,7 @@ actions! {
     ToggleTable => "toggle_table", "view", "region / block table of the active algorithm (Enter jumps)";
     ToggleHeadlines => "toggle_headlines", "view", "headline candidates (TitleFinder; Enter jumps, Y takes one)";
     ToggleBlocks => "toggle_blocks", "view", "the page's text blocks: features, verdicts (←→ sort, Enter jumps)";
+    ShowGuideline => "show_guideline", "view", "the guideline's choices (which unit kinds are main content)";
 
     NextAlgorithm => "next_algorithm", "algorithms", "choose the active algorithm: next";
     PrevAlgorithm => "prev_algorithm", "algorithms", "choose the active algorithm: previous";
@@ -722,7 +723,7 @@ mod tests {
             assert!(Action::GROUPS.contains(&a.group()), "{a:?}");
             assert!(!a.description().is_empty());
         }
-        assert_eq!(Action::ALL.len(), 66);
+        assert_eq!(Action::ALL.len(), 67);
         assert_eq!(Action::from_name("nope"), None);
         for (i, &a) in Action::ALL.iter().enumerate() {
             assert_eq!(a.index(), i);
@@ -1074,8 +1075,12 @@ mod tests {
         assert_eq!(map.keys_label(Action::Help), "(unbound)");
 
         // merge_file on a builtin.
-        let p = write("over.toml", "[keys]\ntoggle_gold = [\"G\"]\n");
+        let p = write("over.toml", "[keys]\ntoggle_gold = [\"Z\"]\n");
         let mut vim = Keymap::builtin("vim").unwrap();
+        vim.merge_file(Path::new(&p)).unwrap();
+        assert_eq!(vim.keys(Action::ToggleGold), &[key("Z")]);
+        // A key another action holds is a conflict naming both.
+        let p = write("clash.toml", "[keys]\ntoggle_gold = [\"G\"]\n");
         let err = vim.merge_file(Path::new(&p)).unwrap_err();
         assert!(matches!(
             err,
@@ -1085,8 +1090,14 @@ mod tests {
             }
         ));
         let mut default = Keymap::default();
-        default.merge_file(Path::new(&p)).unwrap();
-        assert_eq!(default.keys(Action::ToggleGold), &[key("G")]);
+        let err = default.merge_file(Path::new(&p)).unwrap_err();
+        assert!(matches!(
+            err,
+            KeymapError::Conflict {
+                first: Action::ShowGuideline,
+                ..
+            }
+        ));
     }
 
     #[test]

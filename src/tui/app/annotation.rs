@@ -159,6 +159,11 @@ impl App {
         };
         ann.gold.draft = draft;
         ann.gold.touch();
+        // The gold records the guideline the inspector applies; without one, the file keeps
+        // whatever it recorded.
+        if let Some(g) = &self.opts.guideline {
+            ann.gold.guideline = Some(g.reference());
+        }
         let to_save = ann.to_save();
         let left_out = to_save.headline.is_none() && ann.gold.headline.is_some();
         match ann.saver.save(&ann.path, &to_save, mode) {

@@ -246,6 +246,9 @@ fn page_facts(app: &App) -> Vec<String> {
         )
     };
     facts.push(enc);
+    if let Some(g) = &app.opts.guideline {
+        facts.push(format!("guideline {}", g.name));
+    }
     if let Some(ann) = &app.ann {
         if ann.recovery_offered {
             facts.push(format!(
