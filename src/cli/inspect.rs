@@ -6,6 +6,7 @@ use anyhow::Result;
 use clap::Args;
 
 use cescope::algorithms::DEFAULT_ALGORITHM;
+use cescope::extractors::DEFAULT_HEADLINE;
 
 /// Open a page, a directory of pages or a ground-truth.json corpus in the inspector
 /// (also `cescope PATH`).
@@ -33,6 +34,11 @@ pub struct InspectArgs {
     /// Directory of gold files (default: `gold/` beside the pages' folder, else inside it).
     #[arg(long, value_name = "DIR")]
     gold_dir: Option<PathBuf>,
+    /// The headline finder of the headline suggestion and the `#` panel (see `cescope algos`):
+    /// learned (the shipped ranker), tf, tfidf, osm, aggregate, title, largest, or a headline
+    /// model FILE.json.
+    #[arg(long, value_name = "FINDER", default_value = DEFAULT_HEADLINE)]
+    headline: String,
 }
 
 /// Runs the inspector until the user quits. Errors: an unknown algorithm or keymap, a page or
@@ -40,6 +46,7 @@ pub struct InspectArgs {
 #[cfg(feature = "tui")]
 pub fn run(args: InspectArgs) -> Result<()> {
     cescope::extractors::find(&args.algo)?;
+    cescope::extractors::find_headline(&args.headline)?;
     let keymap = cescope::tui::keymap::Keymap::load(&args.keymap)?.with_user_overrides()?;
     let opts = cescope::tui::AppOptions {
         keymap,
@@ -50,6 +57,7 @@ pub fn run(args: InspectArgs) -> Result<()> {
         algo: args.algo,
         gold_dir: args.gold_dir,
         annotator: cescope::config::annotator(args.annotator),
+        headline: args.headline,
     };
     cescope::tui::run(&args.path, opts)
 }

@@ -116,6 +116,10 @@ pub struct AppOptions {
     pub gold_dir: Option<PathBuf>,
     /// The annotator's name written into gold files.
     pub annotator: String,
+    /// The headline finder of the headline suggestion and the `#` panel
+    /// ([`crate::extractors::find_headline`]; default the shipped ranker,
+    /// [`crate::extractors::DEFAULT_HEADLINE`]).
+    pub headline: String,
 }
 
 impl Default for AppOptions {
@@ -129,6 +133,7 @@ impl Default for AppOptions {
             algo: algorithms::DEFAULT_ALGORITHM.into(),
             gold_dir: None,
             annotator: crate::config::default_annotator(),
+            headline: crate::extractors::DEFAULT_HEADLINE.into(),
         }
     }
 }
@@ -325,6 +330,9 @@ pub struct App {
     /// Page uncertainties from the worker of [`App::order_by_uncertainty`] (page index, value).
     uncertainty_rx: Option<Receiver<(usize, crate::learn::active::PageUncertainty)>>,
     panic_key: Option<char>,
+    /// The headline finder named by [`AppOptions::headline`], loaded once (`None` when it
+    /// cannot be: an unknown name or an unreadable model file).
+    headline_finder: Option<Arc<dyn crate::headline::HeadlineFinder>>,
 }
 
 impl App {
@@ -351,7 +359,9 @@ impl App {
             }
         }
         let active = active.unwrap_or(0);
+        let headline_finder = crate::extractors::find_headline(&opts.headline).ok();
         let app = App {
+            headline_finder,
             opts,
             corpus: None,
             doc: None,
