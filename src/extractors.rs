@@ -8,7 +8,9 @@
 //! from the page's blocks), so `algorithms::find` cannot load model files without a module
 //! cycle (`tests/module_graph.rs`); this module sits above both. The shipped learned model
 //! ([`LEARNED`], the `stack` method trained on the dev corpora, `models/learned.json` compiled
-//! in) is found here by name, beside the algorithms.
+//! in) is found here by name, beside the algorithms; so is the shipped headline ranker
+//! ([`LEARNED_HEADLINE`], `models/headline.json`), the default headline finder
+//! ([`DEFAULT_HEADLINE`]).
 
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
@@ -38,6 +40,45 @@ pub fn learned() -> Result<Arc<dyn Extractor>> {
     });
     MODEL.clone().map_err(|message| Error::Model {
         file: "models/learned.json (compiled in)".into(),
+        message,
+    })
+}
+
+/// The name of the shipped headline ranker: `cescope train --method headline` (the learned
+/// ranker of [`crate::learn::headline`]) on the two shared dev corpora with gold headlines
+/// (wcxb-dev, CC-BY-4.0; readability, Apache-2.0), the file `models/headline.json` compiled
+/// into the binary. A headline finder's name ([`find_headline`]): it does not clash with the
+/// block model [`LEARNED`], which is an extractor's name. Not in the headline finders' `all`
+/// ([`resolve_headlines`]): it was trained on those corpora.
+pub const LEARNED_HEADLINE: &str = "learned";
+
+/// The headline finder used where none is named: `cescope title`, `cescope extract --input
+/// … --headline`, the inspector's headline suggestion and `#` panel. The shipped ranker
+/// ([`LEARNED_HEADLINE`]): cross-validated exact match 0.717 on readability and 0.674 on
+/// wcxb-dev against TitleFinder `tf`'s 0.442 / 0.581 (README, "Headlines").
+pub const DEFAULT_HEADLINE: &str = LEARNED_HEADLINE;
+
+/// The shipped headline ranker's bytes.
+const HEADLINE_JSON: &[u8] = include_bytes!("../models/headline.json");
+
+/// The shipped headline ranker ([`LEARNED_HEADLINE`]), loaded once. Errors: [`Error::Model`]
+/// (a build whose compiled-in file does not match its learning code — the tests check it
+/// does).
+pub fn learned_headline() -> Result<Arc<dyn crate::headline::HeadlineFinder>> {
+    type Loaded = std::result::Result<Arc<dyn crate::headline::HeadlineFinder>, String>;
+    static MODEL: LazyLock<Loaded> = LazyLock::new(|| {
+        crate::learn::headline::load_bytes(
+            Path::new("models/headline.json"),
+            LEARNED_HEADLINE,
+            HEADLINE_JSON,
+        )
+        .map_err(|e| match e {
+            Error::Model { message, .. } => message,
+            other => other.to_string(),
+        })
+    });
+    MODEL.clone().map_err(|message| Error::Model {
+        file: "models/headline.json (compiled in)".into(),
         message,
     })
 }
@@ -92,24 +133,37 @@ fn is_json_name(name: &str) -> bool {
 }
 
 /// Looks a headline finder up by name (ASCII case-insensitive): a registered finder
-/// ([`crate::headline::find`]), else a name ending in `.json` is the model file of a learned
-/// headline ranker ([`crate::learn::headline::load`], written by `cescope train --method
-/// headline`). Errors: [`Error::UnknownAlgorithm`], [`Error::Model`].
+/// ([`crate::headline::find`]: TitleFinder's `tf`, `tfidf`, `osm`, `aggregate` and the
+/// baselines `title`, `largest`); [`LEARNED_HEADLINE`] (the shipped ranker); else a name
+/// ending in `.json` is the model file of a learned headline ranker
+/// ([`crate::learn::headline::load`], written by `cescope train --method headline`). Errors:
+/// [`Error::UnknownAlgorithm`], [`Error::Model`].
 pub fn find_headline(name: &str) -> Result<Arc<dyn crate::headline::HeadlineFinder>> {
-    if is_json_name(name) && crate::headline::registry().get(name).is_none() {
-        return crate::learn::headline::load(Path::new(name.trim()));
+    if let Some(f) = crate::headline::registry().get(name) {
+        return Ok(f);
+    }
+    let trimmed = name.trim();
+    if trimmed.eq_ignore_ascii_case(LEARNED_HEADLINE) {
+        return learned_headline();
+    }
+    if is_json_name(trimmed) {
+        return crate::learn::headline::load(Path::new(trimmed));
     }
     crate::headline::find(name).map_err(|e| match e {
         Error::UnknownAlgorithm { name, known } => Error::UnknownAlgorithm {
             name,
-            known: format!("{known}, or a learned headline model FILE.json"),
+            known: format!(
+                "{known}, {LEARNED_HEADLINE} (the shipped ranker), or a learned headline model \
+                 FILE.json"
+            ),
         },
         other => other,
     })
 }
 
-/// Resolves `all` (the registered headline finders) or a comma-separated list of finder names
-/// and headline model files ([`find_headline`]).
+/// Resolves `all` (the registered headline finders; not the shipped ranker, see
+/// [`LEARNED_HEADLINE`]) or a comma-separated list of finder names and headline model files
+/// ([`find_headline`]).
 pub fn resolve_headlines(spec: &str) -> Result<Vec<Arc<dyn crate::headline::HeadlineFinder>>> {
     crate::headline::registry().resolve(spec, find_headline)
 }
@@ -145,5 +199,49 @@ mod tests {
             .to_string();
         assert!(e.contains("not a headline ranker"), "{e}");
         assert_eq!(resolve_headlines("tf,largest").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn the_shipped_headline_ranker_is_the_default_and_not_in_all() {
+        assert_eq!(DEFAULT_HEADLINE, LEARNED_HEADLINE);
+        let f = find_headline(DEFAULT_HEADLINE).unwrap();
+        assert_eq!(f.name(), LEARNED_HEADLINE);
+        assert_eq!(find_headline(" Learned ").unwrap().name(), LEARNED_HEADLINE);
+        // TitleFinder and the baselines keep their names.
+        for n in ["tf", "tfidf", "osm", "aggregate", "title", "largest"] {
+            assert_eq!(find_headline(n).unwrap().name(), n);
+        }
+        let all: Vec<String> = resolve_headlines("all")
+            .unwrap()
+            .iter()
+            .map(|f| f.name().to_string())
+            .collect();
+        assert_eq!(all, crate::headline::names());
+        assert!(!all.iter().any(|n| n == LEARNED_HEADLINE));
+        assert_eq!(
+            resolve_headlines("tf,learned").unwrap()[1].name(),
+            LEARNED_HEADLINE
+        );
+        // The extractor of the same name is still the block model.
+        assert_eq!(
+            find(LEARNED).unwrap().describe(),
+            learned().unwrap().describe()
+        );
+        let e = find_headline("nope").err().unwrap().to_string();
+        assert!(e.contains("learned (the shipped ranker)"), "{e}");
+        // It runs: on a page whose title names the site and an h1 its headline, the best
+        // candidate is text of the page at its range.
+        let page = crate::page::Page::from_text(
+            "t",
+            "<title>Rain in Spain | Daily News</title><p>Daily News</p><h1>Rain in Spain</h1>\
+             <p>It rained in Spain all week.</p>",
+        );
+        let h = f.run(&page, &crate::algorithms::Params::default());
+        let best = h.best().unwrap();
+        assert_eq!(
+            crate::headline::normalize_ws(&page.text()[best.range.clone()]),
+            best.text
+        );
+        h.trace.validate(&page).unwrap();
     }
 }

@@ -668,8 +668,10 @@ fn man_page_is_roff_that_names_every_subcommand() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let mut expected: Vec<String> = top.iter().map(|n| format!("cescope-{n}.1")).collect();
-    for sub in subcommands_of(&["gold"]).iter().filter(|n| *n != "help") {
-        expected.push(format!("cescope-gold-{sub}.1"));
+    for parent in ["gold", "guideline"] {
+        for sub in subcommands_of(&[parent]).iter().filter(|n| *n != "help") {
+            expected.push(format!("cescope-{parent}-{sub}.1"));
+        }
     }
     expected.push("cescope.1".into());
     expected.sort();

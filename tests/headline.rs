@@ -62,6 +62,115 @@ fn title_ranks_candidates_with_ranges() {
     assert!(stderr(&out).contains("tfidf"), "{}", stderr(&out));
 }
 
+/// A forum thread: the `title` is "thread - site name - slogan", the header repeats the site
+/// name and slogan, the `h1` is the thread's title. TitleFinder (`tf`) takes the header's site
+/// name (the longest text like the title); the shipped ranker takes the `h1`.
+const FORUM: &str = "<!DOCTYPE html>\n<html><head><title>Slugs on my lettuce? - Green Fingers Forum - \
+    the friendly gardening community</title></head>\n<body>\n<header><div class=\"site-name\">Green \
+    Fingers Forum - the friendly gardening community</div>\n<nav><a href=\"/\">Forums</a> <a \
+    href=\"/members\">Members</a> <a href=\"/search\">Search</a></nav></header>\n<main>\n<h1 \
+    class=\"thread-title\">Slugs on my lettuce?</h1>\n<div class=\"post\"><p>Every night something \
+    eats my lettuce down to the stalks. I found slime trails on the path this morning, so I \
+    think it is slugs. What do you all use against them?</p></div>\n<div class=\"post\"><p>Beer \
+    traps work for me. Sink a jar into the soil near the lettuce and fill it with cheap beer; \
+    check it every morning.</p></div>\n<div class=\"post\"><p>Copper tape around the raised bed \
+    keeps them out of mine, and I go out with a torch after rain.</p></div>\n</main>\n<footer><p>\
+    Green Fingers Forum © 2024</p></footer>\n</body></html>\n";
+
+/// `title --format json` on `f` with `args`: (method, [(text, start, end)]).
+fn title_json(f: &std::path::Path, args: &[&str]) -> (String, Vec<(String, usize, usize)>) {
+    let out = cescope()
+        .arg("title")
+        .args(args)
+        .args(["--format", "json"])
+        .arg(f)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cands = v["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["text"].as_str().unwrap().to_string(),
+                c["range"]["start"].as_u64().unwrap() as usize,
+                c["range"]["end"].as_u64().unwrap() as usize,
+            )
+        })
+        .collect();
+    (v["method"].as_str().unwrap().to_string(), cands)
+}
+
+/// `cescope title` without `--method` is the shipped ranker: the same candidates as `--method
+/// learned`; TitleFinder stays selectable by name and gives its own answer. On the forum page
+/// TitleFinder picks the site name and the shipped ranker the `h1`.
+#[test]
+fn title_defaults_to_the_shipped_ranker() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "forum.html", FORUM);
+    let (method, default) = title_json(&f, &["--top", "5"]);
+    assert_eq!(method, cescope::extractors::DEFAULT_HEADLINE);
+    assert_eq!(method, "learned");
+    let (_, learned) = title_json(&f, &["--top", "5", "--method", "learned"]);
+    assert_eq!(default, learned);
+    let (tf, tf_found) = title_json(&f, &["--method", "tf"]);
+    assert_eq!(tf, "tf");
+    assert_eq!(
+        tf_found[0].0,
+        "Green Fingers Forum - the friendly gardening community"
+    );
+    let h1 = FORUM.find("<h1").unwrap();
+    let (text, a, b) = &default[0];
+    assert_eq!(text, "Slugs on my lettuce?");
+    assert!(*a > h1 && &FORUM[*a..*b] == text, "the h1's text: {a}..{b}");
+    // Text output: the same best candidate as `--method learned`.
+    let plain = |args: &[&str]| {
+        let out = cescope().arg("title").args(args).arg(&f).output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    assert_eq!(plain(&[]), plain(&["--method", "learned"]));
+    assert_ne!(plain(&[]), plain(&["--method", "tf"]));
+}
+
+/// `extract --input DIR --headline` without a finder uses the shipped ranker; a named finder
+/// is used as named.
+#[test]
+fn extract_headline_defaults_to_the_shipped_ranker() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "forum.html", FORUM);
+    let headline = |args: &[&str]| -> String {
+        let out = cescope()
+            .arg("extract")
+            .args(args)
+            .arg("--input")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: serde_json::Value =
+            serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+        v["headline"].as_str().unwrap_or_default().to_string()
+    };
+    let (_, learned) = title_json(&dir.path().join("forum.html"), &["--method", "learned"]);
+    assert_eq!(headline(&["--headline"]), learned[0].0);
+    let (_, tf) = title_json(&dir.path().join("forum.html"), &["--method", "tf"]);
+    assert_eq!(headline(&["--headline", "tf"]), tf[0].0);
+    assert_ne!(learned[0].0, tf[0].0);
+    // `--headline` before another option takes no value from it.
+    let out = cescope()
+        .args(["extract", "--headline", "--algo", "bte", "--input"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+    assert_eq!(v["algo"], "bte");
+    assert_eq!(v["headline"].as_str(), Some(learned[0].0.as_str()));
+}
+
 #[test]
 fn eval_headline_counts_exact_matches() {
     let dir = tempfile::tempdir().unwrap();
@@ -143,6 +252,19 @@ fn algos_lists_the_headline_finders() {
         .map(|x| x["name"].as_str().unwrap())
         .collect();
     assert_eq!(heads, cescope::headline::names());
+    // The shipped ranker is listed after them, as the default.
+    assert!(
+        t.contains("the shipped headline ranker (--method learned"),
+        "{t}"
+    );
+    let shipped: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["kind"] == "learned headline")
+        .map(|x| x["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(shipped, [cescope::extractors::LEARNED_HEADLINE]);
 }
 
 /// On the shared corpora every finder runs on every page without panicking, and TitleFinder's
@@ -279,8 +401,8 @@ mod no_panic {
     }
 }
 
-/// The inspector's `take_headline` key (`Y`) makes TitleFinder's suggestion the gold headline,
-/// undoably.
+/// The inspector's `take_headline` key (`Y`) makes the default finder's suggestion (the shipped
+/// ranker) the gold headline, undoably.
 #[cfg(feature = "tui")]
 #[test]
 fn inspector_takes_the_suggested_headline() {
@@ -303,7 +425,7 @@ fn inspector_takes_the_suggested_headline() {
         app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
     };
     let p = cescope::page::Page::load(&page, &Default::default()).unwrap();
-    let f = cescope::headline::find(cescope::headline::DEFAULT_FINDER).unwrap();
+    let f = cescope::extractors::find_headline(cescope::extractors::DEFAULT_HEADLINE).unwrap();
     let want = f.run(&p, &cescope::algorithms::Params::defaults(f.params()));
     let head = |app: &App| {
         app.ann

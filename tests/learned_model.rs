@@ -1,5 +1,5 @@
-//! The shipped model `learned` (`models/learned.json`) rebuilds byte for byte with the command
-//! in `models/README.md`. A test binary of its own: cargo runs test binaries one after another,
+//! The shipped models rebuild byte for byte with the commands in `models/README.md`: the block
+//! model `learned` (`models/learned.json`) and the headline ranker (`models/headline.json`). A test binary of its own: cargo runs test binaries one after another,
 //! so no other test competes for the memory the fit sizes its histogram pool from
 //! (`cescope::learn::gbt::MEMORY_LIMIT_GB`).
 
@@ -9,11 +9,21 @@ use cescope::learn::{find_method, TrainJob};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
+/// The shared corpora: `../shared/corpus` beside the checkout, or beside the folder of a
+/// checkout's worktrees (`/work/wt/NAME` next to `/work/shared`).
+fn corpus_root() -> std::path::PathBuf {
+    let beside = Path::new(ROOT).join("../shared/corpus");
+    if beside.is_dir() {
+        return beside;
+    }
+    Path::new(ROOT).join("../../shared/corpus")
+}
+
 /// The command in `models/README.md` rebuilds the shipped model byte for byte.
 #[test]
 #[ignore = "needs ../shared/corpus"]
 fn the_shipped_model_rebuilds_byte_identically() {
-    let root = Path::new(ROOT).join("../shared/corpus");
+    let root = corpus_root();
     let j = TrainJob {
         train: vec![
             root.join("scrapinghub-dev"),
@@ -31,6 +41,25 @@ fn the_shipped_model_rebuilds_byte_identically() {
         t.bytes == shipped,
         "retrained model differs from models/learned.json ({} vs {} bytes)",
         t.bytes.len(),
+        shipped.len()
+    );
+}
+
+/// The command in `models/README.md` rebuilds the shipped headline ranker byte for byte
+/// (`cescope train --method headline` writes what `learn::headline::train` returns; with or
+/// without `--folds`, on any number of threads).
+#[test]
+#[ignore = "needs ../shared/corpus"]
+fn the_shipped_headline_ranker_rebuilds_byte_identically() {
+    let root = corpus_root();
+    let corpora = [root.join("readability"), root.join("wcxb-dev")];
+    let (m, _notes) = cescope::learn::headline::train(&corpora, 1).unwrap();
+    let bytes = m.to_bytes();
+    let shipped = std::fs::read(Path::new(ROOT).join("models/headline.json")).unwrap();
+    assert!(
+        bytes == shipped,
+        "retrained headline ranker differs from models/headline.json ({} vs {} bytes)",
+        bytes.len(),
         shipped.len()
     );
 }

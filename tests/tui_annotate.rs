@@ -338,9 +338,10 @@ fn review_drafts_with_single_keys() {
     assert!(!load("b").draft);
 }
 
-/// The headline candidates panel (`#`): TitleFinder's ranked candidates with score and line;
-/// Enter jumps to one, `Y` takes the highlighted one as the gold headline; a page annotated for
-/// the first time starts with TitleFinder's suggestion as its headline.
+/// The headline candidates panel (`#`): the shipped ranker's candidates merged by text, with
+/// score, count, line and tags; Enter jumps to one, `Y` takes the highlighted one as the gold
+/// headline; a page annotated for the first time starts with the ranker's suggestion as its
+/// headline.
 #[test]
 fn headline_panel_and_prefilled_suggestion() {
     let gold_dir = tempfile::tempdir().unwrap();
@@ -370,7 +371,10 @@ fn headline_panel_and_prefilled_suggestion() {
     );
     keys(&mut app, "#");
     let s = screen(&mut app, 120, 32);
-    assert!(s.contains("headline candidates (TitleFinder tf)"), "{s}");
+    assert!(
+        s.contains("headline candidates (learned headline ranker)"),
+        "{s}"
+    );
     let rows = app.headline_rows();
     assert!(rows.len() >= 2, "{rows:?}");
     tui_snapshot!("headline_panel", s);
@@ -381,7 +385,7 @@ fn headline_panel_and_prefilled_suggestion() {
     assert!(app
         .line_range(app.cursor)
         .unwrap()
-        .contains(&rows[1].range.start));
+        .contains(&rows[1].first_occurrence().range.start));
     keys(&mut app, "#J");
     keys(&mut app, "Y");
     assert_eq!(head(&app), rows[1].text, "the highlighted candidate");
@@ -391,6 +395,130 @@ fn headline_panel_and_prefilled_suggestion() {
         head(&app).starts_with("Castlebridge"),
         "undo restores the suggestion"
     );
+}
+
+/// A product page (written for this test): four links read "Men's Shoes" (menu, breadcrumb, a
+/// related card, the footer); the `h1` names the product.
+const PRODUCT: &str =
+    "<!DOCTYPE html>\n<html><head><title>Trail Runner 2 - Stride</title></head>\n\
+<body>\n<header><a class=\"logo\" href=\"/\">Stride</a>\n<nav><ul class=\"menu\">\n\
+<li><a href=\"/men\">Men's Shoes</a></li>\n<li><a href=\"/women\">Women's Shoes</a></li>\n\
+<li><a href=\"/sale\">Sale</a></li>\n</ul></nav></header>\n\
+<ol class=\"crumbs\"><li><a href=\"/men\">Men's Shoes</a></li><li>Trail Runner 2</li></ol>\n\
+<main><div class=\"product\">\n<h1 class=\"product-title\">Trail Runner 2</h1>\n\
+<p class=\"price\">£95</p>\n\
+<p>A light trail shoe with a grippy sole and a breathable upper, made for long days on rough \
+ground.</p>\n</div>\n\
+<section class=\"related\"><h2>You may also like</h2>\n\
+<div class=\"card\"><a href=\"/men/a\">Men's Shoes</a></div>\n</section></main>\n\
+<footer><ul><li><a href=\"/men\">Men's Shoes</a></li><li><a href=\"/about\">About Stride</a></li>\
+</ul></footer>\n\
+</body></html>\n";
+
+/// The headline panel (`#`) merges candidates with the same text into one row with their
+/// count, tags and DOM paths; the highlighted row lists its occurrences; Enter jumps to the
+/// first occurrence, `Y` takes the best-ranked one. The panel is the default finder's (the
+/// shipped ranker) unless `--headline` names another (TitleFinder stays selectable).
+#[test]
+fn headline_panel_merges_identical_texts() {
+    let dir = tempfile::tempdir().unwrap();
+    let page_path = dir.path().join("product.html");
+    std::fs::write(&page_path, PRODUCT).unwrap();
+    let gold_dir = dir.path().join("gold");
+    let mut app = App::open(&page_path, opts_with_gold(&gold_dir)).unwrap();
+    let page = app.doc.as_ref().unwrap().page.clone();
+    let rows = app.headline_rows();
+    // The panel is the shipped ranker's, merged: one row per text.
+    let f = cescope::extractors::find_headline(cescope::extractors::DEFAULT_HEADLINE).unwrap();
+    let found = f.run(&page, &cescope::algorithms::Params::defaults(f.params()));
+    assert_eq!(
+        rows[..],
+        cescope::headline::group_candidates(&page, &found, 20)[..]
+    );
+    assert_eq!(
+        rows[0].text,
+        found.best().unwrap().text,
+        "the suggested row first"
+    );
+    let mut texts: Vec<&str> = rows.iter().map(|r| r.text.as_str()).collect();
+    texts.sort_unstable();
+    texts.dedup();
+    assert_eq!(texts.len(), rows.len(), "no text twice");
+    let k = rows
+        .iter()
+        .position(|r| r.text == "Men's Shoes")
+        .expect("the menu line is a candidate");
+    let shoes = &rows[k];
+    assert_eq!(shoes.count(), 4);
+    let tags: Vec<&str> = shoes.occurrences.iter().map(|o| o.tag.as_str()).collect();
+    assert_eq!(tags, ["a"; 4]);
+    let paths: Vec<&str> = shoes.occurrences.iter().map(|o| o.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "html > body > header > nav > ul.menu > li > a",
+            "html > body > ol.crumbs > li > a",
+            "html > body > main > section.related > div.card > a",
+            "html > body > footer > ul > li > a",
+        ]
+    );
+    // The first annotation starts with the best row's best occurrence.
+    let head = |app: &App| app.ann.as_ref().unwrap().gold.headline.clone();
+    assert_eq!(
+        head(&app).map(|h| h.text),
+        Some(rows[0].text.clone()),
+        "pre-filled suggestion"
+    );
+    // The panel: the merged row with its count and tag; highlighted, its occurrences' paths.
+    keys(&mut app, "#");
+    keys(&mut app, &"J".repeat(k));
+    let s = screen(&mut app, 120, 32);
+    assert!(
+        s.contains("headline candidates (learned headline ranker)"),
+        "{s}"
+    );
+    let row_line = s
+        .lines()
+        .find(|l| l.contains("Men's Shoes") && l.contains("  4  "))
+        .unwrap_or_else(|| panic!("a merged row with count 4: {s}"));
+    assert!(row_line.contains(" a "), "{row_line}");
+    assert!(s.contains(&format!("row {}: 4 occurrences", k + 1)), "{s}");
+    for p in &paths {
+        assert!(s.contains(p), "{p}: {s}");
+    }
+    tui_snapshot!("headline_panel_merged", s);
+    // Enter jumps to the first occurrence (the menu).
+    enter(&mut app);
+    assert!(!app.table);
+    assert!(app
+        .line_range(app.cursor)
+        .unwrap()
+        .contains(&shoes.first_occurrence().range.start));
+    // Y on the row takes its best-ranked occurrence.
+    keys(&mut app, "#");
+    keys(&mut app, &"J".repeat(k));
+    keys(&mut app, "Y");
+    let h = head(&app).unwrap();
+    assert_eq!(h.text, "Men's Shoes");
+    let taken = app.ann.as_ref().unwrap().gold.headline_range().unwrap();
+    assert_eq!(taken, shoes.best_occurrence().range);
+    assert!(app.ann.as_ref().unwrap().dirty);
+
+    // TitleFinder stays selectable: --headline tf.
+    let opts = cescope::tui::app::AppOptions {
+        headline: "tf".into(),
+        ..opts_with_gold(&dir.path().join("gold-tf"))
+    };
+    let mut app = App::open(&page_path, opts).unwrap();
+    let tf = cescope::headline::find("tf").unwrap();
+    let found = tf.run(&page, &cescope::algorithms::Params::defaults(tf.params()));
+    assert_eq!(
+        app.headline_rows()[..],
+        cescope::headline::group_candidates(&page, &found, 20)[..]
+    );
+    keys(&mut app, "#");
+    let s = screen(&mut app, 120, 32);
+    assert!(s.contains("headline candidates (TitleFinder tf)"), "{s}");
 }
 
 /// The reading view (`w`): the page's text, one block per line, with the overlays and gold;

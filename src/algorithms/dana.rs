@@ -558,15 +558,15 @@ pub struct Bounds {
 }
 
 /// The bounds of thesis 7.2.1 for a page whose seed region is `seed`: the headline is TitleFinder's
-/// (`tf`, default parameters, [`super::headline::default_headlines`]); the lower bound is the end of the lowest
+/// (`tf`, default parameters, [`super::headline::titlefinder_headlines`]); the lower bound is the end of the lowest
 /// common DOM ancestor of the headline's node and every text node (with non-white-space text)
 /// starting inside the seed region's lines. `None` — and the algorithm runs unbounded — when
 /// TitleFinder finds no headline, or the headline starts after the seed region ends (a
 /// headline below the content it should head bounds nothing). O(nodes).
 pub fn headline_bounds(page: &Page, seed: Region) -> Option<Bounds> {
     // The headline depends on the page only: found once per page, not on every run (slider
-    // moves, the optimiser's evaluations), and shared with the inspector's headline panel.
-    let found = super::headline::default_headlines(page);
+    // moves, the optimiser's evaluations).
+    let found = super::headline::titlefinder_headlines(page);
     let head = found.best()?;
     let vlines = page.lines();
     let lines = &vlines.lines;

@@ -85,6 +85,15 @@ pub fn run(args: &AlgosArgs) -> Result<()> {
             for f in cescope::headline::registry() {
                 write_entry(&mut out, f.name(), f.describe(), f.params())?;
             }
+            if let Ok(f) = cescope::extractors::learned_headline() {
+                writeln!(
+                    out,
+                    "\nthe shipped headline ranker (--method {}; the default headline finder; not in \
+                     `all`: it was trained on the dev corpora)",
+                    cescope::extractors::LEARNED_HEADLINE
+                )?;
+                write_entry(&mut out, f.name(), f.describe(), f.params())?;
+            }
         }
         TextOrJson::Json => {
             let mut v: Vec<_> = reg
@@ -97,6 +106,9 @@ pub fn run(args: &AlgosArgs) -> Result<()> {
             v.extend(cescope::headline::registry().iter().map(|f| {
                 json!({"name": f.name(), "kind": "headline", "description": f.describe(), "params": f.params()})
             }));
+            if let Ok(f) = cescope::extractors::learned_headline() {
+                v.push(json!({"name": f.name(), "kind": "learned headline", "description": f.describe(), "params": f.params()}));
+            }
             serde_json::to_writer_pretty(&mut out, &v)?;
             writeln!(out)?;
         }

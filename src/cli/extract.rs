@@ -10,6 +10,7 @@ use serde_json::json;
 
 use cescope::algorithms::{Params, DEFAULT_ALGORITHM};
 use cescope::batch::InputFormat;
+use cescope::extractors::DEFAULT_HEADLINE;
 use cescope::guideline::guided;
 use cescope::page::Page;
 
@@ -41,8 +42,9 @@ pub struct ExtractArgs {
     /// Batch: write records as they finish instead of in input order.
     #[arg(long, requires = "input")]
     unordered: bool,
-    /// Batch: also find each page's headline with this finder (see `cescope algos`).
-    #[arg(long, value_name = "FINDER", requires = "input")]
+    /// Batch: also find each page's headline with this finder (see `cescope algos`; without a
+    /// name the shipped learned ranker, `learned`).
+    #[arg(long, value_name = "FINDER", requires = "input", num_args = 0..=1, default_missing_value = DEFAULT_HEADLINE)]
     headline: Option<String>,
     /// Algorithm name (see `cescope algos`).
     #[arg(long, short, default_value = DEFAULT_ALGORITHM)]

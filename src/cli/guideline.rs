@@ -97,7 +97,7 @@ fn show(out: &mut impl Write, g: &Guideline) -> std::io::Result<()> {
             out,
             "  {:<13} {:<21} {}",
             k.name(),
-            g.choice(k).name(),
+            g.choice(k).name_for(k),
             k.describe()
         )?;
         if let Some(w) = g.why(k) {

@@ -6,6 +6,7 @@ use anyhow::Result;
 use clap::Args;
 
 use cescope::algorithms::DEFAULT_ALGORITHM;
+use cescope::extractors::DEFAULT_HEADLINE;
 
 /// Open a page, a directory of pages or a ground-truth.json corpus in the inspector
 /// (also `cescope PATH`).
@@ -38,6 +39,11 @@ pub struct InspectArgs {
     /// `cescope guideline list`).
     #[arg(long, value_name = "NAME|FILE")]
     guideline: Option<String>,
+    /// The headline finder of the headline suggestion and the `#` panel (see `cescope algos`):
+    /// learned (the shipped ranker), tf, tfidf, osm, aggregate, title, largest, or a headline
+    /// model FILE.json.
+    #[arg(long, value_name = "FINDER", default_value = DEFAULT_HEADLINE)]
+    headline: String,
 }
 
 /// Runs the inspector until the user quits. Errors: an unknown algorithm or keymap, a page or
@@ -46,6 +52,7 @@ pub struct InspectArgs {
 pub fn run(args: InspectArgs) -> Result<()> {
     cescope::extractors::find(&args.algo)?;
     let guideline = super::guideline(args.guideline.as_deref())?;
+    cescope::extractors::find_headline(&args.headline)?;
     let keymap = cescope::tui::keymap::Keymap::load(&args.keymap)?.with_user_overrides()?;
     let opts = cescope::tui::AppOptions {
         keymap,
@@ -57,6 +64,7 @@ pub fn run(args: InspectArgs) -> Result<()> {
         gold_dir: args.gold_dir,
         annotator: cescope::config::annotator(args.annotator),
         guideline,
+        headline: args.headline,
     };
     cescope::tui::run(&args.path, opts)
 }

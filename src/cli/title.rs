@@ -7,21 +7,23 @@ use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 
-use cescope::headline::DEFAULT_FINDER;
+use cescope::extractors::DEFAULT_HEADLINE;
 use cescope::page::Page;
 
 use super::{printable, shown, PageArgs, TextOrJson};
 
-/// Find the headline of one page: ranked candidates with scores and source byte ranges
-/// (TitleFinder, Mohammadzadeh 2013, chapter 5; `-` reads standard input).
+/// Find the headline of one page: ranked candidates with scores and source byte ranges (by
+/// default the shipped learned ranker; TitleFinder, Mohammadzadeh 2013, chapter 5, with
+/// `--method tf`; `-` reads standard input).
 // The doc comments are the help texts, shown as written (no Markdown).
 #[allow(clippy::doc_markdown)]
 #[derive(Debug, Args)]
 pub struct TitleArgs {
     /// The page: a path, `-` for standard input.
     file: PathBuf,
-    /// Headline finder (see `cescope algos`): tf, tfidf, osm, aggregate, title, largest.
-    #[arg(long, short, default_value = DEFAULT_FINDER)]
+    /// Headline finder (see `cescope algos`): learned (the shipped ranker), tf, tfidf, osm,
+    /// aggregate, title, largest, or a headline model FILE.json.
+    #[arg(long, short, default_value = DEFAULT_HEADLINE)]
     method: String,
     /// How many candidates to show, best first.
     #[arg(long, default_value_t = 1)]

@@ -81,9 +81,17 @@ pub fn page_units(page: &Page) -> Arc<Units> {
 }
 
 /// The page's headline as the unit rules need it: the best candidate of the default headline
-/// finder ([`crate::headline::default_headlines`]) that lies in a block of the body.
+/// finder ([`crate::extractors::DEFAULT_HEADLINE`], the shipped ranker) that lies in a block
+/// of the body; TitleFinder (`tf`) in a build whose shipped ranker does not load. Found once
+/// per page ([`Page::memo`]).
 pub fn headline(page: &Page) -> Option<Range<usize>> {
-    let found = crate::headline::default_headlines(page);
+    let found = page.memo("guideline::headline", || {
+        let finder = crate::extractors::find_headline(crate::extractors::DEFAULT_HEADLINE)
+            .or_else(|_| crate::extractors::find_headline(crate::headline::TITLEFINDER));
+        finder
+            .map(|f| f.run(page, &Params::defaults(f.params())))
+            .unwrap_or_default()
+    });
     let blocks = page.blocks();
     found
         .candidates
@@ -200,7 +208,7 @@ impl Guided {
                 u.kind,
                 u.why,
                 u.kind,
-                choice.name()
+                choice.name_for(u.kind)
             ));
         }
         if out.is_empty() {

@@ -110,6 +110,16 @@ impl Choice {
         }
     }
 
+    /// The word for the choice on `kind` as people read it: [`Choice::name`], but `all` for
+    /// posts `in`.
+    pub fn name_for(self, kind: UnitKind) -> &'static str {
+        if kind == UnitKind::Posts && self == Choice::In {
+            "all"
+        } else {
+            self.name()
+        }
+    }
+
     /// Parses a choice for `kind` (`all` is `in`; `first` and `question-and-answers` only for
     /// posts).
     fn parse(kind: UnitKind, s: &str) -> Option<Choice> {
@@ -327,7 +337,7 @@ impl Guideline {
         let decided: Vec<String> = UnitKind::ALL
             .iter()
             .filter(|&&k| self.choice(k) != Choice::Extracted)
-            .map(|&k| format!("{} {}", k.name(), self.choice(k).name()))
+            .map(|&k| format!("{} {}", k.name(), self.choice(k).name_for(k)))
             .collect();
         if decided.is_empty() {
             format!("{}: every kind as extracted", self.name)

@@ -3,7 +3,8 @@
 //! Every page opened in the inspector has an [`Annotation`]: the gold file found beside it
 //! ([`gold::gold_path_for`]) when there is one, else a draft made from the corpus' plain-text
 //! gold (aligned to the page by [`gold::import_scrapinghub`]), else a draft whose only content
-//! is TitleFinder's headline suggestion. The annotator
+//! is the headline finder's suggestion (the shipped learned ranker unless the inspector's
+//! `--headline` names another). The annotator
 //! selects virtual lines (visual mode, `v`) or characters (mouse drag), adds them to or removes
 //! them from the main content, marks the headline, can start from an algorithm's selection, and
 //! undoes / redoes. Work is never lost: every change is written at once to the recovery file
@@ -62,8 +63,8 @@ pub struct Annotation {
     /// A recovery file existed when the page was opened (unsaved work of an earlier session):
     /// the review never deletes it ([`crate::tui::App::start_review`]).
     pub recovery_at_open: bool,
-    /// The headline is TitleFinder's suggestion made when the page was opened for its first
-    /// annotation: shown as a suggestion, never written to the gold file until the annotator
+    /// The headline is the headline finder's suggestion made when the page was opened for its
+    /// first annotation: shown as a suggestion, never written to the gold file until the annotator
     /// confirms it (`Y`) or marks another (`H`) — [`Annotation::to_save`].
     pub suggestion_unsaved: bool,
     /// Visual mode: the display line where the selection started.
@@ -119,9 +120,9 @@ impl Annotation {
         } else if let Some(gt) = corpus_gold {
             gold::import_scrapinghub(gt, page, page.name(), annotator).0
         } else {
-            // A page annotated for the first time starts with TitleFinder's headline
-            // suggestion (thesis chapter 5), tightened to its text, as an unconfirmed
-            // suggestion: `Y` confirms it, `H` marks another; saving leaves it out until then.
+            // A page annotated for the first time starts with the headline finder's
+            // suggestion, tightened to its text, as an unconfirmed suggestion: `Y` confirms
+            // it, `H` marks another; saving leaves it out until then.
             let mut g = Gold::new(page, annotator);
             let suggestion = suggest().and_then(|r| gold::mark::tighten_to_text(page, r));
             if let Some(r) = suggestion {
@@ -176,7 +177,7 @@ impl Annotation {
         Snapshot::of(&self.gold)
     }
 
-    /// The headline is a suggestion nobody confirmed (TitleFinder's, or one from
+    /// The headline is a suggestion nobody confirmed (the headline finder's, or one from
     /// `gold mark --headline`).
     pub fn headline_unconfirmed(&self) -> bool {
         self.gold.headline_unconfirmed()

@@ -119,6 +119,10 @@ pub struct AppOptions {
     /// The guideline every algorithm's selection is finished with (`--guideline`), and the one
     /// saved gold files record ([`crate::guideline`]).
     pub guideline: Option<Arc<crate::guideline::Guideline>>,
+    /// The headline finder of the headline suggestion and the `#` panel
+    /// ([`crate::extractors::find_headline`]; default the shipped ranker,
+    /// [`crate::extractors::DEFAULT_HEADLINE`]).
+    pub headline: String,
 }
 
 impl Default for AppOptions {
@@ -133,6 +137,7 @@ impl Default for AppOptions {
             gold_dir: None,
             annotator: crate::config::default_annotator(),
             guideline: None,
+            headline: crate::extractors::DEFAULT_HEADLINE.into(),
         }
     }
 }
@@ -329,6 +334,9 @@ pub struct App {
     /// Page uncertainties from the worker of [`App::order_by_uncertainty`] (page index, value).
     uncertainty_rx: Option<Receiver<(usize, crate::learn::active::PageUncertainty)>>,
     panic_key: Option<char>,
+    /// The headline finder named by [`AppOptions::headline`], loaded once (`None` when it
+    /// cannot be: an unknown name or an unreadable model file).
+    headline_finder: Option<Arc<dyn crate::headline::HeadlineFinder>>,
 }
 
 impl App {
@@ -359,7 +367,9 @@ impl App {
             }
         }
         let active = active.unwrap_or(0);
+        let headline_finder = crate::extractors::find_headline(&opts.headline).ok();
         let app = App {
+            headline_finder,
             opts,
             corpus: None,
             doc: None,

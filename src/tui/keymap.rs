@@ -115,7 +115,7 @@ actions! {
     ToggleExplain => "toggle_explain", "view", "explain panel";
     ToggleCorpus => "toggle_corpus", "view", "corpus page list";
     ToggleTable => "toggle_table", "view", "region / block table of the active algorithm (Enter jumps)";
-    ToggleHeadlines => "toggle_headlines", "view", "headline candidates (TitleFinder; Enter jumps, Y takes one)";
+    ToggleHeadlines => "toggle_headlines", "view", "headline candidates, same texts merged (Enter jumps, Y takes one)";
     ToggleBlocks => "toggle_blocks", "view", "the page's text blocks: features, verdicts (←→ sort, Enter jumps)";
     ShowGuideline => "show_guideline", "view", "the guideline's choices (which unit kinds are main content)";
 
@@ -146,7 +146,7 @@ actions! {
     Exclude => "exclude", "annotate", "remove the selection (or cursor line, then down) from main content";
     MarkHeadline => "mark_headline", "annotate", "mark the selection (or the cursor line) as the headline";
     TakeDraft => "take_draft", "annotate", "take the active algorithm's selection as a draft, go to its start";
-    TakeHeadline => "take_headline", "annotate", "take the suggested headline (TitleFinder) as the gold headline";
+    TakeHeadline => "take_headline", "annotate", "take the suggested headline as the gold headline";
     Undo => "undo", "annotate", "undo the last annotation change";
     Redo => "redo", "annotate", "redo";
     Save => "save", "annotate", "save the gold standard (an older file is kept as .bak)";

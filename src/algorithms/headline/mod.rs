@@ -16,7 +16,12 @@
 //!
 //! Not registered (it needs a fitted model): [`learned::LearnedFinder`], which ranks the
 //! featured candidates of [`candidates`] by a model's score; the learning module trains the
-//! model and builds the finder (`cescope::learn::headline`).
+//! model and builds the finder (`cescope::learn::headline`), and `cescope::extractors` finds
+//! the shipped one by name (`learned`, the default headline finder where a user is shown a
+//! headline) beside the registered finders.
+//!
+//! [`group_candidates`] merges a finder's candidates with the same text into one row each,
+//! with every occurrence's tag and DOM path (the inspector's headline panel).
 //!
 //! Why this lives under `algorithms`: the DANA family's `bound=headline` (thesis 7.2.1) calls
 //! TitleFinder, and TitleFinder uses the algorithms' contract types; a top-level `headline`
@@ -84,17 +89,19 @@ pub trait HeadlineFinder: Algorithm {
     fn run(&self, page: &Page, params: &Params) -> Headlines;
 }
 
-/// The finder `cescope title` uses when none is named: `tf`, the best TitleFinder variant by
-/// macro-averaged F1 in Mohammadzadeh 2013, Table 5.4 (0.989).
-pub const DEFAULT_FINDER: &str = "tf";
+/// The TitleFinder variant used where the published algorithms need a headline (the DANA
+/// family's `bound=headline`, thesis 7.2.1): `tf`, the best TitleFinder variant by
+/// macro-averaged F1 in Mohammadzadeh 2013, Table 5.4 (0.989). Where a user is shown a
+/// headline (`cescope title`, `extract --headline`, the inspector) the default is the shipped
+/// learned ranker instead (`cescope::extractors::DEFAULT_HEADLINE`).
+pub const TITLEFINDER: &str = "tf";
 
-/// The headlines [`DEFAULT_FINDER`] (TitleFinder TF) finds on `page` with its published
+/// The headlines [`TITLEFINDER`] (TitleFinder TF) finds on `page` with its published
 /// parameters, found once per page ([`Page::memo`]) and shared: DANA's headline bound needs the
-/// best one on every run, the inspector's headline panel the ranked list. Empty (no candidate)
-/// when the finder is not registered.
-pub fn default_headlines(page: &Page) -> std::sync::Arc<Headlines> {
-    page.memo("headline::default_headlines", || {
-        match find(DEFAULT_FINDER) {
+/// best one on every run. Empty (no candidate) when the finder is not registered.
+pub fn titlefinder_headlines(page: &Page) -> std::sync::Arc<Headlines> {
+    page.memo("headline::titlefinder_headlines", || {
+        match find(TITLEFINDER) {
             Ok(f) => f.run(page, &Params::defaults(f.params())),
             Err(_) => Headlines::default(),
         }
@@ -132,6 +139,113 @@ pub fn find(name: &str) -> Result<Arc<dyn HeadlineFinder>> {
 /// Resolves `all` or a comma-separated list of finder names. Errors: as [`find`].
 pub fn resolve(spec: &str) -> Result<Vec<Arc<dyn HeadlineFinder>>> {
     registry().resolve(spec, find)
+}
+
+/// One place a candidate text occurs on the page ([`CandidateGroup::occurrences`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Occurrence {
+    /// The finder's score of this occurrence.
+    pub score: f64,
+    /// Byte range over the decoded text ([`Candidate::range`]).
+    pub range: Range<usize>,
+    /// The DOM node it comes from ([`Candidate::node`]).
+    pub node: NodeId,
+    /// The tag of the element whose text it is: the node itself when it is an element, else
+    /// its parent (`h1`, `a`, `title`, …); empty when there is none.
+    pub tag: String,
+    /// That element's DOM path ([`crate::page::blocks::dom_path`], e.g.
+    /// `html > body > nav > a.home`).
+    pub path: String,
+}
+
+/// The candidates of one finder that have the same text (white space normalised, as the exact
+/// match of Table 5.3 compares them), merged: one row of the inspector's headline panel.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CandidateGroup {
+    /// The text they share.
+    pub text: String,
+    /// The best score among them.
+    pub score: f64,
+    /// Every occurrence, in document order (by range start, then rank).
+    pub occurrences: Vec<Occurrence>,
+    /// The index in [`CandidateGroup::occurrences`] of the best-ranked one (the finder's own
+    /// pick among them: what taking the group as the headline takes).
+    pub best: usize,
+}
+
+impl CandidateGroup {
+    /// The best-ranked occurrence ([`CandidateGroup::best`]).
+    pub fn best_occurrence(&self) -> &Occurrence {
+        &self.occurrences[self.best]
+    }
+
+    /// The first occurrence in document order.
+    pub fn first_occurrence(&self) -> &Occurrence {
+        &self.occurrences[0]
+    }
+
+    /// How many candidates were merged (≥ 1).
+    pub fn count(&self) -> usize {
+        self.occurrences.len()
+    }
+}
+
+/// The candidates of `found` (a finder's result on `page`) merged by text: one
+/// [`CandidateGroup`] per distinct text, in the order of their best-ranked candidate (so the
+/// first group holds [`Headlines::best`]), each with its occurrences' tags and DOM paths; at
+/// most `limit` groups. O(candidates · depth); allocates the paths of the kept groups only.
+pub fn group_candidates(page: &Page, found: &Headlines, limit: usize) -> Vec<CandidateGroup> {
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    for (i, c) in found.candidates.iter().enumerate() {
+        match index.get(c.text.as_str()) {
+            Some(&g) => members[g].push(i),
+            None if members.len() < limit => {
+                index.insert(c.text.as_str(), members.len());
+                members.push(vec![i]);
+            }
+            None => {}
+        }
+    }
+    let dom = page.dom();
+    members
+        .into_iter()
+        .map(|m| {
+            let best_rank = m[0];
+            let mut order = m;
+            order.sort_by_key(|&i| (found.candidates[i].range.start, i));
+            let occurrences = order
+                .iter()
+                .map(|&i| {
+                    let c = &found.candidates[i];
+                    let el = if dom.kind(c.node) == crate::page::dom::NodeKind::Element {
+                        Some(c.node)
+                    } else {
+                        dom.parent(c.node)
+                            .filter(|&p| dom.kind(p) == crate::page::dom::NodeKind::Element)
+                    };
+                    Occurrence {
+                        score: c.score,
+                        range: c.range.clone(),
+                        node: c.node,
+                        tag: el
+                            .and_then(|e| dom.tag_name(e))
+                            .unwrap_or_default()
+                            .to_string(),
+                        path: el
+                            .map_or_else(String::new, |e| crate::page::blocks::dom_path(dom, e)),
+                    }
+                })
+                .collect();
+            let c = &found.candidates[best_rank];
+            CandidateGroup {
+                text: c.text.clone(),
+                score: c.score,
+                best: order.iter().position(|&i| i == best_rank).unwrap_or(0),
+                occurrences,
+            }
+        })
+        .collect()
 }
 
 /// White space normalisation for headlines (and for the exact match of Table 5.3): runs of
@@ -192,7 +306,7 @@ mod tests {
         assert!(matches!(find("nope"), Err(Error::UnknownAlgorithm { .. })));
         assert_eq!(resolve("all").unwrap().len(), 6);
         assert_eq!(resolve("tf, osm").unwrap().len(), 2);
-        assert!(find(DEFAULT_FINDER).is_ok());
+        assert!(find(TITLEFINDER).is_ok());
     }
 
     #[test]
@@ -233,6 +347,72 @@ mod tests {
                 assert!(w[0].score >= w[1].score, "{}: ranked", f.name());
             }
         }
+    }
+
+    #[test]
+    fn identical_candidate_texts_are_merged_with_tags_and_paths() {
+        // Four links read "Men's Shoes" (menu, breadcrumb, a card, the footer); the title
+        // names the product.
+        let page = Page::from_text(
+            "t",
+            "<title>Trail Runner | Men's Shoes | Stride</title><body>\
+             <nav><ul class=menu><li><a href=/m>Men's Shoes</a></li><li><a href=/w>Women</a></li>\
+             </ul></nav><div id=crumbs><a href=/m>Men's   Shoes</a></div>\
+             <h1>Trail Runner</h1><p>A light trail shoe.</p>\
+             <div class=card><a href=/m2>Men's Shoes</a></div>\
+             <footer><a href=/m>Men's Shoes</a></footer></body>",
+        );
+        let tf = find("tf").unwrap();
+        let found = tf.run(&page, &Params::defaults(tf.params()));
+        let groups = group_candidates(&page, &found, 20);
+        // One group per distinct text, in the order of their best-ranked candidate.
+        let texts: Vec<&str> = groups.iter().map(|g| g.text.as_str()).collect();
+        let mut distinct = texts.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), texts.len(), "{texts:?}");
+        assert_eq!(groups[0].text, found.best().unwrap().text);
+        assert_eq!(
+            groups.iter().map(CandidateGroup::count).sum::<usize>(),
+            found.candidates.len()
+        );
+        for w in groups.windows(2) {
+            assert!(w[0].score >= w[1].score);
+        }
+        let shoes = groups.iter().find(|g| g.text == "Men's Shoes").unwrap();
+        assert_eq!(shoes.count(), 4);
+        let tags: Vec<&str> = shoes.occurrences.iter().map(|o| o.tag.as_str()).collect();
+        assert_eq!(tags, ["a", "a", "a", "a"]);
+        let paths: Vec<&str> = shoes.occurrences.iter().map(|o| o.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "html > body > nav > ul.menu > li > a",
+                "html > body > div#crumbs > a",
+                "html > body > div.card > a",
+                "html > body > footer > a",
+            ]
+        );
+        // Document order; each occurrence's range holds the text; `best` is the best-ranked.
+        for w in shoes.occurrences.windows(2) {
+            assert!(w[0].range.start < w[1].range.start);
+        }
+        for o in &shoes.occurrences {
+            assert_eq!(normalize_ws(&page.text()[o.range.clone()]), "Men's Shoes");
+        }
+        let best = found
+            .candidates
+            .iter()
+            .find(|c| c.text == "Men's Shoes")
+            .unwrap();
+        assert_eq!(shoes.best_occurrence().range, best.range);
+        assert_eq!(shoes.score, best.score);
+        assert_eq!(shoes.first_occurrence().range, shoes.occurrences[0].range);
+        // The limit counts groups, and a kept group still gathers all its occurrences.
+        let two = group_candidates(&page, &found, 2);
+        assert_eq!(two.len(), 2);
+        assert_eq!(two[..], groups[..2]);
+        assert!(group_candidates(&page, &Headlines::default(), 20).is_empty());
     }
 
     #[test]

@@ -258,8 +258,9 @@ impl App {
                 }
             }
             Action::TakeHeadline => {
-                // The default headline finder's best candidate (TitleFinder) becomes the gold
-                // headline, tightened to its text as a hand-marked headline is.
+                // The headline finder's best candidate (the shipped ranker unless --headline
+                // names another) becomes the gold headline, tightened to its text as a
+                // hand-marked headline is.
                 // The candidate highlighted in the headline panel (`#`), else the best one.
                 // Without the panel, an unconfirmed headline (the suggestion) is confirmed as it
                 // is.
@@ -274,7 +275,7 @@ impl App {
                 let found = self.highlighted_headline().or(unconfirmed).or_else(|| {
                     self.headline_rows()
                         .first()
-                        .map(|r| (r.range.clone(), r.text.clone()))
+                        .map(|r| (r.best_occurrence().range.clone(), r.text.clone()))
                 });
                 match found {
                     Some((r, text)) => {
@@ -425,7 +426,11 @@ pub(crate) fn attach(app: &mut App, page_path: &Path, corpus_gold: Option<&GoldT
         app.opts.gold_dir.as_deref(),
         corpus_gold,
         &app.opts.annotator,
-        || app.headline_rows().first().map(|r| r.range.clone()),
+        || {
+            app.headline_rows()
+                .first()
+                .map(|r| r.best_occurrence().range.clone())
+        },
     );
     app.ann = Some(ann);
     if msg.is_some() {

@@ -85,9 +85,9 @@ pub struct Doc {
     pub gold_from_corpus: bool,
     /// The headline of the corpus' gold text, when it has one.
     pub gold_headline: Option<String>,
-    /// The default headline finder's candidates, computed once per page on first use
+    /// The headline finder's candidates merged by text, computed once per page on first use
     /// ([`App::headline_rows`]): the headline panel redraws and the first-annotation
-    /// suggestion read them instead of re-running TitleFinder.
+    /// suggestion read them instead of re-running the headline finder.
     pub headlines: std::sync::OnceLock<Arc<Vec<HeadlineRow>>>,
     /// The page's blocks are built ([`Doc::blocks_ready`]); set by the thread that builds them.
     pub(super) blocks_ready: Arc<std::sync::atomic::AtomicBool>,

@@ -1,9 +1,11 @@
 //! The region / block table (`b`): the candidate regions or blocks of the active algorithm —
 //! and of a pinned second one (`P`) — from their traces ([`candidate_table`]); the headline
-//! candidates panel (`#`): TitleFinder's ranked candidates, `Y` takes the highlighted one as the
-//! gold headline; and the text block table (`B`, [`super::blocks`]): the page's atomic text
-//! blocks with the shown algorithms' verdicts, ← / → choose the sort column. Movement keys move
-//! the highlighted row, Enter jumps to it.
+//! candidates panel (`#`): the headline finder's ranked candidates (the shipped ranker unless
+//! `--headline` names another), candidates with the same text merged into one row with their
+//! count, tags and DOM paths ([`crate::headline::group_candidates`]); `Y` takes the highlighted
+//! one as the gold headline; and the text block table (`B`, [`super::blocks`]): the page's
+//! atomic text blocks with the shown algorithms' verdicts, ← / → choose the sort column.
+//! Movement keys move the highlighted row, Enter jumps to it.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
@@ -28,16 +30,9 @@ pub enum TableKind {
 /// Most headline candidates the panel lists.
 pub const HEADLINE_ROWS: usize = 20;
 
-/// One headline candidate of the panel.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HeadlineRow {
-    /// The finder's score.
-    pub score: f64,
-    /// Its byte range over the page text.
-    pub range: std::ops::Range<usize>,
-    /// Its text.
-    pub text: String,
-}
+/// One row of the headline panel: the candidates with one text, merged
+/// ([`crate::headline::CandidateGroup`]).
+pub type HeadlineRow = crate::headline::CandidateGroup;
 
 impl App {
     /// The candidate table of algorithm `i` on the open page (with the verdicts of the current
@@ -53,41 +48,53 @@ impl App {
         candidate_table(a.extractor.as_ref(), &d.page, x, step)
     }
 
-    /// The headline candidates of the default headline finder (TitleFinder) on the open page,
-    /// best first, at most [`HEADLINE_ROWS`]; computed once per page ([`super::Doc::headlines`]).
+    /// The headline finder of the panel and the suggestion ([`super::AppOptions::headline`],
+    /// loaded when the app was made), `None` when it cannot be loaded (the command line checks
+    /// the name first).
+    pub fn headline_finder(&self) -> Option<Arc<dyn crate::headline::HeadlineFinder>> {
+        self.headline_finder.clone()
+    }
+
+    /// The headline candidates of the headline finder ([`App::headline_finder`]) on the open
+    /// page, merged by text ([`crate::headline::group_candidates`]), best first, at most
+    /// [`HEADLINE_ROWS`] rows; computed once per page ([`super::Doc::headlines`]).
     pub fn headline_rows(&self) -> Arc<Vec<HeadlineRow>> {
         let Some(d) = self.doc.as_ref() else {
             return Arc::default();
         };
         d.headlines
             .get_or_init(|| {
-                let h = crate::headline::default_headlines(&d.page);
-                Arc::new(
-                    h.candidates
-                        .iter()
-                        .take(HEADLINE_ROWS)
-                        .map(|c| HeadlineRow {
-                            score: c.score,
-                            range: c.range.clone(),
-                            text: c.text.clone(),
-                        })
-                        .collect(),
-                )
+                let Some(f) = self.headline_finder() else {
+                    return Arc::default();
+                };
+                let found = f.run(&d.page, &crate::algorithms::Params::defaults(f.params()));
+                Arc::new(crate::headline::group_candidates(
+                    &d.page,
+                    &found,
+                    HEADLINE_ROWS,
+                ))
             })
             .clone()
     }
 
-    /// The default headline finder as the headline panel names it: the family its
-    /// description starts with (up to the first comma) and its registered name, `TitleFinder
-    /// tf`; the bare name when the description has no such start.
-    pub fn headline_finder_label() -> String {
-        let name = crate::headline::DEFAULT_FINDER;
-        match crate::headline::find(name) {
-            Ok(f) => match f.describe().split_once(',') {
-                Some((family, _)) => format!("{family} {}", f.name()),
-                None => f.name().to_string(),
-            },
-            Err(_) => name.to_string(),
+    /// The headline finder as the headline panel names it: the family its description starts
+    /// with (up to the first comma or colon) followed by its name unless the family already
+    /// names it — `TitleFinder tf`, `learned headline ranker`; the bare name when the
+    /// description has no such start.
+    pub fn headline_finder_label(&self) -> String {
+        let Some(f) = self.headline_finder() else {
+            return self.opts.headline.clone();
+        };
+        match f.describe().split([',', ':']).next() {
+            Some(family) if family.len() < f.describe().len() => {
+                let family = family.trim();
+                if family.split_whitespace().any(|w| w == f.name()) {
+                    family.to_string()
+                } else {
+                    format!("{family} {}", f.name())
+                }
+            }
+            _ => f.name().to_string(),
         }
     }
 
@@ -97,22 +104,24 @@ impl App {
             TableKind::Regions => self
                 .table_of(self.active)
                 .and_then(|t| t.rows.get(self.table_row).and_then(|r| r.bytes.clone())),
+            // Enter jumps to the row's first occurrence on the page.
             TableKind::Headlines => self
                 .headline_rows()
                 .get(self.table_row)
-                .map(|r| r.range.clone()),
+                .map(|r| r.first_occurrence().range.clone()),
             TableKind::Blocks => self.block_row().map(|r| r.start..r.end),
         }
     }
 
-    /// The headline candidate highlighted in the headline panel, when it is shown.
+    /// The headline candidate highlighted in the headline panel, when it is shown: its
+    /// best-ranked occurrence's range (what `Y` takes) and its text.
     pub(crate) fn highlighted_headline(&self) -> Option<(std::ops::Range<usize>, String)> {
         if !self.table || self.table_kind != TableKind::Headlines {
             return None;
         }
         self.headline_rows()
             .get(self.table_row)
-            .map(|r| (r.range.clone(), r.text.clone()))
+            .map(|r| (r.best_occurrence().range.clone(), r.text.clone()))
     }
 
     /// An action while the table is shown: movement moves the highlighted row, the table key

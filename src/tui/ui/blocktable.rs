@@ -56,7 +56,7 @@ fn fit(s: &str, w: usize) -> String {
 }
 
 /// `s` in exactly `w` columns, its end kept (`…v.post > p`).
-fn fit_left(s: &str, w: usize) -> String {
+pub(super) fn fit_left(s: &str, w: usize) -> String {
     let n = s.chars().count();
     if n <= w {
         return format!("{s:<w$}");

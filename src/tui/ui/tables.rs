@@ -55,25 +55,85 @@ fn header() -> Style {
         .add_modifier(Modifier::BOLD)
 }
 
-/// The headline candidates panel: rank, score, line and text of the default headline finder's
-/// candidates.
+/// The distinct tags of a headline row's occurrences, in document order, joined by commas.
+fn row_tags(r: &crate::headline::CandidateGroup) -> String {
+    let mut tags: Vec<&str> = Vec::new();
+    for o in &r.occurrences {
+        if !tags.contains(&o.tag.as_str()) {
+            tags.push(&o.tag);
+        }
+    }
+    tags.join(",")
+}
+
+/// The headline candidates panel: the headline finder's candidates merged by text, one row
+/// each (rank, best score, count, line of the first occurrence, tags, text), and below them
+/// the highlighted row's occurrences in document order, each with its line, tag and DOM path
+/// (`▸` marks the one `Y` takes: the finder's best-ranked among them).
 fn headline_table(app: &App, area: Rect, buf: &mut Buffer) {
     let rows = app.headline_rows();
+    let take = app
+        .opts
+        .keymap
+        .keys_label(Action::TakeHeadline)
+        .split(", ")
+        .next()
+        .unwrap_or_default()
+        .to_string();
     let block = title_block(format!(
-        " headline candidates ({}) — {} · ↑↓ move, Enter jumps, {} takes it, Esc closes ",
-        App::headline_finder_label(),
+        " headline candidates ({}) — {} · ↑↓ move, Enter jumps to the first, {take} takes it, \
+         Esc closes ",
+        app.headline_finder_label(),
         rows.len(),
-        app.opts
-            .keymap
-            .keys_label(Action::TakeHeadline)
-            .split(", ")
-            .next()
-            .unwrap_or_default()
     ));
     let inner = block.inner(area);
     block.render(area, buf);
+    let sel = app.table_row.min(rows.len().saturating_sub(1));
+    let width = usize::from(inner.width);
+    // The highlighted row's occurrences: a heading line and one line each, at most half the
+    // panel.
+    let detail: Vec<Line> = match rows.get(sel) {
+        Some(r) => {
+            let mut v = vec![Line::styled(
+                format!(
+                    "  row {}: {} occurrence{} in document order ({take} takes ▸)",
+                    sel + 1,
+                    r.count(),
+                    if r.count() == 1 { "" } else { "s" }
+                ),
+                header(),
+            )];
+            for (k, o) in r.occurrences.iter().enumerate() {
+                let head = format!(
+                    "{} {:>6}  {:<8} ",
+                    if k == r.best { "▸" } else { " " },
+                    app.line_at_byte(o.range.start) + 1,
+                    o.tag
+                );
+                let room = width.saturating_sub(head.chars().count());
+                v.push(Line::from(format!(
+                    "{head}{}",
+                    super::blocktable::fit_left(&o.path, room)
+                )));
+            }
+            v
+        }
+        None => Vec::new(),
+    };
+    let detail_h = detail
+        .len()
+        .min(usize::from(inner.height) / 2)
+        .try_into()
+        .unwrap_or(0u16);
+    let parts = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([Constraint::Min(1), Constraint::Length(detail_h)])
+        .split(inner);
     let mut lines = vec![Line::styled(
-        format!("{:>4}  {:>7}  {:>6}  text", "#", "score", "line"),
+        format!(
+            "{:>4}  {:>7}  {:>3}  {:>6}  {:<14}  text",
+            "#", "score", "×", "line", "tag"
+        ),
         header(),
     )];
     if rows.is_empty() {
@@ -81,21 +141,30 @@ fn headline_table(app: &App, area: Rect, buf: &mut Buffer) {
             "no candidate: the page has no title or no text matching it",
         ));
     }
-    let sel = app.table_row.min(rows.len().saturating_sub(1));
-    let body_h = usize::from(inner.height).saturating_sub(1);
+    let body_h = usize::from(parts[0].height).saturating_sub(1);
     let first = sel.saturating_sub(body_h.saturating_sub(1));
     for (k, r) in rows.iter().enumerate().skip(first).take(body_h) {
-        let line = app.line_at_byte(r.range.start) + 1;
+        let line = app.line_at_byte(r.first_occurrence().range.start) + 1;
         let mut st = Style::default();
         if k == sel {
             st = st.add_modifier(Modifier::REVERSED);
         }
+        let tags = crate::tui::display::shorten_end(&row_tags(r), 14);
         lines.push(Line::styled(
-            format!("{:>4}  {:>7.3}  {:>6}  {}", k + 1, r.score, line, r.text),
+            format!(
+                "{:>4}  {:>7.3}  {:>3}  {:>6}  {:<14}  {}",
+                k + 1,
+                r.score,
+                r.count(),
+                line,
+                tags,
+                r.text
+            ),
             st,
         ));
     }
-    Paragraph::new(lines).render(inner, buf);
+    Paragraph::new(lines).render(parts[0], buf);
+    Paragraph::new(detail).render(parts[1], buf);
 }
 
 /// Algorithm `i`'s candidate table: number, display lines, the sums of its series, the units
