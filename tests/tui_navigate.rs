@@ -462,3 +462,34 @@ fn pages_open_at_the_selection() {
     assert!(app.active_algo().result.is_some());
     assert_eq!(app.cursor, 2);
 }
+
+/// Words of a corpus' gold text that are not in the page at all are missed by every extractor
+/// but lie on no line: `m` says how many, so that a low recall and "nothing to go to" do not
+/// seem to disagree.
+#[test]
+fn gold_words_not_in_the_page_are_counted_when_nothing_is_left_to_jump_to() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("html")).unwrap();
+    let paras = [
+        "The harbour reopened to fishing boats this week after three months of dredging.",
+        "Fishermen said the catch was good and prices at the market were already falling.",
+    ];
+    let body: String = paras.iter().map(|p| format!("<p>{p}</p>\n")).collect();
+    std::fs::write(
+        dir.path().join("html/h.html"),
+        format!("<html><head><title>Harbour</title></head><body>\n{body}</body></html>\n"),
+    )
+    .unwrap();
+    let gold = format!("{} {} The mayor visited on Friday.", paras[0], paras[1]);
+    let gt = serde_json::json!({"h": {"articleBody": gold}});
+    std::fs::write(dir.path().join("ground-truth.json"), gt.to_string()).unwrap();
+    let mut app = App::open(&dir.path().join("ground-truth.json"), opts()).unwrap();
+    assert_eq!(app.gold_words_not_on_page(), Some((5, 32)));
+    keys(&mut app, "m");
+    let said = common::tui::message(&app);
+    assert!(
+        said.contains("no word-level false negative")
+            && said.contains("5 of the gold's 32 words are not in this page's HTML at all"),
+        "{said}"
+    );
+}

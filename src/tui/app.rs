@@ -973,6 +973,17 @@ impl App {
         Some(word_diffs(d.page.text(), &d.reading, gold, &x.selection))
     }
 
+    /// How many words of the gold text no byte of the page holds: (absent, all) in tokens of
+    /// [`crate::metrics::words`] — the gold text's words beyond those of the gold selection
+    /// (a corpus' `articleBody` aligned to the page, where some of it may not be found).
+    /// `None` without a gold standard.
+    pub fn gold_words_not_on_page(&self) -> Option<(usize, usize)> {
+        let d = self.doc.as_ref()?;
+        let total = crate::metrics::words(d.gold_text.as_deref()?).len();
+        let found = crate::metrics::words(&d.page.render(d.gold.as_ref()?)).len();
+        Some((total.saturating_sub(found), total))
+    }
+
     /// Jumps to the next (`forward`) or previous word-level difference of kind `want` (any kind
     /// for `None`) from the cursor line, wrapping around: the cursor lands on the difference's
     /// first text line and the status bar says how many words differ there, e.g. `false
@@ -1016,8 +1027,19 @@ impl App {
             None => (found.last(), true),
         };
         let Some(&(first, last, words, kind)) = target else {
+            // Gold words no line holds (a corpus' gold text not found in the HTML) are missed
+            // too, but there is nothing to jump to: say so, or R and `m` seem to disagree.
+            let absent = match want {
+                Some(DiffKind::Extra) => None,
+                _ => self.gold_words_not_on_page().filter(|&(n, _)| n > 0),
+            };
+            let absent = absent.map_or(String::new(), |(n, total)| {
+                format!("; {n} of the gold's {total} words are not in this page's HTML at all")
+            });
             self.status = Some((
-                format!("no word-level {what} on this page (white space and markup aside)"),
+                format!(
+                    "no word-level {what} on this page (white space and markup aside){absent}"
+                ),
                 false,
             ));
             return;
