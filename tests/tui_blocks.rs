@@ -322,10 +322,12 @@ fn one_block_numbering_and_markup_lines_in_words() {
 }
 
 /// Issue 30, item 6: with a gold standard the block table has the gold's share of each block
-/// and the active algorithm's disagreement with it (`Δ gold`), sortable: sorted by it, the
-/// blocks the algorithm gets most wrong come first.
+/// and the active algorithm's disagreement with it (`Δ gold`), and opens sorted by it at its
+/// first row: the blocks the algorithm gets most wrong come first, Enter goes to the worst.
+/// Once the user sorts by another column, that one stays.
 #[test]
 fn the_block_table_has_a_gold_column_and_sorts_by_disagreement() {
+    use cescope::tui::app::BlockColumn;
     let dir = common::tui::gold_corpus();
     let mut app = App::open(&dir.path().join("ground-truth.json"), opts()).unwrap();
     keys(&mut app, "B");
@@ -335,22 +337,8 @@ fn the_block_table_has_a_gold_column_and_sorts_by_disagreement() {
     let gold = v.gold.as_ref().expect("the gold's shares").clone();
     let page = app.doc.as_ref().unwrap().page.clone();
     assert_eq!(gold.len(), page.blocks().len());
-    // Step right to the Δ column.
-    let right = ratatui::crossterm::event::KeyEvent::new(
-        ratatui::crossterm::event::KeyCode::Right,
-        ratatui::crossterm::event::KeyModifiers::NONE,
-    );
-    for _ in 0..10 {
-        if app.block_sort() == cescope::tui::app::BlockColumn::Disagreement {
-            break;
-        }
-        app.handle_key(right);
-    }
-    assert_eq!(
-        app.block_sort(),
-        cescope::tui::app::BlockColumn::Disagreement
-    );
-    let s = screen(&mut app, 160, 40);
+    assert_eq!(app.block_sort(), BlockColumn::Disagreement);
+    assert_eq!(app.table_row, 0);
     assert!(s.contains("sorted by Δ gold▼"), "{s}");
     let v = app.block_view.as_ref().unwrap();
     let d: Vec<f64> = v
@@ -363,7 +351,20 @@ fn the_block_table_has_a_gold_column_and_sorts_by_disagreement() {
         d[0] > 0.5,
         "DANAg takes the headline the gold leaves out: {d:?}"
     );
-    let first = &v.table.rows[v.order[0]];
-    let share = v.table.rows[v.order[0]].verdicts[v.active.unwrap()];
-    assert!((v.disagreement(first).unwrap() - (share - gold[first.index])).abs() < 1e-12);
+    let first = v.table.rows[v.order[0]].clone();
+    let share = first.verdicts[v.active.unwrap()];
+    assert!((v.disagreement(&first).unwrap() - (share - gold[first.index])).abs() < 1e-12);
+    // Enter goes to the worst block.
+    enter(&mut app);
+    assert_eq!(app.cursor_block(), Some(first.index));
+    // The user's sort column stays: ← to `gold`, close, open again.
+    let left = ratatui::crossterm::event::KeyEvent::new(
+        ratatui::crossterm::event::KeyCode::Left,
+        ratatui::crossterm::event::KeyModifiers::NONE,
+    );
+    keys(&mut app, "B");
+    app.handle_key(left);
+    assert_eq!(app.block_sort(), BlockColumn::Gold);
+    keys(&mut app, "BB");
+    assert_eq!(app.block_sort(), BlockColumn::Gold);
 }

@@ -303,6 +303,9 @@ pub struct App {
     pub block_view: Option<BlockView>,
     /// The block table's sort column (index into [`App::block_columns`]).
     pub block_sort_column: usize,
+    /// The user chose the block table's sort column (← / →); until then a page with a gold
+    /// standard opens the table sorted by the disagreement with it ([`App::open_block_table`]).
+    pub(crate) block_sort_chosen: bool,
     /// Counts the changes of the open page's gold standard ([`App::gold_changed`]), so views
     /// made from it know when to be made again.
     pub(crate) gold_rev: u64,
@@ -397,6 +400,7 @@ impl App {
             table_kind: TableKind::Regions,
             block_view: None,
             block_sort_column: 0,
+            block_sort_chosen: false,
             gold_rev: 0,
             table_row: 0,
             second: None,
@@ -763,8 +767,7 @@ impl App {
                 self.table_kind = kind;
                 self.table_row = 0;
                 if self.table && kind == TableKind::Blocks {
-                    self.refresh_block_view();
-                    self.table_row = self.block_row_of_cursor().unwrap_or(0);
+                    self.open_block_table();
                 }
             }
             Action::PinSecond => {
@@ -1037,9 +1040,7 @@ impl App {
                 format!("; {n} of the gold's {total} words are not in this page's HTML at all")
             });
             self.status = Some((
-                format!(
-                    "no word-level {what} on this page (white space and markup aside){absent}"
-                ),
+                format!("no word-level {what} on this page (white space and markup aside){absent}"),
                 false,
             ));
             return;

@@ -256,8 +256,30 @@ impl App {
         self.block_view = Some(view);
     }
 
+    /// Opens the block table (`B`): with a gold standard, and unless the user has chosen a
+    /// sort column, sorted by the disagreement with the gold and at its first row (the block
+    /// the active algorithm gets most wrong); otherwise at the cursor line's block.
+    pub(crate) fn open_block_table(&mut self) {
+        self.refresh_block_view();
+        let by_gold =
+            !self.block_sort_chosen && self.block_view.as_ref().is_some_and(|v| v.gold.is_some());
+        if by_gold {
+            let cols = self.block_view.as_ref().map(BlockView::columns);
+            if let Some(k) =
+                cols.and_then(|c| c.iter().position(|&c| c == BlockColumn::Disagreement))
+            {
+                self.block_sort_column = k;
+                self.refresh_block_view();
+                self.table_row = 0;
+                return;
+            }
+        }
+        self.table_row = self.block_row_of_cursor().unwrap_or(0);
+    }
+
     /// Moves the block table's sort column `by` columns right (negative: left), wrapping.
     pub(crate) fn block_sort_step(&mut self, by: isize) {
+        self.block_sort_chosen = true;
         let n = self
             .block_view
             .as_ref()
