@@ -33,7 +33,7 @@ pub enum BlockColumn {
     /// The gold standard's share of the block (with a gold standard).
     Gold,
     /// The active algorithm's share minus the gold's (with a gold standard and a result of
-    /// the active algorithm); sorted by its size, largest disagreement first.
+    /// the active algorithm); sorted by the words it puts wrong (|Δ| × words), most first.
     Disagreement,
     /// The container's DOM path.
     Path,
@@ -327,7 +327,8 @@ pub fn visibility_short(names: &[&str]) -> String {
 }
 
 /// The rows' order of `view` for sort column `col`: numbers largest first (the disagreement
-/// by its size), the number and the path ascending; ties in document order.
+/// by the words it puts wrong, |Δ| × words), the number and the path ascending; ties in
+/// document order.
 fn sorted(view: &BlockView, col: BlockColumn) -> Vec<usize> {
     let rows = &view.table.rows;
     let mut order: Vec<usize> = (0..rows.len()).collect();
@@ -340,7 +341,10 @@ fn sorted(view: &BlockView, col: BlockColumn) -> Vec<usize> {
             BlockColumn::Visibility => r.visibility.len() as f64,
             BlockColumn::Verdict(k) => r.verdicts.get(k).copied().unwrap_or(0.0),
             BlockColumn::Gold => view.gold_share(r).unwrap_or(0.0),
-            BlockColumn::Disagreement => view.disagreement(r).map_or(0.0, f64::abs),
+            // The words it gets wrong: a whole paragraph missed before a missed label.
+            BlockColumn::Disagreement => {
+                view.disagreement(r).map_or(0.0, f64::abs) * f64::from(r.features.words)
+            }
         }
     };
     match col {
