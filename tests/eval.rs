@@ -334,7 +334,6 @@ fn table_by_site_and_by_page() {
         .skip(2)
         .map(|l| l.split_whitespace().collect())
         .collect();
-    let rows: Vec<Vec<&str>> = rows.iter().map(|r| r.to_vec()).collect();
     assert_eq!(
         rows,
         [
