@@ -275,7 +275,7 @@ fn blocks_command_json_and_csv() {
     let csv = stdout(&o);
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 7);
-    assert!(lines[0].starts_with("index,path,tag,id,class,start,end,tokens,words,"));
+    assert!(lines[0].starts_with("index,number,path,tag,id,class,start,end,tokens,words,"));
     assert!(
         lines[0].ends_with(",visibility,record_group,record,group_records,unit,text"),
         "{}",

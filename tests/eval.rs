@@ -5,7 +5,9 @@
 //! * `a`: a menu, three paragraphs (17 + 14 + 13 = 44 tokens) and a footer of links; the gold is
 //!   the three paragraphs, which DANAg extracts exactly → P = R = F1 = 1. Site `www.example.com`.
 //! * `b`: no main content (only a script); gold empty; DANAg's extract is empty → F1 = 1
-//!   (`REFERENCE.md`: empty gold and empty extract = 1). No URL → site `unknown`.
+//!   (`REFERENCE.md`: empty gold and empty extract = 1). No URL → site `unknown`. A JavaScript
+//!   shell (a script, no text outside it and the title: `cescope::page::shell`), so the
+//!   summaries are also given without it: DANAg (1 + 12/13) / 2 = 25/26 = 0.962, R2L 0.
 //! * `c`: a menu and two paragraphs (30 tokens); the gold adds a sentence of 5 tokens that is not on
 //!   the page → P = 30/30, R = 30/35 = 6/7, F1 = 60/65 = 12/13. Site `www.example.com`.
 //!
@@ -263,7 +265,22 @@ fn table_by_corpus_with_numbers_by_hand() {
         lines[3].starts_with("r2l") && lines[3].ends_with("0.333 (3)"),
         "{out}"
     );
-    assert_eq!(lines.len(), 4);
+    // Page b is a JavaScript shell: the means without it follow.
+    assert_eq!(lines[4], "");
+    assert!(
+        lines[5].starts_with("JavaScript shells") && lines[5].contains("1 of 3 pages"),
+        "{out}"
+    );
+    assert!(lines[6].starts_with("algo") && lines[6].contains(&format!("{name} (2)")));
+    assert!(
+        lines[7].starts_with("danag") && lines[7].ends_with("0.962 (0)"),
+        "{out}"
+    );
+    assert!(
+        lines[8].starts_with("r2l") && lines[8].ends_with("0.000 (2)"),
+        "{out}"
+    );
+    assert_eq!(lines.len(), 9);
     // Timing on standard error.
     assert!(stderr(&o).contains("s wall"), "{}", stderr(&o));
 
@@ -304,7 +321,11 @@ fn table_by_site_and_by_page() {
         row("unknown"),
         ["unknown", "1", "1.000", "(1)", "1.000", "(1)"]
     );
-    assert_eq!(out.lines().count(), 4, "{out}");
+    assert_eq!(
+        out.lines().count(),
+        4 + 5,
+        "with the means without the shell: {out}"
+    );
 
     let o = ok(eval(&["--algo", "danag", "--by", "page"], &[dir.path()]));
     let out = stdout(&o);
@@ -316,10 +337,14 @@ fn table_by_site_and_by_page() {
     assert_eq!(
         rows,
         [
-            ["danag", "a", "1.000", "1.000", "1.000", "44", "44"],
-            ["danag", "b", "1.000", "1.000", "1.000", "0", "0"],
-            ["danag", "c", "1.000", "0.857", "0.923", "30", "35"],
+            vec!["danag", "a", "1.000", "1.000", "1.000", "44", "44"],
+            vec!["danag", "b", "1.000", "1.000", "1.000", "0", "0", "yes"],
+            vec!["danag", "c", "1.000", "0.857", "0.923", "30", "35"],
         ],
+        "{out}"
+    );
+    assert!(
+        out.lines().nth(1).unwrap().ends_with("gold  js shell"),
         "{out}"
     );
 }
@@ -346,6 +371,13 @@ fn json_and_csv_shapes() {
     assert!((algos[0]["overall"]["f1"].as_f64().unwrap() - 38.0 / 39.0).abs() < EPS);
     assert_eq!(algos[0]["overall"]["empty"], 1);
     assert_eq!(algos[0]["by_corpus"][0]["pages"], 3);
+    // Without the JavaScript shell (page b).
+    assert_eq!(v["js_shells"], 1);
+    let without = &algos[0]["overall_without_js_shells"];
+    assert_eq!(without["pages"], 2);
+    assert!((without["f1"].as_f64().unwrap() - 25.0 / 26.0).abs() < EPS);
+    assert_eq!(algos[0]["by_corpus"][0]["without_js_shells"]["pages"], 2);
+    assert_eq!(algos[1]["overall_without_js_shells"]["f1"], 0.0);
     assert_eq!(v["by_site"].as_array().unwrap().len(), 2);
     let pages = v["pages"].as_array().unwrap();
     assert_eq!(pages.len(), 3);
@@ -361,6 +393,8 @@ fn json_and_csv_shapes() {
     assert!((rc["f1"].as_f64().unwrap() - 12.0 / 13.0).abs() < EPS);
     assert!(rc["run_ms"].as_f64().unwrap() >= 0.0);
     assert_eq!(pages[1]["results"][1]["empty"], true);
+    assert_eq!(pages[1]["js_shell"], true);
+    assert_eq!(pages[0]["js_shell"], false);
 
     // CSV: one line per (corpus, algorithm, page), corpora first.
     let o = ok(eval(
@@ -371,7 +405,7 @@ fn json_and_csv_shapes() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
-        "corpus,algo,page,site,precision,recall,f1,common,extract_len,gold_len,empty,run_ms,error"
+        "corpus,algo,page,site,precision,recall,f1,common,extract_len,gold_len,empty,run_ms,error,js_shell"
     );
     assert_eq!(lines.len(), 1 + 2 * 2 * 3);
     let name = corpus_name(dir.path());
@@ -379,7 +413,7 @@ fn json_and_csv_shapes() {
         .iter()
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
-            assert_eq!(f.len(), 13, "{l}");
+            assert_eq!(f.len(), 14, "{l}");
             (f[0].into(), f[1].into(), f[2].into())
         })
         .collect();
@@ -388,6 +422,12 @@ fn json_and_csv_shapes() {
     assert_eq!(key[6], (format!("{name}#2"), "danag".into(), "a".into()));
     let c = lines[3].split(',').collect::<Vec<_>>();
     assert_eq!(&c[7..11], ["30", "30", "35", "false"]);
+    assert_eq!(c[13], "false");
+    assert_eq!(
+        lines[2].split(',').nth(13),
+        Some("true"),
+        "page b is a shell"
+    );
 }
 
 #[test]

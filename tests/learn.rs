@@ -496,6 +496,8 @@ fn a_stack_model_file_is_an_extractor_that_names_its_reasons() {
         said.contains("p = ") && said.contains("moved most by: "),
         "{said}"
     );
+    // Each feature reads as what its value means, then its name and value (issue 30).
+    assert!(said.contains("] → "), "{said}");
 }
 
 /// The shipped model `learned` works with no set-up: found by name (not in `all`), a stacked

@@ -148,7 +148,7 @@ fn corpus_mode() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-pages");
     let mut app = App::open(&dir, opts()).unwrap();
     wait_for_encodings(&mut app);
-    assert_eq!(app.corpus.as_ref().unwrap().entries.len(), 10);
+    assert_eq!(app.corpus.as_ref().unwrap().entries.len(), 11);
     keys(&mut app, ">>");
     assert_eq!(app.corpus.as_ref().unwrap().current, 2);
     insta::assert_snapshot!("corpus", screen(&mut app, 120, 32));
@@ -158,6 +158,60 @@ fn corpus_mode() {
     assert_eq!(c.visible().len(), 2);
     assert!(c.entries[c.current].id.starts_with("legacy"));
     insta::assert_snapshot!("corpus_filtered", screen(&mut app, 120, 32));
+}
+
+/// Issue 30, item 6: the page filter starts from an empty input (the last filter is not left
+/// in it to be typed after), Ctrl-U clears what was typed, control keys are not typed, and the
+/// list shows each page's id.
+#[test]
+fn page_filter_starts_empty_and_ctrl_u_clears_it() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-pages");
+    let mut app = App::open(&dir, opts()).unwrap();
+    wait_for_encodings(&mut app);
+    let filter = |app: &App| app.corpus.as_ref().unwrap().filter.clone();
+    let visible = |app: &App| app.corpus.as_ref().unwrap().visible().len();
+    keys(&mut app, "Flegacy\n");
+    assert_eq!(visible(&app), 2);
+    // A new `F`: the input is empty (every page listed) rather than `legacy` typed on.
+    keys(&mut app, "F");
+    assert_eq!(filter(&app), "");
+    assert_eq!(visible(&app), 11);
+    let s = screen(&mut app, 120, 32);
+    assert!(s.contains("/▏ draft|flagged"), "{s}");
+    type_text(&mut app, "wiki");
+    assert_eq!(filter(&app), "wiki");
+    let ctrl = |c: char| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+    app.handle_key(ctrl('u'));
+    assert_eq!(filter(&app), "", "Ctrl-U clears the input");
+    app.handle_key(ctrl('w'));
+    assert_eq!(filter(&app), "", "a control key is not typed");
+    type_text(&mut app, "news");
+    app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert_eq!(filter(&app), "news");
+    // The list names each page by its id.
+    let s = screen(&mut app, 120, 32);
+    assert!(s.contains("news-article"), "{s}");
+}
+
+/// Issue 30, item 6: a JavaScript shell (no text outside `<script>` and `<title>`) is named as
+/// such in the status bar; a page with text is not.
+#[test]
+fn a_javascript_shell_is_named_in_the_status_bar() {
+    let dir = tempfile::tempdir().unwrap();
+    let shell = dir.path().join("app.html");
+    std::fs::write(
+        &shell,
+        "<!doctype html><html><head><title>Acme</title><script src=/main.js></script></head>\
+         <body><div id=root></div><script>boot()</script></body></html>",
+    )
+    .unwrap();
+    let mut app = App::open(&shell, opts()).unwrap();
+    assert!(app.doc.as_ref().unwrap().shell.is_shell());
+    let s = screen(&mut app, 140, 30);
+    assert!(s.contains(" JS SHELL "), "{s}");
+    assert!(s.contains("JavaScript shell: 0 words"), "{s}");
+    let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
+    assert!(!screen(&mut app, 140, 30).contains("JS SHELL"));
 }
 
 #[test]
@@ -359,7 +413,7 @@ fn every_action_on_awkward_pages() {
     assert!(err.contains("PNG"), "{err}");
 }
 
-/// The page list shows the site and path end of the gold's URL instead of a 64-digit id, the
+/// The page list shows the start of a 64-digit id and the site and path of the gold's URL, the
 /// decompressed size of a `.gz` page, and a title that fits the panel.
 #[test]
 fn corpus_list_shows_sites_and_html_sizes() {
@@ -385,21 +439,22 @@ fn corpus_list_shows_sites_and_html_sizes() {
     let e = &app.corpus.as_ref().unwrap().entries[0];
     assert_eq!(
         e.label(),
-        "river-news.example/local/2024/flood-barrier-delayed?ref=rss"
+        "abababab… river-news.example/local/2024/flood-barrier-delayed?ref=rss",
+        "the id's first digits (issue 30: ids in the list), then the URL"
     );
     assert_eq!(e.html_bytes, Some(html.len() as u64));
     assert!(e.bytes < html.len() as u64 / 10, "stored compressed");
     assert!(app.corpus.as_ref().unwrap().list_open);
     let s = screen(&mut app, 120, 32);
     // The URL is cut at its end in the row, and shown whole (wrapped) below the list.
-    assert!(s.contains("   river-news.exampl… "), "{s}");
+    assert!(s.contains("   abababab… river-n"), "{s}");
     assert!(
         s.contains("│river-news.example/local/202") && s.contains("│rss "),
         "{s}"
     );
     assert!(s.contains("51K"), "decompressed size: {s}");
     let row = s.lines().nth(1).unwrap();
-    assert!(!row.contains("abababab"), "no hex id in the list: {s}");
+    assert!(!row.contains(&id[..16]), "not the whole hex id: {s}");
     assert!(s.contains("✓0 ⚑0 ✎0 /1"), "{s}");
 }
 

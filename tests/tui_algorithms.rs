@@ -320,9 +320,15 @@ fn node_unit_trace_is_drawn_with_its_threshold() {
     let s = t.backend().to_string();
     // Only a combined signal: the histogram shows it, titled by its label.
     assert!(s.contains("link quota"), "{s}");
-    assert!(s.contains("link quota = 1 (combined signal)"), "{s}");
-    assert!(s.contains("t = 0.250 (threshold)"), "{s}");
-    assert!(s.contains("in blocks #1"), "{s}");
+    let ex = common::tui::explain_text(&s);
+    assert!(ex.contains("link quota = 1 (combined signal)"), "{s}");
+    assert!(ex.contains("t = 0.250 (threshold)"), "{s}");
+    // A line of markup: the text blocks around it in words, not the node intervals.
+    assert!(
+        ex.contains("markup only") && ex.contains("text block #1 “Section 0”"),
+        "{s}"
+    );
+    assert!(!ex.contains("in blocks #1"), "{s}");
     // The threshold is a marker line on every row of the page.
     let buf = t.backend().buffer();
     let h = app.rects.histogram;

@@ -638,3 +638,99 @@ fn a_guideline_finishes_drafts_and_is_saved_with_the_gold() {
     let text = app.ann.as_ref().unwrap().gold.main_content.text.clone();
     assert!(!text.contains("ladybird larva"), "{text}");
 }
+
+/// Issue 30, item 6: `S` with an empty main content asks (y / n) instead of writing an empty
+/// gold file silently: `n` (or Esc) writes nothing; `y` declares that the page has no main
+/// content (the `[no main content]` note) and saves, and the file passes `gold check`.
+#[test]
+fn saving_an_empty_main_content_asks_first() {
+    use cescope::gold::{self, NO_MAIN_CONTENT};
+    let gold_dir = tempfile::tempdir().unwrap();
+    let page = sample("news-article.html");
+    let gold_path = gold_dir.path().join("news-article.json");
+    let mut app = App::open(&page, opts_with_gold(gold_dir.path())).unwrap();
+    assert!(app
+        .ann
+        .as_ref()
+        .unwrap()
+        .gold
+        .main_content
+        .ranges
+        .is_empty());
+    keys(&mut app, "S");
+    assert!(!gold_path.exists(), "asked, not written");
+    let s = screen(&mut app, 140, 32);
+    assert!(s.contains("SAVE EMPTY? y / n"), "{s}");
+    assert!(s.contains("the main content is empty"), "{s}");
+    // `n` goes back without writing.
+    keys(&mut app, "n");
+    assert!(!gold_path.exists(), "n: not written");
+    assert!(common::tui::message(&app).starts_with("not saved"));
+    // Esc, and any other key, too (the key does nothing else: `q` does not quit).
+    keys(&mut app, "S\u{1b}");
+    assert!(!gold_path.exists(), "Esc: not written");
+    keys(&mut app, "Sq");
+    assert!(!gold_path.exists() && !app.quit, "q: not written, not quit");
+    assert_eq!(app.mode, cescope::tui::app::Mode::Normal);
+    // `y`: declared and saved.
+    keys(&mut app, "Sy");
+    assert!(gold_path.exists(), "{}", common::tui::message(&app));
+    assert!(common::tui::message(&app).contains("saved "));
+    let saved = gold::load(&gold_path).unwrap();
+    assert!(saved.main_content.ranges.is_empty());
+    assert!(saved.notes.contains(NO_MAIN_CONTENT), "{:?}", saved.notes);
+    assert!(!saved.draft);
+    let page_obj = cescope::page::Page::load(&page, &Default::default()).unwrap();
+    assert!(gold::check(&saved, Some(&page_obj)).is_empty());
+    assert!(
+        gold::check_review(&saved).is_empty(),
+        "{:?}",
+        gold::check_review(&saved)
+    );
+    // Declared: a second `S` saves without asking.
+    keys(&mut app, "S");
+    assert_eq!(app.mode, cescope::tui::app::Mode::Normal);
+}
+
+/// Issue 30, item 6: `E` declares that the page has no main content — the main content is
+/// emptied and `[no main content]` noted in one edit, `u` takes both back — and `S` then saves
+/// without asking; marking main content again drops the note.
+#[test]
+fn e_declares_no_main_content_in_one_undo_step() {
+    use cescope::gold::{self, NO_MAIN_CONTENT};
+    let gold_dir = tempfile::tempdir().unwrap();
+    let page = sample("news-article.html");
+    let gold_path = gold_dir.path().join("news-article.json");
+    let mut app = App::open(&page, opts_with_gold(gold_dir.path())).unwrap();
+    keys(&mut app, "T");
+    let draft = app.ann.as_ref().unwrap().gold.main_selection();
+    assert!(!draft.is_empty());
+    keys(&mut app, "E");
+    let g = &app.ann.as_ref().unwrap().gold;
+    assert!(g.main_content.ranges.is_empty());
+    assert!(g.declares_no_main_content(), "{:?}", g.notes);
+    assert!(
+        common::tui::message(&app).starts_with("declared: this page has no main content"),
+        "{}",
+        common::tui::message(&app)
+    );
+    // One undo step takes back both.
+    keys(&mut app, "u");
+    let g = &app.ann.as_ref().unwrap().gold;
+    assert_eq!(g.main_selection(), draft);
+    assert!(!g.declares_no_main_content());
+    keys(&mut app, "E");
+    keys(&mut app, "E");
+    assert!(common::tui::message(&app).contains("already declared"));
+    // Declared: `S` saves at once.
+    keys(&mut app, "S");
+    assert!(common::tui::message(&app).starts_with("saved "));
+    let saved = gold::load(&gold_path).unwrap();
+    assert!(saved.main_content.ranges.is_empty() && saved.notes.contains(NO_MAIN_CONTENT));
+    // Marking a line of text as main content again: the page has main content after all.
+    goto_line(&mut app, "Margaret Ellison, 71");
+    keys(&mut app, "i");
+    let g = &app.ann.as_ref().unwrap().gold;
+    assert!(!g.main_content.ranges.is_empty());
+    assert!(!g.declares_no_main_content(), "{:?}", g.notes);
+}

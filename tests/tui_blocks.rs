@@ -262,3 +262,113 @@ fn jumps_to_selected_text_skip_white_space_and_tags() {
     keys(&mut app, "{");
     assert_eq!(app.cursor, line_starting(&app, "Text of the article"));
 }
+
+/// Issue 30, item 6: one block numbering — `cescope blocks`' `#`, the inspector's block table
+/// and the learned model's explanation give a block the same number (the `<title>` block is
+/// #1) — and explain on a line of markup names the text blocks around it in words, not the
+/// trace's node intervals.
+#[test]
+fn one_block_numbering_and_markup_lines_in_words() {
+    let mut app = at_line("learned", "Work on the");
+    let block = app.cursor_block().expect("a text line");
+    let number = block + 1;
+    let s = screen(&mut app, 160, 40);
+    let ex = explain_text(&s);
+    assert!(
+        ex.contains(&format!("text block #{number} (")),
+        "explain: {ex}"
+    );
+    // The block table shows the same number on the highlighted row.
+    keys(&mut app, "B");
+    let s = screen(&mut app, 160, 40);
+    let row = app.block_row().unwrap().clone();
+    assert_eq!(row.number(), number);
+    let line = s
+        .lines()
+        .find(|l| l.contains(&row.text.chars().take(20).collect::<String>()))
+        .unwrap_or_else(|| panic!("the row of block {number}: {s}"));
+    assert!(
+        line.trim_start_matches(['"', '│'])
+            .trim_start()
+            .starts_with(&format!("{number} ")),
+        "{line}"
+    );
+    // `cescope blocks`: the same number in its `#` column.
+    let o = common::run(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+        &["blocks", "sample-pages/news-article.html"],
+    );
+    assert!(o.status.success());
+    let out = common::stdout(&o);
+    let cli = out
+        .lines()
+        .find(|l| l.contains(&row.text.chars().take(20).collect::<String>()))
+        .unwrap();
+    assert_eq!(
+        cli.split_whitespace().next(),
+        Some(number.to_string().as_str()),
+        "{cli}"
+    );
+    keys(&mut app, "B");
+    // A line of markup only: the blocks around it, in words.
+    let mut app = at_line("learned", "<div class=\"article__body\"");
+    let s = screen(&mut app, 160, 40);
+    let ex = explain_text(&s);
+    assert!(
+        ex.contains("markup only") && ex.contains("between text block #"),
+        "{ex}"
+    );
+    assert!(!ex.contains("of nodes"), "no raw trace text: {ex}");
+}
+
+/// Issue 30, item 6: with a gold standard the block table has the gold's share of each block
+/// and the active algorithm's disagreement with it (`Δ gold`), and opens sorted by it (by the
+/// words it puts wrong) at its first row: the blocks the algorithm gets most wrong come first,
+/// Enter goes to the worst.
+/// Once the user sorts by another column, that one stays.
+#[test]
+fn the_block_table_has_a_gold_column_and_sorts_by_disagreement() {
+    use cescope::tui::app::BlockColumn;
+    let dir = common::tui::gold_corpus();
+    let mut app = App::open(&dir.path().join("ground-truth.json"), opts()).unwrap();
+    keys(&mut app, "B");
+    let s = screen(&mut app, 160, 40);
+    assert!(s.contains("gold") && s.contains("Δ gold"), "{s}");
+    let v = app.block_view.as_ref().unwrap();
+    let gold = v.gold.as_ref().expect("the gold's shares").clone();
+    let page = app.doc.as_ref().unwrap().page.clone();
+    assert_eq!(gold.len(), page.blocks().len());
+    assert_eq!(app.block_sort(), BlockColumn::Disagreement);
+    assert_eq!(app.table_row, 0);
+    assert!(s.contains("sorted by Δ gold▼"), "{s}");
+    let v = app.block_view.as_ref().unwrap();
+    let d: Vec<f64> = v
+        .order
+        .iter()
+        .map(|&k| {
+            let r = &v.table.rows[k];
+            v.disagreement(r).unwrap().abs() * f64::from(r.features.words)
+        })
+        .collect();
+    assert!(d.windows(2).all(|w| w[0] >= w[1]), "{d:?}");
+    assert!(
+        d[0] >= 15.0,
+        "DANAg takes the share line (15 words) the gold leaves out: {d:?}"
+    );
+    let first = v.table.rows[v.order[0]].clone();
+    let share = first.verdicts[v.active.unwrap()];
+    assert!((v.disagreement(&first).unwrap() - (share - gold[first.index])).abs() < 1e-12);
+    // Enter goes to the worst block.
+    enter(&mut app);
+    assert_eq!(app.cursor_block(), Some(first.index));
+    // The user's sort column stays: ← to `gold`, close, open again.
+    let left = ratatui::crossterm::event::KeyEvent::new(
+        ratatui::crossterm::event::KeyCode::Left,
+        ratatui::crossterm::event::KeyModifiers::NONE,
+    );
+    keys(&mut app, "B");
+    app.handle_key(left);
+    assert_eq!(app.block_sort(), BlockColumn::Gold);
+    keys(&mut app, "BB");
+    assert_eq!(app.block_sort(), BlockColumn::Gold);
+}

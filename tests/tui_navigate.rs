@@ -9,6 +9,7 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use cescope::eval::diff::DiffKind;
 use cescope::tui::app::{App, AppOptions};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -260,38 +261,59 @@ fn jump_keeps_context_and_fills_the_screen() {
     assert_eq!(app.top + app.view_height, n);
 }
 
-/// Issue 19, item 5: `f` / `m` (next false-positive / false-negative region) wrap around to
-/// the first one, saying so, instead of stopping at the last.
+/// Issue 19, item 5: `f` / `m` (next false positive / false negative) wrap around to the
+/// first one, saying so, instead of stopping at the last. Issue 30, item 4: they go to the
+/// word-level differences ([`cescope::eval::diff`]), the cursor on the first text line of each.
 #[test]
 fn false_positive_and_negative_jumps_wrap_around() {
     let dir = gold_corpus();
     let mut app = App::open(&dir.path().join("ground-truth.json"), opts()).unwrap();
     screen(&mut app, 110, 32);
-    use cescope::tui::app::LineClass;
-    let starts = |app: &App, want: LineClass| -> Vec<usize> {
-        (0..app.line_count())
-            .filter(|&i| {
-                app.line_class(i) == Some(want) && (i == 0 || app.line_class(i - 1) != Some(want))
-            })
-            .collect()
+    // The first lines of the runs of words of each kind, in page order.
+    let starts = |app: &App, want: DiffKind| -> Vec<usize> {
+        let mut v: Vec<usize> = app
+            .word_diffs()
+            .unwrap()
+            .iter()
+            .filter(|d| d.kind == want)
+            .map(|d| app.line_at_byte(d.bytes.start))
+            .collect();
+        v.dedup();
+        v
     };
-    let fp_starts = starts(&app, LineClass::FalsePositive);
+    let fp_starts = starts(&app, DiffKind::Extra);
     assert!(fp_starts.len() >= 2, "the headline and the share line");
     app.handle_key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
     keys(&mut app, "f");
     assert_eq!(
         app.cursor, fp_starts[0],
-        "wrapped to the first false-positive region"
+        "wrapped to the first false positive"
     );
+    assert!(cursor_text(&app).contains("Channel to be dredged"));
     let s = screen(&mut app, 110, 32);
     assert!(s.contains("wrapped around"), "{s}");
+    assert!(s.contains("false positive: 4 words"), "{s}");
     keys(&mut app, "f");
     assert_eq!(app.cursor, fp_starts[1]);
     assert!(!screen(&mut app, 110, 32).contains("wrapped around"));
-    // False negatives: a gap of 0 leaves paragraphs out.
+    // DANAg with a gap of 0 misses the white space between the paragraphs (false negatives
+    // line by line), but no word of the gold.
     keys(&mut app, "[[");
-    let fn_starts = starts(&app, LineClass::FalseNegative);
-    assert!(!fn_starts.is_empty(), "gap 0 misses some of the gold");
+    use cescope::tui::app::LineClass;
+    assert!((0..app.line_count()).any(|i| app.line_class(i) == Some(LineClass::FalseNegative)));
+    let here = app.cursor;
+    keys(&mut app, "m");
+    assert_eq!(app.cursor, here, "nothing to go to");
+    assert!(
+        common::tui::message(&app).contains("no word-level false negative"),
+        "{}",
+        common::tui::message(&app)
+    );
+    // TCCB misses words in two places.
+    keys(&mut app, "ptccb\n");
+    assert_eq!(app.active_algo().extractor.name(), "tccb");
+    let fn_starts = starts(&app, DiffKind::Missing);
+    assert_eq!(fn_starts.len(), 2, "tccb misses two runs of the gold");
     app.handle_key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
     keys(&mut app, "m");
     assert_eq!(app.cursor, fn_starts[0]);
@@ -300,6 +322,93 @@ fn false_positive_and_negative_jumps_wrap_around() {
         keys(&mut app, "m");
         assert_eq!(app.cursor, next);
     }
+}
+
+/// A page whose gold holds the words of three paragraphs exactly (no white space between them,
+/// no tags), for the algorithm `plain`, which selects all the page's text: its false positives
+/// are the title, the white space between the tags and one paragraph. Returns the temporary
+/// folder (page and gold) and the app.
+fn white_space_page(algo: &str) -> (tempfile::TempDir, App) {
+    use cescope::gold::{self, Gold, SaveMode};
+    use cescope::page::Page;
+    use cescope::selection::Selection;
+    let tmp = tempfile::tempdir().unwrap();
+    let html = "<html><head><title>Tides</title></head><body>\n<div class=\"story\">\n  \
+        <p>Alpha beta gamma delta epsilon.</p>\n\n  <p>Zeta eta theta iota kappa.</p>\n</div>\n\
+        <p>Lambda mu nu.</p>\n<div>\n  <p>Xi omicron pi rho sigma tau.</p>\n</div>\n</body></html>\n";
+    let path = tmp.path().join("tides.html");
+    std::fs::write(&path, html).unwrap();
+    let gold_dir = tmp.path().join("gold");
+    std::fs::create_dir(&gold_dir).unwrap();
+    let page = Page::from_text("tides.html", html);
+    let at = |t: &str| {
+        let s = html.find(t).unwrap();
+        s..s + t.len()
+    };
+    let mut g = Gold::new(&page, "tester");
+    g.set_main_content(
+        &page,
+        Selection::from_ranges([
+            at("Alpha beta gamma delta epsilon."),
+            at("Zeta eta theta iota kappa."),
+            at("Xi omicron pi rho sigma tau."),
+        ]),
+    );
+    gold::save(&gold_dir.join("tides.json"), &g, SaveMode::New).unwrap();
+    let o = AppOptions {
+        algo: algo.into(),
+        ..common::tui::opts_with_gold(&gold_dir)
+    };
+    let app = App::open(&path, o).unwrap();
+    (tmp, app)
+}
+
+/// Issue 30, item 4: `f` / `m` skip differences of white space or markup only — lines where
+/// the algorithm selects the white space between tags that the gold leaves out — land on the
+/// first text line of a difference in words, and say how many words differ there.
+#[test]
+fn false_positive_and_negative_jumps_skip_white_space_and_markup() {
+    let (_tmp, mut app) = white_space_page("plain");
+    screen(&mut app, 110, 40);
+    assert!(cursor_text(&app).contains("Alpha"), "opens at the gold");
+    // Lines whose only difference is white space: false positives line by line, none in words.
+    use cescope::tui::app::LineClass;
+    let lambda = common::tui::line_starting(&app, "Lambda");
+    let ws_fp =
+        (app.cursor + 1..lambda).find(|&i| app.line_class(i) == Some(LineClass::FalsePositive));
+    assert!(
+        ws_fp.is_some(),
+        "a white-space line before the real false positive"
+    );
+    keys(&mut app, "f");
+    assert_eq!(app.cursor, lambda, "{:?}", cursor_text(&app));
+    let s = screen(&mut app, 110, 40);
+    assert!(
+        s.contains(&format!("false positive: 3 words (line {})", lambda + 1)),
+        "{s}"
+    );
+    assert!(app.compare, "the compare overlay is on");
+    // The next one wraps around to the title.
+    keys(&mut app, "f");
+    assert!(
+        cursor_text(&app).contains("Tides"),
+        "{:?}",
+        cursor_text(&app)
+    );
+    assert!(common::tui::message(&app).contains("false positive: 1 word (line"));
+    // `plain` misses no word of the gold.
+    keys(&mut app, "m");
+    assert!(
+        common::tui::message(&app).contains("no word-level false negative"),
+        "{}",
+        common::tui::message(&app)
+    );
+    // With compare on, `}` / `{` walk both kinds: from the title forward to `Lambda`, back
+    // to the title.
+    keys(&mut app, "}");
+    assert_eq!(app.cursor, lambda);
+    keys(&mut app, "{");
+    assert!(cursor_text(&app).contains("Tides"));
 }
 
 /// Issue 19, item 5: a page opens at its main content — the gold standard's first line when it
@@ -352,4 +461,35 @@ fn pages_open_at_the_selection() {
     wait(&mut app);
     assert!(app.active_algo().result.is_some());
     assert_eq!(app.cursor, 2);
+}
+
+/// Words of a corpus' gold text that are not in the page at all are missed by every extractor
+/// but lie on no line: `m` says how many, so that a low recall and "nothing to go to" do not
+/// seem to disagree.
+#[test]
+fn gold_words_not_in_the_page_are_counted_when_nothing_is_left_to_jump_to() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("html")).unwrap();
+    let paras = [
+        "The harbour reopened to fishing boats this week after three months of dredging.",
+        "Fishermen said the catch was good and prices at the market were already falling.",
+    ];
+    let body: String = paras.iter().map(|p| format!("<p>{p}</p>\n")).collect();
+    std::fs::write(
+        dir.path().join("html/h.html"),
+        format!("<html><head><title>Harbour</title></head><body>\n{body}</body></html>\n"),
+    )
+    .unwrap();
+    let gold = format!("{} {} The mayor visited on Friday.", paras[0], paras[1]);
+    let gt = serde_json::json!({"h": {"articleBody": gold}});
+    std::fs::write(dir.path().join("ground-truth.json"), gt.to_string()).unwrap();
+    let mut app = App::open(&dir.path().join("ground-truth.json"), opts()).unwrap();
+    assert_eq!(app.gold_words_not_on_page(), Some((5, 32)));
+    keys(&mut app, "m");
+    let said = common::tui::message(&app);
+    assert!(
+        said.contains("no word-level false negative")
+            && said.contains("5 of the gold's 32 words are not in this page's HTML at all"),
+        "{said}"
+    );
 }

@@ -9,9 +9,10 @@ use std::ops::Range;
 
 use super::trace::{Location, Marks, Step, Trace, Unit};
 use super::{explain_default, is_whole_run, Extraction, Extractor};
-use crate::page::blocks::{dom_path, node_label, NodeLines, Visibility};
+use crate::page::blocks::{dom_path, node_label, Blocks, NodeLines, Visibility};
 use crate::page::dom::{Dom, NodeKind};
 use crate::page::Page;
+use crate::selection::Selection;
 
 /// An extractor's explanation at `at` as known at `step` ([`Extractor::explain`]'s default):
 /// for a line of text in the whole run ([`is_whole_run`], [`text_line`]) the algorithm's own
@@ -31,9 +32,104 @@ pub fn on_text_lines<E: Extractor + ?Sized>(
             if !said.is_empty() {
                 return said;
             }
+        } else if let (Location::Line(l), Some(_)) = (at, x.trace.positions(Unit::Node)) {
+            // A DOM algorithm decides about elements and blocks, not about a line of tags:
+            // name the text blocks around it, then the trace's values there, instead of the
+            // trace's node intervals.
+            if let Some(mut said) = markup_line(page, x, l) {
+                let values = explain_default(e, page, x, at, step);
+                let prefix = format!("line {}: ", l + 1);
+                let v = values.first().and_then(|v| v.strip_prefix(&prefix));
+                // (A trace of marks only has no values to give.)
+                if let Some(v) = v.filter(|v| !v.starts_with("nothing computed")) {
+                    said.insert(1, format!("the trace's values here: {v}"));
+                }
+                return said;
+            }
         }
     }
     explain_default(e, page, x, at, step)
+}
+
+/// How much of block `i`'s text `x` selects, in words: `selected`, `partly selected (40%)`,
+/// `not selected`.
+fn block_verdict(page: &Page, x: &Extraction, i: usize) -> String {
+    let blocks = page.blocks();
+    let own = Selection::from_ranges(blocks.ranges(i).iter().cloned());
+    let total = own.len_bytes();
+    let got = own.intersection(&x.selection).len_bytes();
+    if total == 0 || got == 0 {
+        "not selected".to_string()
+    } else if got >= total {
+        "selected".to_string()
+    } else {
+        format!(
+            "partly selected ({:.0}%)",
+            100.0 * got as f64 / total as f64
+        )
+    }
+}
+
+/// Block `i` named for an explanation: `text block #12 “Council approves the…” (line 40,
+/// selected)` — its number ([`Blocks::number`]), the start of its text, its first virtual line
+/// (1-based) and how much of it `x` selects.
+fn block_named(page: &Page, x: &Extraction, i: usize) -> String {
+    let blocks = page.blocks();
+    let line = blocks
+        .ranges(i)
+        .first()
+        .and_then(|r| page.lines().line_of(r.start))
+        .map_or(String::new(), |l| format!("line {}, ", l + 1));
+    format!(
+        "text block #{} “{}” ({line}{})",
+        Blocks::number(i),
+        blocks.snippet(page.dom(), i, 32),
+        block_verdict(page, x, i)
+    )
+}
+
+/// The explanation of virtual line `line` when it holds no block text (tags, white space,
+/// text the DOM does not show) for an extractor whose decisions are about elements: one
+/// sentence naming the text blocks around it in words — `line 41: markup only, between text
+/// block #12 “Council approves…” (line 40, selected) and text block #13 “Weather” (line 44,
+/// not selected)`, or the block whose markup it is (`markup inside text block #12 …`) — and a
+/// pointer to those blocks' own lines for the reasons. `None` when `line` is not a line of the
+/// page. O(blocks).
+pub fn markup_line(page: &Page, x: &Extraction, line: usize) -> Option<Vec<String>> {
+    let range = page.lines().lines.get(line)?.range();
+    let blocks = page.blocks();
+    let all = blocks.blocks();
+    let inside = all
+        .iter()
+        .position(|b| b.extent.start < range.start && range.end <= b.extent.end);
+    let what = match inside {
+        Some(i) => format!("markup inside {}", block_named(page, x, i)),
+        None => {
+            let before = all.iter().rposition(|b| b.extent.end <= range.start);
+            let after = all.iter().position(|b| b.extent.start >= range.end);
+            match (before, after) {
+                (Some(b), Some(a)) => format!(
+                    "between {} and {}",
+                    block_named(page, x, b),
+                    block_named(page, x, a)
+                ),
+                (Some(b), None) => {
+                    format!("after the last text block, {}", block_named(page, x, b))
+                }
+                (None, Some(a)) => {
+                    format!("before the first text block, {}", block_named(page, x, a))
+                }
+                (None, None) => "the page has no text block".to_string(),
+            }
+        }
+    };
+    Some(vec![
+        format!(
+            "line {}: markup only (no text a reader sees), {what}",
+            line + 1
+        ),
+        "explain on a block's text line gives the algorithm's reasons for it".to_string(),
+    ])
 }
 
 /// For tests: `e`'s explanation (whole run) of the virtual line holding the first `needle` of
@@ -224,4 +320,44 @@ pub fn sentences(page: &Page, line: &TextLine, first: String, rest: Vec<String>)
     out.extend(visibility_note(page, line));
     out.extend(record_note(page, line));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::Params;
+
+    /// A line of markup between two blocks names both, with how much of each is selected;
+    /// one after the last block names the last.
+    #[test]
+    fn markup_lines_name_the_blocks_around_them() {
+        let html = "<html><body>\n<p>Council approves the plan for the harbour.</p>\n<div>\n\
+            <p>Weather</p>\n</div>\n</body></html>";
+        let page = Page::from_text("t.html", html);
+        let e = crate::algorithms::find("lqf").unwrap();
+        let mut x = e.run(&page, &Params::defaults(e.params()));
+        let line_of = |needle: &str| page.lines().line_of(html.find(needle).unwrap()).unwrap();
+        // Select the first block's first words only.
+        let a = html.find("Council").unwrap();
+        x.selection = Selection::from_range(a..a + "Council approves".len());
+        let div = line_of("<div>");
+        let between = markup_line(&page, &x, div).unwrap();
+        assert_eq!(
+            between[0],
+            format!(
+                "line {}: markup only (no text a reader sees), between text block #1 “Council \
+                 approves the plan for…” (line {}, partly selected (38%)) and text block #2 \
+                 “Weather” (line {}, not selected)",
+                div + 1,
+                line_of("Council") + 1,
+                line_of("Weather") + 1
+            )
+        );
+        let after = markup_line(&page, &x, line_of("</body>")).unwrap();
+        assert!(
+            after[0].contains("after the last text block, text block #2 “Weather”"),
+            "{after:?}"
+        );
+        assert_eq!(markup_line(&page, &x, 999), None);
+    }
 }

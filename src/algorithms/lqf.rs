@@ -468,14 +468,23 @@ mod tests {
             hidden.contains("the block is hidden from readers by <div> (display:none)"),
             "{hidden}"
         );
-        // A line of markup only keeps the generic explanation; step mode before the last
-        // phase too.
+        // A line of markup only names the text blocks around it and keeps the trace's values
+        // there, without the node intervals; step mode before the last phase keeps the
+        // generic explanation.
         let tag = p
             .lines()
             .line_of(html.find("<div id=menu>").unwrap())
             .unwrap();
         let generic = Lqf.explain(&p, &x, Location::Line(tag), None).join("; ");
         assert!(generic.contains("(combined signal)"), "{generic}");
+        assert!(
+            generic.contains(
+                "markup only (no text a reader sees), between text block #1 “T” (line 4, \
+                 not selected) and text block #2 “Home page and more” (line 9, not selected)"
+            ),
+            "{generic}"
+        );
+        assert!(!generic.contains("of nodes"), "{generic}");
         let line = p.lines().line_of(html.find("Home page").unwrap()).unwrap();
         let early = Lqf.explain(&p, &x, Location::Line(line), Some(Step::phase(0)));
         assert!(!early.join(" ").contains("removed"), "{early:?}");

@@ -302,7 +302,11 @@ impl Extractor for ShallowRules {
         let blocks = page.blocks().blocks();
         let p = classify_block(self.variant, blocks, k);
         let name = node_label(page.dom(), blocks[k].container);
-        let first = format!("block {} of {} <{name}>", k + 1, blocks.len());
+        let first = format!(
+            "block {} of {} <{name}>",
+            crate::page::Blocks::number(k),
+            blocks.len()
+        );
         let verdict = if p.content { "content" } else { "boilerplate" };
         ex::sentences(
             page,

@@ -89,6 +89,7 @@ pub fn evaluate_jsonl(
                 load_ms: t.elapsed().as_secs_f64() * 1e3,
                 error: None,
                 warnings: Vec::new(),
+                js_shell: false,
             };
             Ok(score_page(info, loaded, &gold, None, algos, metric))
         };

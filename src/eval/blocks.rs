@@ -18,7 +18,8 @@ use crate::selection::Selection;
 /// One block of the table. Units as in [`Features`]; offsets are bytes of the decoded text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlockRow {
-    /// Block index (the absolute position, 0-based).
+    /// Block index (the absolute position, 0-based); the number people see is
+    /// [`BlockRow::number`].
     pub index: usize,
     /// The container's DOM path (`html > body > div#content.post > p`).
     pub path: String,
@@ -55,6 +56,14 @@ pub struct BlockRow {
     /// ([`KindSet::primary`]); empty before [`BlockTable::set_units`] or for a block in no
     /// unit.
     pub units: Vec<UnitKind>,
+}
+
+impl BlockRow {
+    /// The block's number as every view shows it (`#1` first: [`Blocks::number`]): the text
+    /// table's `#`, the inspector's block table and the explanations.
+    pub fn number(&self) -> usize {
+        Blocks::number(self.index)
+    }
 }
 
 /// Where a block lies among the page's records: posts, comments, listing items
@@ -194,6 +203,7 @@ impl BlockTable {
     fn csv_header(&self) -> Vec<String> {
         let mut h: Vec<String> = [
             "index",
+            "number",
             "path",
             "tag",
             "id",
@@ -239,8 +249,9 @@ impl BlockTable {
         h
     }
 
-    /// The table as CSV (RFC 4180 quoting), one line per block after the header `index, path,
-    /// tag, id, class, start, end`, the features (counts, then the paper's ratios next to
+    /// The table as CSV (RFC 4180 quoting), one line per block after the header `index`
+    /// (0-based), `number` (the block's number as every view shows it, [`BlockRow::number`]),
+    /// `path, tag, id, class, start, end`, the features (counts, then the paper's ratios next to
     /// their counts), `heading` (0–6), `in_p`, `in_div` (0 / 1), `within` and `visibility`
     /// (names joined by spaces), `relative_position`, `record_group`, `record` (from 1) and
     /// `group_records` (empty outside every record), `unit` (the block's unit kinds, the
@@ -255,6 +266,7 @@ impl BlockTable {
             let num = |x: f64| format!("{x:.4}");
             let mut cells: Vec<String> = vec![
                 r.index.to_string(),
+                r.number().to_string(),
                 csv_field(&r.path),
                 csv_field(&r.tag),
                 csv_field(&r.id),
@@ -303,7 +315,7 @@ impl BlockTable {
         out
     }
 
-    /// The table as JSON: `{"page", "algos", "blocks": [{index, path, tag, id, class, start,
+    /// The table as JSON: `{"page", "algos", "blocks": [{index, number, path, tag, id, class, start,
     /// end, features: {counts…, avg_word_length, avg_sentence_length, link_density,
     /// text_density, upper_ratio, all_caps_ratio, full_stop_ratio}, heading, within,
     /// relative_position, visibility, record: null | {group, record, records, signature},
@@ -337,6 +349,7 @@ impl BlockTable {
                     .collect();
                 let mut block = json!({
                     "index": r.index,
+                    "number": r.number(),
                     "path": r.path,
                     "tag": r.tag,
                     "id": r.id,
@@ -371,9 +384,10 @@ impl BlockTable {
         v
     }
 
-    /// The table for a terminal: per block its index, words, link density (`LD`), text density
-    /// (`TD`), visibility flags, record (`g2 3/14`: record 3 of the 14 of group 2), unit kind
-    /// (the primary one, `+` when there are more), one verdict column per extractor (percent of its text
+    /// The table for a terminal: per block its number ([`BlockRow::number`], `#`), words, link
+    /// density (`LD`), text density (`TD`), visibility flags, record (`g2 3/14`: record 3 of
+    /// the 14 of group 2), unit kind (the primary one, `+` when there are more), one verdict
+    /// column per extractor (percent of its text
     /// selected), the start of its text (up to `text_chars` characters, padded) and the DOM
     /// path; with [`BlockTable::explain_with`], a second line `why: …` under each block.
     pub fn to_text(&self, text_chars: usize) -> String {
@@ -407,7 +421,7 @@ impl BlockTable {
             };
             out.push_str(&format!(
                 "{:>5} {:>6} {:>5.2} {:>6.1} {:<9} {:<9} {:<13}",
-                r.index,
+                r.number(),
                 f.words,
                 f.link_density(),
                 f.text_density(),

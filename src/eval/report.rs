@@ -157,9 +157,11 @@ pub fn cell(s: &Summary, prf: bool) -> String {
 ///   cells.
 /// * [`TableBy::Type`]: as `Site`, one row per page type (corpus, type, pages).
 /// * [`TableBy::Page`]: one row per (algorithm, page): P, R, F1, extract and gold sizes in the
-///   metric's unit (`prf` is implied).
+///   metric's unit (`prf` is implied), and `yes` in the last column, `js shell`, for a
+///   JavaScript shell ([`crate::page::shell`]).
 ///
-/// The first line names the metric and how to read the cells.
+/// The first line names the metric and how to read the cells. When some pages are JavaScript
+/// shells, the grouped tables end with the per-corpus means without them.
 pub fn table(report: &Report, by: TableBy, prf: bool) -> String {
     let m = report.metric;
     let what = if prf { "P / R / F1" } else { "F1" };
@@ -183,23 +185,7 @@ pub fn table(report: &Report, by: TableBy, prf: bool) -> String {
         ),
     };
     match by {
-        TableBy::Corpus => {
-            let groups = report.summarize(GroupBy::Corpus);
-            let mut header = vec!["algo".to_string()];
-            header.extend(groups.iter().map(|g| {
-                format!(
-                    "{} ({})",
-                    g.corpus,
-                    g.summaries.first().map_or(0, |s| s.pages)
-                )
-            }));
-            rows.push(header);
-            for (a, algo) in report.algos.iter().enumerate() {
-                let mut r = vec![algo.name.clone()];
-                r.extend(groups.iter().map(|g| cell(&g.summaries[a], prf)));
-                rows.push(r);
-            }
-        }
+        TableBy::Corpus => rows = corpus_rows(report, &report.summarize(GroupBy::Corpus), prf),
         TableBy::Site | TableBy::Type => {
             let (group_by, key) = if by == TableBy::Site {
                 (GroupBy::Site, "site")
@@ -222,9 +208,11 @@ pub fn table(report: &Report, by: TableBy, prf: bool) -> String {
         }
         TableBy::Page => {
             rows.push(
-                ["algo", "corpus", "page", "P", "R", "F1", "extract", "gold"]
-                    .map(String::from)
-                    .to_vec(),
+                [
+                    "algo", "corpus", "page", "P", "R", "F1", "extract", "gold", "js shell",
+                ]
+                .map(String::from)
+                .to_vec(),
             );
             for a in &report.algos {
                 for (p, r) in report.pages.iter().zip(&a.results) {
@@ -237,6 +225,7 @@ pub fn table(report: &Report, by: TableBy, prf: bool) -> String {
                         format!("{:.3}", r.prf.f1),
                         r.prf.extract_len.to_string(),
                         r.prf.gold_len.to_string(),
+                        if p.js_shell { "yes" } else { "" }.to_string(),
                     ]);
                 }
             }
@@ -255,7 +244,45 @@ pub fn table(report: &Report, by: TableBy, prf: bool) -> String {
         }
     }
     let left = if drop_corpus { left - 1 } else { left };
-    head + &render(&rows, left)
+    let mut out = head + &render(&rows, left);
+    let shells = report.shells();
+    if shells > 0 && by != TableBy::Page {
+        // The means again without the JavaScript shells, per corpus.
+        let _ = writeln!(
+            out,
+            "\nJavaScript shells (almost no text outside <script> and <title>: what a browser shows \
+             is written by scripts): {shells} of {} pages; {what} without them:",
+            report.pages.len()
+        );
+        let rows = corpus_rows(
+            report,
+            &report.summarize_without_shells(GroupBy::Corpus),
+            prf,
+        );
+        out.push_str(&render(&rows, 1));
+    }
+    out
+}
+
+/// The rows of the per-corpus table over `groups` (one per corpus): the header `algo`,
+/// `name (pages)`…, then one row per algorithm with a [`cell`] per corpus.
+fn corpus_rows(report: &Report, groups: &[crate::eval::run::Group], prf: bool) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let mut header = vec!["algo".to_string()];
+    header.extend(groups.iter().map(|g| {
+        format!(
+            "{} ({})",
+            g.corpus,
+            g.summaries.first().map_or(0, |s| s.pages)
+        )
+    }));
+    rows.push(header);
+    for (a, algo) in report.algos.iter().enumerate() {
+        let mut r = vec![algo.name.clone()];
+        r.extend(groups.iter().map(|g| cell(&g.summaries[a], prf)));
+        rows.push(r);
+    }
+    rows
 }
 
 fn summary_json(s: &Summary) -> Value {
@@ -273,11 +300,14 @@ fn summary_json(s: &Summary) -> Value {
 /// ```text
 /// { "metric", "metric_description", "unit", "corpora": [{"name", "pages"}], "threads",
 ///   "wall_seconds",
+///   "js_shells",
 ///   "algos": [{"name", "params", "run_seconds", "overall": summary,
-///              "by_corpus": [{"corpus", ...summary}]}],
+///              "overall_without_js_shells": summary,
+///              "by_corpus": [{"corpus", ...summary, "without_js_shells": summary}]}],
 ///   "by_site": [{"corpus", "site", "algos": [{"algo", ...summary}]}],
 ///   "by_type": [{"corpus", "page_type", "algos": [...]}],   (only when some page has a type)
 ///   "pages": [{"corpus", "id", "path", "site", "url", "page_type"?, "bytes", "load_ms", "error",
+///              "js_shell",
 ///              "results": [{"algo", "precision", "recall", "f1", "common", "extract_len",
 ///                           "gold_len", "empty", "run_ms"}]}] }
 /// ```
@@ -286,6 +316,7 @@ fn summary_json(s: &Summary) -> Value {
 /// the number of empty extracts); `run_seconds` is the CPU time of the extractor summed over pages.
 pub fn to_json(report: &Report) -> Value {
     let by_corpus = report.summarize(GroupBy::Corpus);
+    let no_shells = report.summarize_without_shells(GroupBy::Corpus);
     let by_site = report.summarize(GroupBy::Site);
     let algos: Vec<Value> = report
         .algos
@@ -297,9 +328,15 @@ pub fn to_json(report: &Report) -> Value {
                 "params": algo.params,
                 "run_seconds": algo.run_seconds,
                 "overall": summary_json(&report.overall(a)),
+                "overall_without_js_shells": summary_json(&report.overall_without_shells(a)),
                 "by_corpus": by_corpus.iter().map(|g| {
                     let mut v = summary_json(&g.summaries[a]);
                     v["corpus"] = json!(g.corpus);
+                    let without = no_shells
+                        .iter()
+                        .find(|h| h.corpus == g.corpus)
+                        .map_or(Summary { pages: 0, precision: 0.0, recall: 0.0, f1: 0.0, empty: 0 }, |h| h.summaries[a].clone());
+                    v["without_js_shells"] = summary_json(&without);
                     v
                 }).collect::<Vec<_>>(),
             })
@@ -351,6 +388,7 @@ pub fn to_json(report: &Report) -> Value {
         })).collect::<Vec<_>>(),
         "threads": report.threads,
         "wall_seconds": report.wall_seconds,
+        "js_shells": report.shells(),
         "algos": algos,
         "by_site": sites,
         "pages": pages,
@@ -372,11 +410,12 @@ pub(crate) fn csv_field(s: &str) -> String {
 
 /// The per-page results as CSV (RFC 4180 quoting), one line per (corpus, algorithm, page) in
 /// that order, after the header
-/// `corpus,algo,page,site,precision,recall,f1,common,extract_len,gold_len,empty,run_ms,error`.
-/// Counts are in the metric's unit; `run_ms` in milliseconds.
+/// `corpus,algo,page,site,precision,recall,f1,common,extract_len,gold_len,empty,run_ms,error,js_shell`.
+/// Counts are in the metric's unit; `run_ms` in milliseconds; `js_shell` is `true` for a
+/// JavaScript shell ([`crate::page::shell`]).
 pub fn csv(report: &Report) -> String {
     let mut out = String::from(
-        "corpus,algo,page,site,precision,recall,f1,common,extract_len,gold_len,empty,run_ms,error\n",
+        "corpus,algo,page,site,precision,recall,f1,common,extract_len,gold_len,empty,run_ms,error,js_shell\n",
     );
     for corpus in &report.corpora {
         for a in &report.algos {
@@ -386,7 +425,7 @@ pub fn csv(report: &Report) -> String {
                 }
                 let _ = writeln!(
                     out,
-                    "{},{},{},{},{},{},{},{},{},{},{},{:.3},{}",
+                    "{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{}",
                     csv_field(&p.corpus),
                     csv_field(&a.name),
                     csv_field(&p.id),
@@ -400,6 +439,7 @@ pub fn csv(report: &Report) -> String {
                     r.empty,
                     r.run_ms,
                     csv_field(p.error.as_deref().unwrap_or("")),
+                    p.js_shell,
                 );
             }
         }

@@ -467,6 +467,11 @@ pub struct PageInfo {
     /// differs from the one recorded in its gold file); omitted from JSON when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The page is a JavaScript shell: (almost) no text outside `<script>` and `<title>`, so
+    /// no extractor can find what a browser shows ([`crate::page::shell`]); false for a page
+    /// that failed to load. The summaries are also given without such pages
+    /// ([`Report::summarize_without_shells`]).
+    pub js_shell: bool,
 }
 
 impl PageInfo {
@@ -485,6 +490,7 @@ impl PageInfo {
             load_ms,
             error: None,
             warnings: Vec::new(),
+            js_shell: false,
         }
     }
 }
@@ -592,8 +598,38 @@ impl Group {
 impl Report {
     /// Groups the pages by corpus, site or page type and summarises every algorithm over each group.
     pub fn summarize(&self, by: GroupBy) -> Vec<Group> {
+        self.summarize_where(by, |_| true)
+    }
+
+    /// [`Report::summarize`] over the pages that are not JavaScript shells
+    /// ([`PageInfo::js_shell`]); a group of shells only is left out.
+    pub fn summarize_without_shells(&self, by: GroupBy) -> Vec<Group> {
+        self.summarize_where(by, |p| !p.js_shell)
+    }
+
+    /// The number of pages that are JavaScript shells ([`PageInfo::js_shell`]).
+    pub fn shells(&self) -> usize {
+        self.pages.iter().filter(|p| p.js_shell).count()
+    }
+
+    /// The summary of algorithm `algo` over the pages that are not JavaScript shells.
+    pub fn overall_without_shells(&self, algo: usize) -> Summary {
+        summary(
+            self.pages
+                .iter()
+                .zip(&self.algos[algo].results)
+                .filter(|(p, _)| !p.js_shell)
+                .map(|(_, r)| r),
+        )
+    }
+
+    /// [`Report::summarize`] over the pages `keep` accepts.
+    fn summarize_where(&self, by: GroupBy, keep: impl Fn(&PageInfo) -> bool) -> Vec<Group> {
         let mut members: BTreeMap<(usize, Option<&str>), Vec<usize>> = BTreeMap::new();
         for (i, p) in self.pages.iter().enumerate() {
+            if !keep(p) {
+                continue;
+            }
             let ci = self
                 .corpora
                 .iter()
@@ -785,6 +821,7 @@ pub fn score_page(
     let results = match loaded {
         Ok(page) => {
             info.bytes = page.raw().len();
+            info.js_shell = page.is_script_shell();
             if let Some(want) = gold_sha256 {
                 let have = page.sha256_hex();
                 if !want.eq_ignore_ascii_case(&have) {

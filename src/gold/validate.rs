@@ -334,7 +334,7 @@ pub fn check_review(gold: &Gold) -> Vec<String> {
     let empty = gold.main_content.ranges.is_empty();
     if empty && !gold.draft && !gold.declares_no_main_content() {
         out.push(format!(
-            "final with an empty main content that is not declared: mark the main content, or declare the page has none ({NO_MAIN_CONTENT} in the notes; E in the review)"
+            "final with an empty main content that is not declared: mark the main content, or declare the page has none ({NO_MAIN_CONTENT} in the notes; E in the inspector)"
         ));
     }
     if !empty && gold.declares_no_main_content() {

@@ -206,8 +206,9 @@ impl Extractor for BlockClassifier {
         Some("p")
     }
 
-    /// On a line of text: its block's probability against the threshold — `block 12 (lines
-    /// 40–43): p = 0.91 ≥ threshold 0.5 → selected` — then the model's reasons for that block
+    /// On a line of text: its block's probability against the threshold — `text block #12
+    /// (lines 40–43): p = 0.91 ≥ threshold 0.5 → selected` (numbered as every view numbers
+    /// blocks, [`crate::page::Blocks::number`]) — then the model's reasons for that block
     /// ([`BlockScorer::explain`]).
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
         let k = line.block;
@@ -223,8 +224,8 @@ impl Extractor for BlockClassifier {
             )
         };
         let first = format!(
-            "block {} ({}): {verdict}",
-            k + 1,
+            "text block #{} ({}): {verdict}",
+            crate::page::Blocks::number(k),
             ex::element_lines(page, trace, k)
         );
         let rows = self.rows(page);

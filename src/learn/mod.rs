@@ -18,6 +18,8 @@
 //!   featured headline candidates, labelled by the exact match of Table 5.3, and its
 //!   cross-validation next to TitleFinder and the baselines (not a [`Learner`]: it ranks
 //!   candidates, it extracts no content).
+//! - [`reading`]: how to read a feature's value in words (`tag_h3 0`: inside an h3, a
+//!   distance of 0 levels), for every explanation that prints one.
 //! - [`active`]: active learning — each page's uncertainty under a model (its blocks'
 //!   probabilities near 0.5, weighted by words) and the review order it gives.
 //!
@@ -36,6 +38,7 @@ pub mod gbt;
 pub mod headline;
 pub mod model;
 pub mod mss;
+pub mod reading;
 pub mod shallow;
 pub mod stack;
 pub mod svm;

@@ -338,7 +338,9 @@ impl BlockScorer for TreeBody {
                     let v = row.get(*feature).copied().unwrap_or(0.0);
                     let name = names.get(*feature).map_or("?", String::as_str);
                     let op = if v < *below { "<" } else { "≥" };
-                    Some(format!("{name} {} {op} {}", fmt(v), fmt(*below)))
+                    let read = super::reading::reading(name, v)
+                        .map_or_else(String::new, |r| format!(" ({r})"));
+                    Some(format!("{name} {} {op} {}{read}", fmt(v), fmt(*below)))
                 }
                 Node::Leaf { .. } => None,
             })

@@ -217,7 +217,7 @@ impl BlockScorer for Forest {
             .map(|&j| {
                 let name = names.get(j).map_or("?", String::as_str);
                 let v = row.get(j).copied().unwrap_or(f64::NAN);
-                format!("{name} {} → {:+.2}", fmt(v), c[j])
+                format!("{} → {:+.2}", super::reading::read(name, v), c[j])
             })
             .collect();
         vec![

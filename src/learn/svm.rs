@@ -123,11 +123,13 @@ impl BlockScorer for SvmBody {
             .take(5)
             .map(|&(t, j)| {
                 format!(
-                    "{}{} {} ({})",
+                    "{}{} {}",
                     if t >= 0.0 { "+" } else { "" },
                     fmt(t),
-                    names.get(j).map_or("?", String::as_str),
-                    fmt(row.get(j).copied().unwrap_or(0.0))
+                    super::reading::read(
+                        names.get(j).map_or("?", String::as_str),
+                        row.get(j).copied().unwrap_or(0.0)
+                    )
                 )
             })
             .collect();
@@ -275,7 +277,10 @@ mod tests {
         let said = body
             .explain(&r, &super::super::shallow::feature_names())
             .join("; ");
-        assert!(said.contains("curr_link_density (0)"), "{said}");
+        assert!(
+            said.contains("0% of its words in links [curr_link_density 0]"),
+            "{said}"
+        );
         // Deterministic.
         assert_eq!(fit_svm(&rows, &labels, 3).unwrap(), body);
         let mut bad = body.clone();

@@ -14,6 +14,7 @@ pub mod lex;
 pub mod lines;
 pub mod locate;
 pub mod mask;
+pub mod shell;
 pub mod text;
 pub mod tokens;
 pub mod units;

@@ -45,6 +45,7 @@ use super::keymap::{Action, Keymap};
 use crate::algorithms::{self, Role};
 use crate::corpus::{self, GoldText};
 use crate::error::Result;
+use crate::eval::diff::{word_diffs, DiffKind, WordDiff};
 use crate::page::{DecodeOptions, Page};
 
 /// Colours of the algorithm overlays, in registry order (cycled).
@@ -192,6 +193,9 @@ pub enum Mode {
     GotoLine,
     /// Keys type a note for the gold file (in review).
     Note,
+    /// `S` with an empty main content asks whether the page has none: `y` declares it and
+    /// saves, any other key (`n`, Esc) goes back without writing.
+    ConfirmEmptySave,
 }
 
 /// The popup drawn over the screen that takes the keys: at most one. From the keyboard the
@@ -308,6 +312,12 @@ pub struct App {
     pub block_view: Option<BlockView>,
     /// The block table's sort column (index into [`App::block_columns`]).
     pub block_sort_column: usize,
+    /// The user chose the block table's sort column (← / →); until then a page with a gold
+    /// standard opens the table sorted by the disagreement with it ([`App::open_block_table`]).
+    pub(crate) block_sort_chosen: bool,
+    /// Counts the changes of the open page's gold standard ([`App::gold_changed`]), so views
+    /// made from it know when to be made again.
+    pub(crate) gold_rev: u64,
     /// The highlighted row of the region / block table.
     pub table_row: usize,
     /// A second algorithm whose explanation and table are shown beside the active one's.
@@ -408,6 +418,8 @@ impl App {
             table_kind: TableKind::Regions,
             block_view: None,
             block_sort_column: 0,
+            block_sort_chosen: false,
+            gold_rev: 0,
             table_row: 0,
             second: None,
             gutter: Vec::new(),
@@ -504,6 +516,14 @@ impl App {
         }
         annotation::attach(self, path, gold);
         self.open_view();
+        if self.status.is_none() {
+            self.status = self.doc.as_ref().and_then(|d| d.shell.describe()).map(|m| {
+                (
+                    format!("{m}: the page's text is written by JavaScript"),
+                    false,
+                )
+            });
+        }
     }
 
     /// Puts the cursor and the view of a freshly opened page where its main content starts:
@@ -598,6 +618,7 @@ impl App {
                 self.review_key(ev);
                 return;
             }
+            Mode::ConfirmEmptySave => return self.confirm_empty_save_key(ev),
             Mode::Normal => {}
         }
         if matches!(self.overlay, Overlay::Picker(_)) {
@@ -743,6 +764,9 @@ impl App {
             Action::JumpHeadline => self.jump_headline(),
             Action::JumpBack => self.jump_history(true),
             Action::JumpForward => self.jump_history(false),
+            // With the compare overlay on, `}` / `{` walk the differences from the gold.
+            Action::NextRegion if self.compare => self.jump_compare(None, true),
+            Action::PrevRegion if self.compare => self.jump_compare(None, false),
             Action::NextRegion => self.jump_region(true),
             Action::PrevRegion => self.jump_region(false),
             Action::ToggleRawLines => self.toggle_raw(),
@@ -761,8 +785,7 @@ impl App {
                 self.table_kind = kind;
                 self.table_row = 0;
                 if self.table && kind == TableKind::Blocks {
-                    self.refresh_block_view();
-                    self.table_row = self.block_row_of_cursor().unwrap_or(0);
+                    self.open_block_table();
                 }
             }
             Action::PinSecond => {
@@ -842,8 +865,8 @@ impl App {
                     ));
                 }
             }
-            Action::NextFalsePositive => self.jump_compare(LineClass::FalsePositive),
-            Action::NextFalseNegative => self.jump_compare(LineClass::FalseNegative),
+            Action::NextFalsePositive => self.jump_compare(Some(DiffKind::Extra), true),
+            Action::NextFalseNegative => self.jump_compare(Some(DiffKind::Missing), true),
             Action::NextParam | Action::PrevParam => {
                 let n = self.active_algo().extractor.params().len();
                 if n > 0 {
@@ -904,9 +927,13 @@ impl App {
             | Action::Undo
             | Action::Redo
             | Action::Save
+            | Action::DeclareNoMainContent
             | Action::Recover => {}
             Action::Filter => {
                 if let Some(c) = self.corpus.as_mut() {
+                    // A new filter starts from an empty input (the last one is not left in it
+                    // to be typed after); Esc then shows every page again.
+                    c.filter.clear();
                     c.list_open = true;
                     self.mode = Mode::Filter;
                 } else {
@@ -967,40 +994,104 @@ impl App {
         )
     }
 
-    fn jump_compare(&mut self, want: LineClass) {
+    /// The word-level differences between the gold standard and the active algorithm's
+    /// selection ([`crate::eval::diff`]): runs of words one selects and the other does not,
+    /// differences of white space or markup only left out. `None` without a gold standard or a
+    /// result.
+    pub fn word_diffs(&self) -> Option<Vec<WordDiff>> {
+        let d = self.doc.as_ref()?;
+        let gold = d.gold.as_ref()?;
+        let x = self.active_algo().result.as_ref()?;
+        Some(word_diffs(d.page.text(), &d.reading, gold, &x.selection))
+    }
+
+    /// How many words of the gold text no byte of the page holds: (absent, all) in tokens of
+    /// [`crate::metrics::words`] — the gold text's words beyond those of the gold selection
+    /// (a corpus' `articleBody` aligned to the page, where some of it may not be found).
+    /// `None` without a gold standard.
+    pub fn gold_words_not_on_page(&self) -> Option<(usize, usize)> {
+        let d = self.doc.as_ref()?;
+        let total = crate::metrics::words(d.gold_text.as_deref()?).len();
+        let found = crate::metrics::words(&d.page.render(d.gold.as_ref()?)).len();
+        Some((total.saturating_sub(found), total))
+    }
+
+    /// Jumps to the next (`forward`) or previous word-level difference of kind `want` (any kind
+    /// for `None`) from the cursor line, wrapping around: the cursor lands on the difference's
+    /// first text line and the status bar says how many words differ there, e.g. `false
+    /// positive: 37 words (lines 210–224)`. Turns the compare overlay on.
+    fn jump_compare(&mut self, want: Option<DiffKind>, forward: bool) {
         if self.doc.as_ref().is_none_or(|d| d.gold.is_none()) {
             self.status = Some(("no gold standard for this page".into(), false));
             return;
         }
         self.compare = true;
         let what = match want {
-            LineClass::FalsePositive => "false-positive",
-            _ => "false-negative",
+            Some(k) => k.name(),
+            None => "difference from the gold",
         };
-        let n = self.line_count();
-        // The first line of each region (a run of lines of class `want`), after the cursor;
-        // else, wrapping around, from the top.
-        let starts_in = |app: &App, lines: std::ops::Range<usize>| {
-            let mut prev = lines.start.checked_sub(1).and_then(|p| app.line_class(p));
-            for i in lines {
-                let c = app.line_class(i);
-                if c == Some(want) && prev != Some(want) {
-                    return Some(i);
-                }
-                prev = c;
-            }
-            None
+        let Some(diffs) = self.word_diffs() else {
+            let name = self.active_algo().extractor.name();
+            self.status = Some((format!("{name} has no result yet"), false));
+            return;
         };
-        if let Some(i) = starts_in(self, self.cursor + 1..n) {
-            self.jump_to_line(i);
-        } else if let Some(i) = starts_in(self, 0..(self.cursor + 1).min(n)) {
-            self.jump_to_line(i);
+        // (first line, last line, words, kind) of each difference wanted, in page order.
+        let found: Vec<(usize, usize, usize, DiffKind)> = diffs
+            .iter()
+            .filter(|d| want.is_none_or(|k| d.kind == k))
+            .map(|d| {
+                (
+                    self.line_at_byte(d.bytes.start),
+                    self.line_at_byte(d.bytes.end.saturating_sub(1).max(d.bytes.start)),
+                    d.words,
+                    d.kind,
+                )
+            })
+            .collect();
+        let next = if forward {
+            found.iter().find(|f| f.0 > self.cursor)
+        } else {
+            found.iter().rev().find(|f| f.0 < self.cursor)
+        };
+        let (target, wrapped) = match next {
+            Some(f) => (Some(f), false),
+            None if forward => (found.first(), true),
+            None => (found.last(), true),
+        };
+        let Some(&(first, last, words, kind)) = target else {
+            // Gold words no line holds (a corpus' gold text not found in the HTML) are missed
+            // too, but there is nothing to jump to: say so, or R and `m` seem to disagree.
+            let absent = match want {
+                Some(DiffKind::Extra) => None,
+                _ => self.gold_words_not_on_page().filter(|&(n, _)| n > 0),
+            };
+            let absent = absent.map_or(String::new(), |(n, total)| {
+                format!("; {n} of the gold's {total} words are not in this page's HTML at all")
+            });
             self.status = Some((
-                format!("wrapped around: first {what} region from the top"),
+                format!("no word-level {what} on this page (white space and markup aside){absent}"),
                 false,
             ));
+            return;
+        };
+        self.jump_to_line(first);
+        let lines = if first == last {
+            format!("line {}", first + 1)
         } else {
-            self.status = Some((format!("no {what} region on this page"), false));
-        }
+            format!("lines {}–{}", first + 1, last + 1)
+        };
+        let wrap = match (wrapped, forward) {
+            (true, true) => " — wrapped around to the first from the top",
+            (true, false) => " — wrapped around to the last from the bottom",
+            _ => "",
+        };
+        self.status = Some((
+            format!(
+                "{}: {words} word{} ({lines}){wrap}",
+                kind.name(),
+                if words == 1 { "" } else { "s" }
+            ),
+            false,
+        ));
     }
 }

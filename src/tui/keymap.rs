@@ -95,8 +95,8 @@ actions! {
     Bottom => "bottom", "move", "go to the last line";
     ScrollLeft => "scroll_left", "move", "scroll the source view left";
     ScrollRight => "scroll_right", "move", "scroll the source view right";
-    NextRegion => "next_region", "move", "jump to the next selected region of the active algorithm";
-    PrevRegion => "prev_region", "move", "jump to the previous selected region of the active algorithm";
+    NextRegion => "next_region", "move", "next selected region (compare: next difference from the gold)";
+    PrevRegion => "prev_region", "move", "previous selected region (compare: previous difference from the gold)";
 
     Search => "search", "find", "search the source (Enter; upper case makes it case-sensitive)";
     SearchNext => "search_next", "find", "next search match";
@@ -126,8 +126,8 @@ actions! {
     PinSecond => "pin_second", "algorithms", "pin the active algorithm beside the next one chosen / unpin";
     ToggleGold => "toggle_gold", "algorithms", "show / hide the gold standard overlay";
     ToggleCompare => "toggle_compare", "algorithms", "compare with the gold: true / false positives, false negatives";
-    NextFalsePositive => "next_false_positive", "algorithms", "jump to the next false-positive region";
-    NextFalseNegative => "next_false_negative", "algorithms", "jump to the next false-negative region";
+    NextFalsePositive => "next_false_positive", "algorithms", "next false positive: words selected, not in the gold";
+    NextFalseNegative => "next_false_negative", "algorithms", "next false negative: gold words not selected";
 
     NextParam => "next_param", "parameters", "focus the next slider";
     PrevParam => "prev_param", "parameters", "focus the previous slider";
@@ -149,7 +149,8 @@ actions! {
     TakeHeadline => "take_headline", "annotate", "take the suggested headline as the gold headline";
     Undo => "undo", "annotate", "undo the last annotation change";
     Redo => "redo", "annotate", "redo";
-    Save => "save", "annotate", "save the gold standard (an older file is kept as .bak)";
+    Save => "save", "annotate", "save the gold standard (.bak of an older file; empty: asks first)";
+    DeclareNoMainContent => "declare_no_main_content", "annotate", "this page has no main content: empty it, note [no main content]";
     Recover => "recover", "annotate", "restore the autosaved recovery file";
     Review => "review", "annotate", "review drafts: a accept, f flag, s skip, n note, Esc leaves";
 
@@ -723,7 +724,7 @@ mod tests {
             assert!(Action::GROUPS.contains(&a.group()), "{a:?}");
             assert!(!a.description().is_empty());
         }
-        assert_eq!(Action::ALL.len(), 67);
+        assert_eq!(Action::ALL.len(), 68);
         assert_eq!(Action::from_name("nope"), None);
         for (i, &a) in Action::ALL.iter().enumerate() {
             assert_eq!(a.index(), i);

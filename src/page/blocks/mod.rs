@@ -499,6 +499,15 @@ impl Blocks {
         });
     }
 
+    /// The number block `i` (an index into [`Blocks::blocks`], 0-based) has wherever cescope
+    /// shows a block to a person: `i + 1`, so `#1` is the page's first block (the `<title>`'s
+    /// when it has one). The block table of `cescope blocks` and of the inspector (`B`), the
+    /// explanations (`text block #12`) and the jumps all use it; `index` in the JSON and CSV
+    /// of `cescope blocks` stays the 0-based position beside it (`number`).
+    pub const fn number(i: usize) -> usize {
+        i + 1
+    }
+
     /// Number of blocks.
     pub fn len(&self) -> usize {
         self.blocks.len()
@@ -593,6 +602,21 @@ impl Blocks {
             }
         }
         raw.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// The start of block `i`'s text ([`Blocks::text`]) for naming the block in a sentence: at
+    /// most `chars` characters, cut after a whole word where there is one and marked `…`.
+    pub fn snippet(&self, dom: &Dom, i: usize, chars: usize) -> String {
+        let t = self.text(dom, i);
+        if t.chars().count() <= chars {
+            return t;
+        }
+        let cut: String = t.chars().take(chars.saturating_sub(1)).collect();
+        let cut = match cut.rfind(' ') {
+            Some(k) if k > 0 => cut[..k].to_string(),
+            _ => cut,
+        };
+        format!("{cut}…")
     }
 
     /// The DOM path of block `i`'s container, e.g. `html > body > div#content.post > p`

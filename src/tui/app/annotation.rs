@@ -5,14 +5,19 @@
 use std::ops::Range;
 use std::path::Path;
 
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
 use crate::corpus::GoldText;
-use crate::gold::{self, Gold, SaveMode};
+use crate::gold::{self, Gold, SaveMode, NO_MAIN_CONTENT};
 use crate::page::Page;
 use crate::selection::Selection;
 use crate::tui::annotate::Annotation;
 use crate::tui::keymap::Action;
 
-use super::App;
+use super::{App, Mode};
+
+/// What `S` asks when the main content is empty ([`App::save_or_ask`]).
+const EMPTY_SAVE_QUESTION: &str = "the main content is empty: save this page as having no main content? y yes (notes [no main content]) · n no, back to marking it";
 
 impl App {
     /// The byte range the annotation commands act on: the visual selection, else the mouse
@@ -34,6 +39,7 @@ impl App {
     /// Re-derives the gold overlay, its text and every algorithm's P / R / F1 after the
     /// annotation changed.
     pub(crate) fn gold_changed(&mut self) {
+        self.gold_rev += 1;
         let (Some(doc), Some(ann)) = (self.doc.as_mut(), self.ann.as_ref()) else {
             return;
         };
@@ -211,6 +217,86 @@ impl App {
         }
     }
 
+    /// `S`: saves, unless the main content is empty and the page is not declared to have none
+    /// ([`Gold::declares_no_main_content`]): then it asks first ([`Mode::ConfirmEmptySave`]:
+    /// `y` declares the page has no main content and saves, `n` or Esc goes back), so an empty
+    /// gold file is never written by accident.
+    fn save_or_ask(&mut self) {
+        let ask = self.ann.as_ref().is_some_and(|a| {
+            a.read_only.is_none()
+                && a.gold.main_content.ranges.is_empty()
+                && !a.gold.declares_no_main_content()
+        });
+        if ask {
+            self.mode = Mode::ConfirmEmptySave;
+            self.status = Some((EMPTY_SAVE_QUESTION.to_string(), true));
+        } else {
+            self.save_gold();
+        }
+    }
+
+    /// A key while [`Mode::ConfirmEmptySave`] asks: `y` declares that the page has no main
+    /// content ([`App::declare_no_main_content`], one undo step) and saves; `n`, Esc or any
+    /// other key answers no (nothing is written, and the key does nothing else).
+    pub(crate) fn confirm_empty_save_key(&mut self, ev: KeyEvent) {
+        match ev.code {
+            KeyCode::Char('y' | 'Y') => {
+                self.mode = Mode::Normal;
+                self.declare_no_main_content();
+                if self
+                    .ann
+                    .as_ref()
+                    .is_some_and(|a| a.gold.declares_no_main_content())
+                {
+                    self.save_gold();
+                }
+            }
+            _ => {
+                self.mode = Mode::Normal;
+                self.status = Some((
+                    format!(
+                        "not saved: mark the main content ({} / {}), or {} if this page has none",
+                        self.opts.keymap.keys_label(Action::Include),
+                        self.opts.keymap.keys_label(Action::TakeDraft),
+                        self.opts.keymap.keys_label(Action::DeclareNoMainContent)
+                    ),
+                    false,
+                ));
+            }
+        }
+    }
+
+    /// `E`: the page has no main content — the main content is emptied and the notes get
+    /// [`NO_MAIN_CONTENT`], as one edit (one undo step), as the review's `E` saves it. Saving
+    /// is then `S`, without a question.
+    pub(crate) fn declare_no_main_content(&mut self) {
+        let declared = self.ann.as_ref().is_some_and(|a| {
+            a.gold.main_content.ranges.is_empty() && a.gold.declares_no_main_content()
+        });
+        if declared {
+            self.status = Some((
+                "already declared: this page has no main content".into(),
+                false,
+            ));
+            return;
+        }
+        let changed = self.edit(|page, g, _| {
+            g.set_main_content(page, Selection::new());
+            g.add_tag(NO_MAIN_CONTENT);
+            true
+        });
+        if changed {
+            self.status = Some((
+                format!(
+                    "declared: this page has no main content ({NO_MAIN_CONTENT} noted; {} saves, {} undoes)",
+                    self.opts.keymap.keys_label(Action::Save),
+                    self.opts.keymap.keys_label(Action::Undo)
+                ),
+                false,
+            ));
+        }
+    }
+
     /// Handles the annotation actions. Returns false for other actions.
     pub(crate) fn apply_annotation(&mut self, a: Action) -> bool {
         match a {
@@ -235,6 +321,11 @@ impl App {
                     } else {
                         g.main_selection().difference(&t)
                     };
+                    if a == Action::Include && t.ranges().iter().any(|r| page.holds_text(r.clone()))
+                    {
+                        // Main content marked: the page no longer has none.
+                        g.remove_tag(NO_MAIN_CONTENT);
+                    }
                     g.set_main_content(page, sel);
                     true
                 });
@@ -305,6 +396,9 @@ impl App {
                 match sel {
                     Some(sel) => {
                         let changed = self.edit(|page, g, _| {
+                            if !sel.is_empty() {
+                                g.remove_tag(NO_MAIN_CONTENT);
+                            }
                             g.set_main_content(page, sel);
                             true
                         });
@@ -365,7 +459,8 @@ impl App {
                     }
                 }
             }
-            Action::Save => self.save_gold(),
+            Action::Save => self.save_or_ask(),
+            Action::DeclareNoMainContent => self.declare_no_main_content(),
             Action::Recover => {
                 let Some(ann) = self.ann.as_mut() else {
                     return true;

@@ -1,7 +1,8 @@
 //! What the inspector shows of the page's atomic text blocks ([`crate::page::blocks`]): the
 //! path bar (the cursor line's block: its DOM path, key features and visibility) and the block
 //! table (`B`): every block with its features and the verdict of each algorithm shown (the
-//! fraction of its text selected, [`BlockTable`], as `cescope blocks` computes it), sortable by
+//! fraction of its text selected, [`BlockTable`], as `cescope blocks` computes it), with a gold
+//! standard the gold's share and the active algorithm's disagreement with it, sortable by
 //! column, Enter jumps to the block's first text line.
 //!
 //! The blocks need the DOM. A page's blocks are built once, off the UI thread (inline in tests);
@@ -29,6 +30,11 @@ pub enum BlockColumn {
     Visibility,
     /// The verdict of the table's `k`-th algorithm.
     Verdict(usize),
+    /// The gold standard's share of the block (with a gold standard).
+    Gold,
+    /// The active algorithm's share minus the gold's (with a gold standard and a result of
+    /// the active algorithm); sorted by the words it puts wrong (|Δ| × words), most first.
+    Disagreement,
     /// The container's DOM path.
     Path,
 }
@@ -58,16 +64,44 @@ pub struct PathBar {
     pub hiding_step: Option<usize>,
 }
 
+/// What a [`BlockView`] was made for: page, (algorithm, result) pairs, gold revision, active
+/// algorithm, sort column.
+type BlockKey = (u64, Vec<(usize, usize)>, u64, usize, usize);
+
 /// The block table of the open page for the algorithms shown, sorted; rebuilt when the page,
-/// a shown algorithm's result or the sort column changes.
+/// a shown algorithm's result, the gold standard, the active algorithm or the sort column
+/// changes.
 #[derive(Debug, Clone)]
 pub struct BlockView {
-    /// (page, (algorithm, result) pairs, sort column): what the table was made for.
-    key: (u64, Vec<(usize, usize)>, usize),
+    /// What the table was made for.
+    key: BlockKey,
     /// The table: one verdict column per shown algorithm with a result.
     pub table: Arc<BlockTable>,
+    /// The gold standard's share of each block ([`crate::page::Blocks::project`]), when the
+    /// page has a gold standard.
+    pub gold: Option<Arc<Vec<f64>>>,
+    /// The active algorithm's verdict column in [`BlockView::table`], when it has one.
+    pub active: Option<usize>,
     /// Row indices in display (sorted) order.
     pub order: Vec<usize>,
+}
+
+impl BlockView {
+    /// The columns of this table, in display order ([`App::block_columns`]).
+    pub fn columns(&self) -> Vec<BlockColumn> {
+        App::block_columns(self.table.algos.len(), self.gold.is_some())
+    }
+
+    /// The gold's share of row `r`'s block, with a gold standard.
+    pub fn gold_share(&self, r: &BlockRow) -> Option<f64> {
+        self.gold.as_ref()?.get(r.index).copied()
+    }
+
+    /// The active algorithm's share of row `r`'s block minus the gold's, in `[-1, 1]`: positive
+    /// where it selects more than the gold (false positive), negative where less.
+    pub fn disagreement(&self, r: &BlockRow) -> Option<f64> {
+        Some(r.verdicts.get(self.active?)? - self.gold_share(r)?)
+    }
 }
 
 impl Doc {
@@ -137,8 +171,9 @@ impl App {
         v
     }
 
-    /// The block table's columns, in display order, for `algos` verdict columns.
-    pub fn block_columns(algos: usize) -> Vec<BlockColumn> {
+    /// The block table's columns, in display order, for `algos` verdict columns and, with
+    /// `gold`, the gold's share and the disagreement with it.
+    pub fn block_columns(algos: usize, gold: bool) -> Vec<BlockColumn> {
         let mut c = vec![
             BlockColumn::Index,
             BlockColumn::Words,
@@ -147,13 +182,20 @@ impl App {
             BlockColumn::Visibility,
         ];
         c.extend((0..algos).map(BlockColumn::Verdict));
+        if gold {
+            c.push(BlockColumn::Gold);
+            c.push(BlockColumn::Disagreement);
+        }
         c.push(BlockColumn::Path);
         c
     }
 
     /// The column the block table is sorted by.
     pub fn block_sort(&self) -> BlockColumn {
-        let cols = App::block_columns(self.block_view.as_ref().map_or(0, |v| v.table.algos.len()));
+        let cols = self
+            .block_view
+            .as_ref()
+            .map_or_else(|| App::block_columns(0, false), BlockView::columns);
         cols[self.block_sort_column.min(cols.len() - 1)]
     }
 
@@ -172,12 +214,20 @@ impl App {
                 Some((i, Arc::as_ptr(x) as usize))
             })
             .collect();
-        let cols = App::block_columns(algos.len());
+        let gold = d.gold.as_ref();
+        let cols = App::block_columns(algos.len(), gold.is_some());
         self.block_sort_column = self.block_sort_column.min(cols.len() - 1);
-        let key = (self.doc_id, results, self.block_sort_column);
+        let key = (
+            self.doc_id,
+            results,
+            self.gold_rev,
+            self.active,
+            self.block_sort_column,
+        );
         if self.block_view.as_ref().is_some_and(|v| v.key == key) {
             return;
         }
+        let active = algos.iter().position(|&i| i == self.active);
         let verdicts: Vec<(&str, &crate::selection::Selection)> = algos
             .iter()
             .filter_map(|&i| {
@@ -185,18 +235,55 @@ impl App {
                 Some((a.extractor.name(), &a.result.as_ref()?.selection))
             })
             .collect();
-        let table = match self.block_view.take() {
-            // Another sort of the same table.
-            Some(v) if v.key.0 == key.0 && v.key.1 == key.1 => v.table,
-            _ => Arc::new(BlockTable::new(&d.page, &verdicts)),
+        let (table, gold) = match self.block_view.take() {
+            // Another sort, or another active algorithm, of the same table.
+            Some(v) if v.key.0 == key.0 && v.key.1 == key.1 && v.key.2 == key.2 => {
+                (v.table, v.gold)
+            }
+            _ => (
+                Arc::new(BlockTable::new(&d.page, &verdicts)),
+                gold.map(|g| Arc::new(d.page.blocks().project(g))),
+            ),
         };
-        let order = sorted(&table.rows, cols[self.block_sort_column]);
-        self.block_view = Some(BlockView { key, table, order });
+        let mut view = BlockView {
+            key,
+            table,
+            gold,
+            active,
+            order: Vec::new(),
+        };
+        view.order = sorted(&view, cols[self.block_sort_column]);
+        self.block_view = Some(view);
+    }
+
+    /// Opens the block table (`B`): with a gold standard, and unless the user has chosen a
+    /// sort column, sorted by the disagreement with the gold and at its first row (the block
+    /// the active algorithm gets most wrong); otherwise at the cursor line's block.
+    pub(crate) fn open_block_table(&mut self) {
+        self.refresh_block_view();
+        let by_gold =
+            !self.block_sort_chosen && self.block_view.as_ref().is_some_and(|v| v.gold.is_some());
+        if by_gold {
+            let cols = self.block_view.as_ref().map(BlockView::columns);
+            if let Some(k) =
+                cols.and_then(|c| c.iter().position(|&c| c == BlockColumn::Disagreement))
+            {
+                self.block_sort_column = k;
+                self.refresh_block_view();
+                self.table_row = 0;
+                return;
+            }
+        }
+        self.table_row = self.block_row_of_cursor().unwrap_or(0);
     }
 
     /// Moves the block table's sort column `by` columns right (negative: left), wrapping.
     pub(crate) fn block_sort_step(&mut self, by: isize) {
-        let n = App::block_columns(self.block_view.as_ref().map_or(0, |v| v.table.algos.len()))
+        self.block_sort_chosen = true;
+        let n = self
+            .block_view
+            .as_ref()
+            .map_or_else(|| App::block_columns(0, false), BlockView::columns)
             .len() as isize;
         self.block_sort_column = (self.block_sort_column as isize + by).rem_euclid(n) as usize;
         self.table_row = 0;
@@ -239,9 +326,11 @@ pub fn visibility_short(names: &[&str]) -> String {
         .join(",")
 }
 
-/// The rows' order for sort column `col`: numbers largest first, the number and the path
-/// ascending; ties in document order.
-fn sorted(rows: &[BlockRow], col: BlockColumn) -> Vec<usize> {
+/// The rows' order of `view` for sort column `col`: numbers largest first (the disagreement
+/// by the words it puts wrong, |Δ| × words), the number and the path ascending; ties in
+/// document order.
+fn sorted(view: &BlockView, col: BlockColumn) -> Vec<usize> {
+    let rows = &view.table.rows;
     let mut order: Vec<usize> = (0..rows.len()).collect();
     let num = |r: &BlockRow| -> f64 {
         match col {
@@ -251,6 +340,11 @@ fn sorted(rows: &[BlockRow], col: BlockColumn) -> Vec<usize> {
             BlockColumn::TextDensity => r.features.text_density(),
             BlockColumn::Visibility => r.visibility.len() as f64,
             BlockColumn::Verdict(k) => r.verdicts.get(k).copied().unwrap_or(0.0),
+            BlockColumn::Gold => view.gold_share(r).unwrap_or(0.0),
+            // The words it gets wrong: a whole paragraph missed before a missed label.
+            BlockColumn::Disagreement => {
+                view.disagreement(r).map_or(0.0, f64::abs) * f64::from(r.features.words)
+            }
         }
     };
     match col {

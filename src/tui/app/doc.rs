@@ -89,6 +89,9 @@ pub struct Doc {
     /// ([`App::headline_rows`]): the headline panel redraws and the first-annotation
     /// suggestion read them instead of re-running the headline finder.
     pub headlines: std::sync::OnceLock<Arc<Vec<HeadlineRow>>>,
+    /// Whether the page is a JavaScript shell, and the counts behind it
+    /// ([`crate::page::shell`]), read when the page opens.
+    pub shell: crate::page::shell::ShellCheck,
     /// The page's blocks are built ([`Doc::blocks_ready`]); set by the thread that builds them.
     pub(super) blocks_ready: Arc<std::sync::atomic::AtomicBool>,
     /// A frame has been asked for since the blocks were built ([`App::poll_background`]).
@@ -129,6 +132,7 @@ impl Doc {
             PerView::default()
         };
         let gold_from_corpus = gold_text.is_some();
+        let shell = page.shell_check();
         let reading = page.reading_lines();
         let reading_ranges = Arc::new(reading.iter().map(|l| l.range.clone()).collect());
         let reading = Arc::new(reading);
@@ -148,6 +152,7 @@ impl Doc {
             gold_from_corpus,
             gold_headline,
             headlines: std::sync::OnceLock::new(),
+            shell,
             blocks_ready: Arc::default(),
             blocks_seen: false,
         }

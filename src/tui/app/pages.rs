@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::mpsc::channel;
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::{App, Mode};
 use crate::corpus::GoldText;
@@ -84,15 +84,22 @@ impl PageEntry {
                 .is_some_and(|u| u.to_lowercase().contains(word))
     }
 
-    /// What the page list shows for the page: its URL without the scheme and `www.`
-    /// ([`PageEntry::url_shown`]; the list cuts it at its end, never in the middle), else the id
-    /// (a long hexadecimal id, as in the shared corpora, shortened to its first 12 digits).
+    /// What the page list shows for the page: its id ([`PageEntry::short_id`]), then its URL
+    /// without the scheme and `www.` ([`PageEntry::url_shown`]; the list cuts it at its end,
+    /// never in the middle) when the corpus gives one.
     pub fn label(&self) -> String {
-        if let Some(u) = self.url_shown() {
-            return u;
+        match self.url_shown() {
+            Some(u) => format!("{} {u}", self.short_id()),
+            None => self.short_id(),
         }
+    }
+
+    /// The id as the page list shows it: whole, or a long hexadecimal id (as in the shared
+    /// corpora) as its first 8 digits and `…` — enough to type into the filter, which
+    /// matches any part of the id.
+    pub fn short_id(&self) -> String {
         if self.id.len() > 16 && self.id.chars().all(|c| c.is_ascii_hexdigit()) {
-            return format!("{}…", &self.id[..12]);
+            return format!("{}…", &self.id[..8]);
         }
         self.id.clone()
     }
@@ -302,7 +309,16 @@ impl App {
             KeyCode::Backspace => {
                 c.filter.pop();
             }
-            KeyCode::Char(ch) => c.filter.push(ch),
+            // Ctrl-U clears the input, as in a shell.
+            KeyCode::Char('u') if ev.modifiers.contains(KeyModifiers::CONTROL) => c.filter.clear(),
+            KeyCode::Char(ch)
+                if !ch.is_control()
+                    && !ev
+                        .modifiers
+                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                c.filter.push(ch)
+            }
             _ => {}
         }
     }

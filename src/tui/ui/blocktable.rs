@@ -1,6 +1,8 @@
 //! The text block table (`B`): one row per atomic text block of the page — number, first line,
 //! words, link and text density, visibility, each shown algorithm's verdict (the share of the
-//! block's text it selects), DOM path and text — sorted by the chosen column (← / →), the
+//! block's text it selects), with a gold standard the gold's share and the active algorithm's
+//! disagreement with it (`Δ gold`: its share minus the gold's), DOM path and text — sorted by
+//! the chosen column (← / →; `Δ gold` by size, the worst disagreements first), the
 //! highlighted row's whole path on the bottom border. DOM Distiller's debug view is the
 //! precedent.
 
@@ -19,8 +21,9 @@ use super::style::{shorten_middle, title_block};
 const VERDICT_W: usize = 6;
 
 /// The column titles, in the order of [`TITLES`]' fields: number, first line, words, link
-/// density, text density, visibility, path, text (one literal, split at `|`).
-const TITLES: &str = "#|line|words|link d|text d|vis|path|text";
+/// density, text density, visibility, path, text, gold share, disagreement with the gold (one
+/// literal, split at `|`).
+const TITLES: &str = "#|line|words|link d|text d|vis|path|text|gold|Δ gold";
 
 /// Title `k` of [`TITLES`].
 fn title(k: usize) -> &'static str {
@@ -39,6 +42,8 @@ fn head(col: BlockColumn, names: &[String], sort: BlockColumn) -> String {
             .get(k)
             .map_or(String::new(), |n| n.chars().take(VERDICT_W - 1).collect()),
         BlockColumn::Path => title(6).to_string(),
+        BlockColumn::Gold => title(8).to_string(),
+        BlockColumn::Disagreement => title(9).to_string(),
     };
     if col == sort {
         format!("{name}{}", if col.descending() { "▼" } else { "▲" })
@@ -96,7 +101,8 @@ pub(super) fn block_table(app: &App, area: Rect, buf: &mut Buffer) {
     block.render(area, buf);
     let width = usize::from(inner.width);
     // Fixed columns (as each row writes them), then the path and the text share what is left.
-    let fixed = 5 + 7 + 7 + 7 + 7 + 6 + VERDICT_W * t.algos.len();
+    let gold_cols = if v.gold.is_some() { 2 } else { 0 };
+    let fixed = 5 + 7 + 7 + 7 + 7 + 6 + VERDICT_W * (t.algos.len() + gold_cols) + gold_cols;
     let rest = width.saturating_sub(fixed + 3);
     let path_w = (rest / 2).clamp(8, 36).min(rest);
     let text_w = rest.saturating_sub(path_w);
@@ -112,6 +118,15 @@ pub(super) fn block_table(app: &App, area: Rect, buf: &mut Buffer) {
     );
     for k in 0..t.algos.len() {
         let _ = write!(h, "{:>VERDICT_W$}", name(BlockColumn::Verdict(k)));
+    }
+    if v.gold.is_some() {
+        let _ = write!(
+            h,
+            "{:>VERDICT_W$}{:>w$}",
+            name(BlockColumn::Gold),
+            name(BlockColumn::Disagreement),
+            w = VERDICT_W + 2
+        );
     }
     let _ = write!(
         h,
@@ -139,7 +154,7 @@ pub(super) fn block_table(app: &App, area: Rect, buf: &mut Buffer) {
         let line = app.line_at_byte(r.start) + 1;
         let mut row = format!(
             "{:>5} {:>6} {:>6} {:>6.2} {:>6.1} {:<5}",
-            r.index + 1,
+            r.number(),
             line,
             f.words,
             f.link_density(),
@@ -148,6 +163,23 @@ pub(super) fn block_table(app: &App, area: Rect, buf: &mut Buffer) {
         );
         for v in &r.verdicts {
             let _ = write!(row, "{:>w$}", format!("{:.0}%", v * 100.0), w = VERDICT_W);
+        }
+        if let Some(g) = v.gold_share(r) {
+            let d = v
+                .disagreement(r)
+                .map_or("–".to_string(), |d| format!("{:+.0}%", d * 100.0));
+            let d = if d == "+0%" || d == "-0%" {
+                "0%".to_string()
+            } else {
+                d
+            };
+            let _ = write!(
+                row,
+                "{:>w$}{d:>dw$}",
+                format!("{:.0}%", g * 100.0),
+                w = VERDICT_W,
+                dw = VERDICT_W + 2
+            );
         }
         let _ = write!(
             row,

@@ -47,8 +47,9 @@ fn dim() -> Style {
     Style::default().fg(Color::Gray)
 }
 
-/// Row 1's start: what is being typed (search, line number, filter, note, picker), the
-/// review's progress, a count, the step, visual / read-only / unsaved, the compare legend.
+/// Row 1's start: what is being typed (search, line number, filter, note, picker) or asked
+/// (save an empty main content?), the review's progress, a count, the step, visual / read-only
+/// / unsaved, a JavaScript shell ([`crate::page::shell`]), the compare legend.
 fn modes(app: &App) -> Vec<Span<'static>> {
     let mut top: Vec<Span> = Vec::new();
     let typing = |t: String, bg: Color| Span::styled(t, Style::default().fg(Color::Black).bg(bg));
@@ -74,6 +75,7 @@ fn modes(app: &App) -> Vec<Span<'static>> {
             format!(" REVIEW note: {}▏ ", app.input),
             Color::LightMagenta,
         )),
+        Mode::ConfirmEmptySave => top.push(badge("SAVE EMPTY? y / n", Color::LightRed)),
         Mode::Normal if app.picker().is_some() => {
             top.push(badge("PICK ALGORITHM", Color::LightCyan));
         }
@@ -99,6 +101,10 @@ fn modes(app: &App) -> Vec<Span<'static>> {
         } else if a.dirty {
             top.push(badge("[+] unsaved", Color::Yellow));
         }
+    }
+    if app.doc.as_ref().is_some_and(|d| d.shell.is_shell()) {
+        // The HTML holds (almost) no text: what a reader sees is written by JavaScript.
+        top.push(badge("JS SHELL", Color::LightRed));
     }
     if app.compare {
         top.push(Span::styled(" compare ", dim()));
