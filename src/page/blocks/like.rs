@@ -1,0 +1,346 @@
+//! Units of the page for editing a selection a unit at a time: a block, its record, its record
+//! group, and the blocks **like** it — the queries behind the inspector's keep / strike keys
+//! (an annotator fixing a forum thread strikes every `#14` post number, every `Click to
+//! expand...` and every reaction count at once, and keeps every post).
+//!
+//! - [`Unit::Block`]: the atomic text block itself ([`Blocks`]).
+//! - [`Unit::Record`]: the block's innermost record (a post, a comment, an item:
+//!   [`Records::of_block`]) — all the blocks of its subtree.
+//! - [`Unit::Group`]: every record of that record's group ([`Records::group_blocks`]).
+//! - [`Unit::SamePath`]: every block whose container has the same **signature path** as the
+//!   block's — each element from the root down as its tag and first class name, digits removed
+//!   ([`super::records::signature_path_hashes`], the path the block context's `path_blocks`
+//!   counts): the post number of every post, the author line of every post.
+//! - [`Unit::SameText`]: every block with the same **normalised text** ([`normalize_text`]):
+//!   `#14` ≡ `#15`, `12 likes` ≡ `3 Likes`, every `Click to expand...`.
+//!
+//! Units: block indices of the page's [`Blocks`] (document order), node ids of its DOM.
+//! [`Alike`] holds the per-block keys, built once per page in O(nodes + block text).
+
+use super::records::{signature_path_hashes, Records};
+use super::Blocks;
+use crate::page::dom::Dom;
+
+/// A unit of the page around one block (see the module documentation), in the order an
+/// annotator widens a choice: the block, its record, its group, then the blocks like it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// The block itself.
+    Block,
+    /// The block's innermost record.
+    Record,
+    /// Every record of that record's group.
+    Group,
+    /// Every block whose container has the same signature path.
+    SamePath,
+    /// Every block with the same normalised text.
+    SameText,
+}
+
+impl Unit {
+    /// Every unit, narrowest first.
+    pub const ALL: [Unit; 5] = [
+        Unit::Block,
+        Unit::Record,
+        Unit::Group,
+        Unit::SamePath,
+        Unit::SameText,
+    ];
+
+    /// Its name in messages: `block`, `record`, `record group`, `same path`, `same text`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Block => "block",
+            Unit::Record => "record",
+            Unit::Group => "record group",
+            Unit::SamePath => "same path",
+            Unit::SameText => "same text",
+        }
+    }
+
+    /// True for the units that gather blocks from all over the page by likeness (same path,
+    /// same text) rather than by place.
+    pub fn is_like(self) -> bool {
+        matches!(self, Unit::SamePath | Unit::SameText)
+    }
+}
+
+/// A block's text normalised for "same text" ([`Unit::SameText`]): lower-cased (Unicode
+/// `to_lowercase`), white space collapsed to one space and trimmed, and each run of digits
+/// replaced by one `0` — a run is ASCII digits, and a `.` or `,` between two digits stays
+/// inside it, so `1,234` and `2.5` are one run like `7`. Hence `#14` ≡ `#15`, `12 likes` ≡
+/// `3 Likes`, `Jul 9, 2022` ≡ `Jul 10, 2022`, `Click to  expand...` ≡ `click to expand...`.
+/// Idempotent. Allocates; O(text).
+pub fn normalize_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    let mut space = false;
+    while let Some(c) = chars.next() {
+        if c.is_whitespace() {
+            space = !out.is_empty();
+            continue;
+        }
+        if space {
+            out.push(' ');
+            space = false;
+        }
+        if c.is_ascii_digit() {
+            out.push('0');
+            loop {
+                match chars.peek() {
+                    Some(d) if d.is_ascii_digit() => {
+                        chars.next();
+                    }
+                    // A separator continues the run only when a digit follows it.
+                    Some('.' | ',') => {
+                        let mut ahead = chars.clone();
+                        ahead.next();
+                        if ahead.peek().is_some_and(|d| d.is_ascii_digit()) {
+                            chars.next();
+                        } else {
+                            break;
+                        }
+                    }
+                    _ => break,
+                }
+            }
+            continue;
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// The keys by which blocks are alike: for each block of a page, the signature path hash of
+/// its container and its normalised text ([`normalize_text`] of [`Blocks::text`]).
+#[derive(Debug, Clone, Default)]
+pub struct Alike {
+    path: Vec<u64>,
+    text: Vec<String>,
+}
+
+impl Alike {
+    /// The keys of every block of `blocks`, which were built from `dom`. O(nodes + block
+    /// text).
+    pub fn build(dom: &Dom, blocks: &Blocks) -> Alike {
+        let paths = signature_path_hashes(dom);
+        Alike {
+            path: blocks
+                .blocks()
+                .iter()
+                .map(|b| paths.get(b.container).copied().unwrap_or(0))
+                .collect(),
+            text: (0..blocks.len())
+                .map(|i| normalize_text(&blocks.text(dom, i)))
+                .collect(),
+        }
+    }
+
+    /// Number of blocks.
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// True when the page has no block.
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    /// Block `i`'s normalised text (`None` past the last block).
+    pub fn text(&self, i: usize) -> Option<&str> {
+        self.text.get(i).map(String::as_str)
+    }
+
+    /// The blocks whose container has the same signature path as block `i`'s, `i` among them,
+    /// in document order; empty when `i` is past the last block. O(blocks).
+    pub fn same_path(&self, i: usize) -> Vec<usize> {
+        let Some(&key) = self.path.get(i) else {
+            return Vec::new();
+        };
+        (0..self.path.len())
+            .filter(|&j| self.path[j] == key)
+            .collect()
+    }
+
+    /// The blocks with the same normalised text as block `i`, `i` among them, in document
+    /// order; empty when `i` is past the last block. O(block text).
+    pub fn same_text(&self, i: usize) -> Vec<usize> {
+        let Some(key) = self.text.get(i) else {
+            return Vec::new();
+        };
+        (0..self.text.len())
+            .filter(|&j| self.text[j] == *key)
+            .collect()
+    }
+
+    /// The blocks of `unit` around block `i` ([`Unit`]), in document order: empty when `i` is
+    /// past the last block, or for [`Unit::Record`] / [`Unit::Group`] when the block is in no
+    /// record. `records` must be built from the same blocks.
+    pub fn unit(&self, records: &Records, unit: Unit, i: usize) -> Vec<usize> {
+        if i >= self.len() {
+            return Vec::new();
+        }
+        match unit {
+            Unit::Block => vec![i],
+            Unit::Record => records
+                .of_block(i)
+                .map(|k| records.records()[k].blocks.clone().collect())
+                .unwrap_or_default(),
+            Unit::Group => records
+                .group_of_block(i)
+                .map(|g| records.group_blocks(g))
+                .unwrap_or_default(),
+            Unit::SamePath => self.same_path(i),
+            Unit::SameText => self.same_text(i),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::Page;
+    use crate::selection::Selection;
+
+    /// A forum thread of `n` posts, XenForo-like: each post an `article.message` with the
+    /// author, a `#N` post number, the body, a `Click to expand...` under a quote in every
+    /// second post, and a reaction count.
+    fn thread(n: usize) -> String {
+        let mut posts = String::new();
+        for k in 1..=n {
+            let quote = if k % 2 == 0 {
+                "<blockquote class=bbCodeBlock><div class=quote>earlier words</div>\
+                 <div class=expandLink>Click to expand...</div></blockquote>"
+            } else {
+                ""
+            };
+            posts.push_str(&format!(
+                "<article class=\"message message--post js-post-{k}\">\
+                 <div class=message-user><a class=username href=/u/{k}>user{k}</a></div>\
+                 <ul class=attribution><li><time>Jul {k}, 2022</time></li><li><a href=/p/{k}>#{k}</a></li></ul>\
+                 <div class=bbWrapper>{quote}Body of post number {k} with a few words.</div>\
+                 <div class=reactions><a href=/r/{k}>{} likes</a></div></article>\n",
+                k * 3
+            ));
+        }
+        format!(
+            "<html><head><title>Thread</title></head><body><nav><a href=/>Forums</a></nav>\
+             <h1>A thread</h1><div class=block-body>{posts}</div>\
+             <footer><p>Contact us</p></footer></body></html>"
+        )
+    }
+
+    fn block_of(p: &Page, needle: &str) -> usize {
+        let b = p.blocks();
+        (0..b.len())
+            .find(|&i| b.text(p.dom(), i) == needle)
+            .unwrap_or_else(|| panic!("no block {needle:?}"))
+    }
+
+    #[test]
+    fn normalised_text_folds_case_space_and_numbers() {
+        assert_eq!(normalize_text("#14"), "#0");
+        assert_eq!(normalize_text("#14"), normalize_text("#15"));
+        assert_eq!(normalize_text("12 likes"), normalize_text(" 3  Likes "));
+        assert_eq!(normalize_text("Jul 9, 2022"), "jul 0, 0");
+        assert_eq!(normalize_text("1,234.5 views"), "0 views");
+        assert_eq!(normalize_text("Click  to\nexpand..."), "click to expand...");
+        // A separator not followed by a digit ends the run; letters inside words stay.
+        assert_eq!(normalize_text("v2. x86,"), "v0. x0,");
+        assert_ne!(normalize_text("3 likes"), normalize_text("3 replies"));
+        for s in ["#14", "1,234.5 views", "Ünïcode 42 ÀB", "  a  b  "] {
+            let once = normalize_text(s);
+            assert_eq!(normalize_text(&once), once, "idempotent on {s:?}");
+        }
+        assert_eq!(normalize_text(""), "");
+    }
+
+    #[test]
+    fn like_this_by_path_and_by_text_counts() {
+        let p = Page::from_text("t.html", &thread(6));
+        let alike = Alike::build(p.dom(), p.blocks());
+        let dom = p.dom();
+        let blocks = p.blocks();
+        assert_eq!(alike.len(), blocks.len());
+        let texts =
+            |v: &[usize]| -> Vec<String> { v.iter().map(|&i| blocks.text(dom, i)).collect() };
+
+        // Same text: every post number, whatever its digits; not the dates or the bodies.
+        let n14 = block_of(&p, "#4");
+        let same = alike.same_text(n14);
+        assert_eq!(texts(&same), ["#1", "#2", "#3", "#4", "#5", "#6"]);
+        // Every `Click to expand...` (three posts quote), every reaction count.
+        assert_eq!(alike.same_text(block_of(&p, "Click to expand...")).len(), 3);
+        assert_eq!(
+            texts(&alike.same_text(block_of(&p, "3 likes"))),
+            ["3 likes", "6 likes", "9 likes", "12 likes", "15 likes", "18 likes"]
+        );
+        // Author names differ in text (user1 ≡ user2 only by their digits here)...
+        assert_eq!(alike.same_text(block_of(&p, "user1")).len(), 6);
+        // ...and the page's one-off blocks are like themselves only.
+        let h1 = block_of(&p, "A thread");
+        assert_eq!(alike.same_text(h1), vec![h1]);
+
+        // Same path: the post numbers and the dates sit in `li`s of the same list, so they
+        // share a path; the bodies share theirs with nothing else (the quotes are deeper).
+        let by_path = alike.same_path(n14);
+        assert_eq!(by_path.len(), 12, "{:?}", texts(&by_path));
+        let body = block_of(&p, "Body of post number 2 with a few words.");
+        assert_eq!(alike.same_path(body).len(), 6);
+        let expand = block_of(&p, "Click to expand...");
+        assert_eq!(alike.same_path(expand), alike.same_text(expand));
+        assert_eq!(alike.same_path(h1), vec![h1]);
+
+        // Out of range: nothing, no panic.
+        assert!(alike.same_text(blocks.len()).is_empty());
+        assert!(alike.same_path(blocks.len() + 5).is_empty());
+        assert_eq!(alike.text(blocks.len()), None);
+        assert_eq!(alike.text(n14), Some("#0"));
+    }
+
+    #[test]
+    fn units_around_a_block() {
+        let p = Page::from_text("t.html", &thread(5));
+        let alike = Alike::build(p.dom(), p.blocks());
+        let records = p.records();
+        let blocks = p.blocks();
+        let dom = p.dom();
+        assert_eq!(records.groups().len(), 1, "the posts make one group");
+        let g = &records.groups()[0];
+        assert_eq!(g.signature, "article.message");
+        assert_eq!(g.records.len(), 5);
+
+        let body3 = block_of(&p, "Body of post number 3 with a few words.");
+        assert_eq!(alike.unit(records, Unit::Block, body3), vec![body3]);
+        let record = alike.unit(records, Unit::Record, body3);
+        let texts: Vec<String> = record.iter().map(|&i| blocks.text(dom, i)).collect();
+        assert_eq!(
+            texts,
+            [
+                "user3",
+                "Jul 3, 2022",
+                "#3",
+                "Body of post number 3 with a few words.",
+                "9 likes"
+            ]
+        );
+        let group = alike.unit(records, Unit::Group, body3);
+        // Five posts of five blocks, two of them quoting (two more blocks each).
+        assert_eq!(group.len(), 5 * 5 + 2 * 2);
+        assert!(group.windows(2).all(|w| w[0] < w[1]), "sorted, each once");
+        // Outside every record: no record, no group; the block and its likes still.
+        let h1 = block_of(&p, "A thread");
+        assert!(alike.unit(records, Unit::Record, h1).is_empty());
+        assert!(alike.unit(records, Unit::Group, h1).is_empty());
+        assert_eq!(alike.unit(records, Unit::SameText, h1), vec![h1]);
+        assert!(alike.unit(records, Unit::Block, blocks.len()).is_empty());
+
+        // A unit as a selection: its blocks' byte ranges, whose text is the blocks' text.
+        let sel = blocks.selection_of(&alike.unit(records, Unit::SameText, block_of(&p, "#2")));
+        assert_eq!(p.render(&sel).split_whitespace().count(), 5);
+        assert!(p.is_normal(&sel));
+        let main = Selection::from_ranges(blocks.ranges(body3).iter().cloned());
+        assert_eq!(blocks.changes(&record, &main, true), record.len() - 1);
+        assert_eq!(blocks.changes(&record, &main, false), 1);
+    }
+}
