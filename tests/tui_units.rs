@@ -126,15 +126,9 @@ fn keep_the_record_group_then_strike_all_like_this_by_text() {
     let menu = message(&app);
     assert!(menu.starts_with("keep \"Post 3 says something"), "{menu}");
     assert!(menu.contains("b block"), "{menu}");
-    assert!(
-        menu.contains("r record 3/6 article.message (5 blocks)"),
-        "{menu}"
-    );
+    assert!(menu.contains("r record 3/6 (5 blocks)"), "{menu}");
     // Six posts of five blocks, three of them quoting (two blocks more each).
-    assert!(
-        menu.contains("g group article.message (6 records, 36 blocks)"),
-        "{menu}"
-    );
+    assert!(menu.contains("g 6 article.message (36 blocks)"), "{menu}");
     assert!(main_text(&app).is_empty(), "the menu alone changes nothing");
     type_text(&mut app, "g");
     assert!(
@@ -175,12 +169,9 @@ fn keep_the_record_group_then_strike_all_like_this_by_text() {
     type_text(&mut app, "X");
     let menu = message(&app);
     assert!(menu.starts_with("strike \"#2\""), "{menu}");
-    assert!(menu.contains("t same text (6 blocks, 6 change)"), "{menu}");
+    assert!(menu.contains("t same text: 6 blocks, 6 change"), "{menu}");
     // The dates share the post numbers' list, so their path: twelve blocks by path.
-    assert!(
-        menu.contains("p same path (12 blocks, 12 change)"),
-        "{menu}"
-    );
+    assert!(menu.contains("p same path: 12 blocks, 12 change"), "{menu}");
     assert_eq!(main_text(&app), kept, "shown before applying");
     type_text(&mut app, "t");
     assert!(
@@ -225,8 +216,8 @@ fn strike_all_like_this_by_path_record_and_block() {
     goto(&mut app, ">carol<");
     type_text(&mut app, "X");
     let menu = message(&app);
-    assert!(menu.contains("p same path (6 blocks, 6 change)"), "{menu}");
-    assert!(menu.contains("t same text (1 blocks, 1 change)"), "{menu}");
+    assert!(menu.contains("p same path: 6 blocks, 6 change"), "{menu}");
+    assert!(menu.contains("t same text: 1 block, 1 change"), "{menu}");
     type_text(&mut app, "p");
     let text = main_text(&app);
     for who in ["alice", "bob", "carol"] {
@@ -482,4 +473,56 @@ fn the_review_shows_a_threads_records() {
     assert!(!saved.draft);
     assert!(!saved.main_content.text.contains("Post 5 says"));
     assert!(saved.main_content.text.contains("Post 6 says"));
+}
+
+#[test]
+fn m_goes_to_the_blocks_kept_unlike_their_kin() {
+    let (_tmp, page, gold_dir) = thread();
+    let mut app = open(&page, &gold_dir);
+    keep_all_posts(&mut app);
+    // A draft that missed one post number and one body.
+    goto(&mut app, "#3</a>");
+    type_text(&mut app, "Xb");
+    goto(&mut app, "Post 5 says");
+    type_text(&mut app, "Xb");
+    keys(&mut app, "\u{1b}");
+    type_text(&mut app, ":1");
+    enter(&mut app);
+    type_text(&mut app, "M");
+    assert_eq!(block_text(&app), "#3");
+    assert!(
+        message(&app).ends_with("11 of 12 like it (same path) kept, this one not"),
+        "{}",
+        message(&app)
+    );
+    type_text(&mut app, "M");
+    assert_eq!(
+        block_text(&app),
+        "Post 5 says something about the tank, the lights and the fish."
+    );
+    // Around the end to the top again.
+    type_text(&mut app, "M");
+    assert_eq!(block_text(&app), "#3");
+    assert!(
+        message(&app).starts_with("wrapped to the top: "),
+        "{}",
+        message(&app)
+    );
+    // `I p` there makes its kind whole; then only the body is left, then nothing.
+    type_text(&mut app, "Ip");
+    type_text(&mut app, "M");
+    assert_eq!(
+        block_text(&app),
+        "Post 5 says something about the tank, the lights and the fish."
+    );
+    type_text(&mut app, "Ip");
+    type_text(&mut app, "M");
+    assert_eq!(
+        message(&app),
+        "no block is kept unlike the blocks like it: every path is all kept or all not"
+    );
+    for n in 1..=6 {
+        assert!(main_text(&app).contains(&format!("#{n}")));
+        assert!(main_text(&app).contains(&format!("Post {n} says")));
+    }
 }

@@ -929,6 +929,7 @@ impl App {
             | Action::PrevBlock
             | Action::NextRecord
             | Action::PrevRecord
+            | Action::NextOdd
             | Action::ToggleRecords => {}
             Action::Filter => {
                 if let Some(c) = self.corpus.as_mut() {

@@ -101,6 +101,7 @@ actions! {
     PrevBlock => "prev_block", "move", "cursor to the previous text block";
     NextRecord => "next_record", "move", "cursor to the next record: a post, comment or item";
     PrevRecord => "prev_record", "move", "cursor to the previous record (from inside one: its start)";
+    NextOdd => "next_odd", "move", "cursor to the next block kept unlike the blocks like it (same path)";
 
     Search => "search", "find", "search the source (Enter; upper case makes it case-sensitive)";
     SearchNext => "search_next", "find", "next search match";

@@ -173,6 +173,33 @@ impl Alike {
             .collect()
     }
 
+    /// The blocks that disagree with the blocks like them: given for each block whether a
+    /// selection keeps it (`kept`, one flag per block, e.g. [`Blocks::project`] ≥ 0.5), the
+    /// blocks of every same-path class ([`Alike::same_path`]) that holds both kept and unkept
+    /// blocks, in the class's minority state (both states when they are as many). Where a draft
+    /// is inconsistent — nineteen post bodies kept and one not, one quote title kept and six not
+    /// — and so where keeping or striking [`Unit::SamePath`] changes something. In document
+    /// order; blocks past `kept`'s end count as unkept. O(blocks).
+    pub fn odd_ones(&self, kept: &[bool]) -> Vec<usize> {
+        let is_kept = |i: usize| kept.get(i).copied().unwrap_or(false);
+        let mut counts: rustc_hash::FxHashMap<u64, (usize, usize)> =
+            rustc_hash::FxHashMap::default();
+        for (i, &p) in self.path.iter().enumerate() {
+            let c = counts.entry(p).or_default();
+            if is_kept(i) {
+                c.0 += 1;
+            } else {
+                c.1 += 1;
+            }
+        }
+        (0..self.path.len())
+            .filter(|&i| {
+                let (k, u) = counts.get(&self.path[i]).copied().unwrap_or_default();
+                k > 0 && u > 0 && if is_kept(i) { k <= u } else { u <= k }
+            })
+            .collect()
+    }
+
     /// The blocks of `unit` around block `i` ([`Unit`]), in document order: empty when `i` is
     /// past the last block, or for [`Unit::Record`] / [`Unit::Group`] when the block is in no
     /// record. `records` must be built from the same blocks.
@@ -296,6 +323,48 @@ mod tests {
         assert!(alike.same_path(blocks.len() + 5).is_empty());
         assert_eq!(alike.text(blocks.len()), None);
         assert_eq!(alike.text(n14), Some("#0"));
+    }
+
+    #[test]
+    fn odd_ones_disagree_with_their_kin() {
+        let p = Page::from_text("t.html", &thread(6));
+        let alike = Alike::build(p.dom(), p.blocks());
+        let blocks = p.blocks();
+        let dom = p.dom();
+        let text = |i: usize| blocks.text(dom, i);
+        // Keep every post body but the fourth, and the first post number only.
+        let kept: Vec<bool> = (0..blocks.len())
+            .map(|i| {
+                let t = text(i);
+                (t.starts_with("Body of post") && !t.contains("number 4")) || t == "#1"
+            })
+            .collect();
+        let odd: Vec<String> = alike.odd_ones(&kept).into_iter().map(text).collect();
+        // The unkept body among five kept; the one kept number (it shares its path with the
+        // dates, all unkept: twelve blocks, one kept).
+        assert_eq!(odd, ["#1", "Body of post number 4 with a few words."]);
+        // Two of a kind, one kept: both disagree.
+        let mut two: Vec<bool> = (0..blocks.len())
+            .map(|i| text(i) == "Click to expand...")
+            .collect();
+        let expands: Vec<usize> = (0..blocks.len())
+            .filter(|&i| text(i) == "Click to expand...")
+            .collect();
+        two[expands[0]] = false;
+        assert_eq!(
+            alike.odd_ones(&two),
+            vec![expands[0]],
+            "2 kept, 1 not: the one"
+        );
+        two[expands[1]] = false;
+        assert_eq!(
+            alike.odd_ones(&two),
+            vec![expands[2]],
+            "1 kept, 2 not: the kept one"
+        );
+        // A uniform page, or flags too short: none.
+        assert!(alike.odd_ones(&vec![true; blocks.len()]).is_empty());
+        assert!(alike.odd_ones(&[]).is_empty());
     }
 
     #[test]

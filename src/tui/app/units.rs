@@ -2,7 +2,8 @@
 //! `X` strikes a unit of the cursor's block — the next key chooses it, `b` the block, `r` its
 //! record, `g` its record group, `p` every block with the same path, `t` every block with the
 //! same text, after a menu that says how many blocks each holds and how many would change —
-//! each one undo step; block and record motions (`J` / `K`, `z` / `Z`); and the records panel
+//! each one undo step; block and record motions (`J` / `K`, `z` / `Z`), and `M` to the next block
+//! kept unlike the blocks like it (a draft's inconsistency); and the records panel
 //! (`L`, opened by the review on a page with records): a group's records as a list to keep or
 //! strike.
 //!
@@ -32,7 +33,7 @@ pub const UNIT_KEYS: [(char, Unit); 5] = [
 ];
 
 /// Most characters of a block's text a message quotes.
-const QUOTE_CHARS: usize = 24;
+const QUOTE_CHARS: usize = 22;
 
 /// A keep (`I`) or strike (`X`) waiting for the key that chooses its unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +83,15 @@ fn alike(page: &Page) -> Arc<Alike> {
     page.memo("blocks::alike", || Alike::build(page.dom(), page.blocks()))
 }
 
+/// `n` and `what`, plural unless `n` is 1 (`1 block`, `8 blocks`).
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 /// `text` quoted for a message, cut to [`QUOTE_CHARS`].
 fn quote(text: &str) -> String {
     format!("{:?}", shorten_end(text, QUOTE_CHARS))
@@ -98,6 +108,7 @@ impl App {
             Action::PrevBlock => self.block_motion(false),
             Action::NextRecord => self.record_motion(true),
             Action::PrevRecord => self.record_motion(false),
+            Action::NextOdd => self.odd_motion(),
             Action::ToggleRecords => self.toggle_records(),
             _ => return false,
         }
@@ -197,24 +208,31 @@ impl App {
             let part = match unit {
                 Unit::Block => format!("{key} block"),
                 Unit::Record | Unit::Group if ids.is_empty() => continue,
-                Unit::Record => format!(
-                    "{key} {} ({} blocks)",
-                    App::unit_label(&page, unit, block, ids.len()),
-                    ids.len()
-                ),
+                Unit::Record => match records.of_block(block) {
+                    Some(k) => {
+                        let g = &records.groups()[records.records()[k].group];
+                        format!(
+                            "{key} record {}/{} ({})",
+                            k - g.records.start + 1,
+                            g.records.len(),
+                            plural(ids.len(), "block")
+                        )
+                    }
+                    None => continue,
+                },
                 Unit::Group => {
                     let g = records.group_of_block(block).map(|g| &records.groups()[g]);
                     format!(
-                        "{key} group {} ({} records, {} blocks)",
-                        g.map_or("", |g| g.signature.as_str()),
+                        "{key} {} {} ({})",
                         g.map_or(0, |g| g.records.len()),
-                        ids.len()
+                        g.map_or("", |g| g.signature.as_str()),
+                        plural(ids.len(), "block")
                     )
                 }
                 Unit::SamePath | Unit::SameText => format!(
-                    "{key} {} ({} blocks, {} change)",
+                    "{key} {}: {}, {} change",
                     unit.name(),
-                    ids.len(),
+                    plural(ids.len(), "block"),
                     blocks.changes(&ids, &main, keep)
                 ),
             };
@@ -225,7 +243,7 @@ impl App {
         }
         self.status = Some((
             format!(
-                "{verb} {}: {} · Esc cancels",
+                "{verb} {}: {} · Esc",
                 quote(&blocks.text(page.dom(), block)),
                 parts.join(" · ")
             ),
@@ -424,6 +442,60 @@ impl App {
                 ))
             }
         }
+    }
+
+    /// `M`: the cursor to the next block that the main content keeps unlike the blocks like
+    /// it ([`Alike::odd_ones`]: same path, kept = at least half its text selected), wrapping
+    /// around at the page's end; the status bar says how its kin are kept. Where fixing a draft
+    /// is one `I p` or `X p`.
+    pub(crate) fn odd_motion(&mut self) {
+        let Some(page) = self.block_page() else {
+            self.status = Some(("the page's text blocks are being built".into(), false));
+            return;
+        };
+        let main = self
+            .ann
+            .as_ref()
+            .map(|a| a.gold.main_selection())
+            .unwrap_or_default();
+        let blocks = page.blocks();
+        let kept: Vec<bool> = blocks.project(&main).iter().map(|&f| f >= 0.5).collect();
+        let alike = alike(&page);
+        let odd = alike.odd_ones(&kept);
+        let here = self.line_range(self.cursor).unwrap_or(0..0);
+        // Blocks after the cursor's block (from a line without block text: from the next).
+        let after = match self.cursor_block() {
+            Some(b) => b + 1,
+            None => blocks.starting_from(here.end).unwrap_or(blocks.len()),
+        };
+        let (target, wrapped) = match odd.iter().find(|&&i| i >= after) {
+            Some(&i) => (Some(i), false),
+            None => (odd.first().copied(), true),
+        };
+        let Some(i) = target else {
+            self.status = Some((
+                "no block is kept unlike the blocks like it: every path is all kept or all not"
+                    .into(),
+                false,
+            ));
+            return;
+        };
+        self.go_to_block(&page, i);
+        let kin = alike.same_path(i);
+        let k = kin.iter().filter(|&&j| kept[j]).count();
+        let msg = format!(
+            "{}{} — {} of {} like it (same path) kept, {}",
+            if wrapped { "wrapped to the top: " } else { "" },
+            self.status.take().map(|s| s.0).unwrap_or_default(),
+            k,
+            kin.len(),
+            if kept[i] {
+                "this one among them"
+            } else {
+                "this one not"
+            }
+        );
+        self.status = Some((msg, false));
     }
 
     /// The records panel's content: the records of group [`App::records_group`] (clamped)
