@@ -345,12 +345,9 @@ fn block_and_record_motions_go_into_the_jump_list() {
         "{}",
         message(&app)
     );
-    type_text(&mut app, "JJ");
-    assert_eq!(
-        block_text(&app),
-        "#1",
-        "both blocks of the date line in turn"
-    );
+    // A count repeats a motion: past the date to the post number.
+    type_text(&mut app, "2J");
+    assert_eq!(block_text(&app), "#1");
     type_text(&mut app, "J");
     assert_eq!(
         block_text(&app),

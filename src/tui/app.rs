@@ -64,8 +64,8 @@ pub const GOLD_COLOR: Color = Color::LightGreen;
 /// The largest count a command can be given (`9999` then ↓).
 const MAX_COUNT: usize = 9999;
 
-/// Actions a count repeats (movements, jumps to the next match / region, include / exclude,
-/// slider steps, step mode); any other action ignores a count.
+/// Actions a count repeats (movements, block and record motions, jumps to the next match /
+/// region, include / exclude, slider steps, step mode); any other action ignores a count.
 fn repeatable(a: Action) -> bool {
     use Action as A;
     matches!(
@@ -76,6 +76,10 @@ fn repeatable(a: Action) -> bool {
             | A::PageUp
             | A::NextRegion
             | A::PrevRegion
+            | A::NextBlock
+            | A::PrevBlock
+            | A::NextRecord
+            | A::PrevRecord
             | A::SearchNext
             | A::SearchPrev
             | A::NextFalsePositive
