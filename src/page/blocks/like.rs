@@ -284,7 +284,7 @@ mod tests {
 
     #[test]
     fn like_this_by_path_and_by_text_counts() {
-        let p = Page::from_text("t.html", &thread(6));
+        let p = Page::from_text("t.html", thread(6));
         let alike = Alike::build(p.dom(), p.blocks());
         let dom = p.dom();
         let blocks = p.blocks();
@@ -327,7 +327,7 @@ mod tests {
 
     #[test]
     fn odd_ones_disagree_with_their_kin() {
-        let p = Page::from_text("t.html", &thread(6));
+        let p = Page::from_text("t.html", thread(6));
         let alike = Alike::build(p.dom(), p.blocks());
         let blocks = p.blocks();
         let dom = p.dom();
@@ -369,7 +369,7 @@ mod tests {
 
     #[test]
     fn units_around_a_block() {
-        let p = Page::from_text("t.html", &thread(5));
+        let p = Page::from_text("t.html", thread(5));
         let alike = Alike::build(p.dom(), p.blocks());
         let records = p.records();
         let blocks = p.blocks();
