@@ -3,15 +3,15 @@
 //! (an annotator fixing a forum thread strikes every `#14` post number, every `Click to
 //! expand...` and every reaction count at once, and keeps every post).
 //!
-//! - [`Unit::Block`]: the atomic text block itself ([`Blocks`]).
-//! - [`Unit::Record`]: the block's innermost record (a post, a comment, an item:
+//! - [`Scope::Block`]: the atomic text block itself ([`Blocks`]).
+//! - [`Scope::Record`]: the block's innermost record (a post, a comment, an item:
 //!   [`Records::of_block`]) — all the blocks of its subtree.
-//! - [`Unit::Group`]: every record of that record's group ([`Records::group_blocks`]).
-//! - [`Unit::SamePath`]: every block whose container has the same **signature path** as the
+//! - [`Scope::Group`]: every record of that record's group ([`Records::group_blocks`]).
+//! - [`Scope::SamePath`]: every block whose container has the same **signature path** as the
 //!   block's — each element from the root down as its tag and first class name, digits removed
 //!   ([`super::records::signature_path_hashes`], the path the block context's `path_blocks`
 //!   counts): the post number of every post, the author line of every post.
-//! - [`Unit::SameText`]: every block with the same **normalised text** ([`normalize_text`]):
+//! - [`Scope::SameText`]: every block with the same **likeness text** ([`likeness_text`]):
 //!   `#14` ≡ `#15`, `12 likes` ≡ `3 Likes`, every `Click to expand...`.
 //!
 //! Units: block indices of the page's [`Blocks`] (document order), node ids of its DOM.
@@ -21,10 +21,12 @@ use super::records::{signature_path_hashes, Records};
 use super::Blocks;
 use crate::page::dom::Dom;
 
-/// A unit of the page around one block (see the module documentation), in the order an
-/// annotator widens a choice: the block, its record, its group, then the blocks like it.
+/// How far an edit reaches around one block: a unit of the page (see the module
+/// documentation), in the order an annotator widens a choice — the block, its record, its
+/// group, then the blocks like it. (Not [`crate::page::units::Unit`], a unit *kind* found on
+/// the page.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Unit {
+pub enum Scope {
     /// The block itself.
     Block,
     /// The block's innermost record.
@@ -37,82 +39,63 @@ pub enum Unit {
     SameText,
 }
 
-impl Unit {
+impl Scope {
     /// Every unit, narrowest first.
-    pub const ALL: [Unit; 5] = [
-        Unit::Block,
-        Unit::Record,
-        Unit::Group,
-        Unit::SamePath,
-        Unit::SameText,
+    pub const ALL: [Scope; 5] = [
+        Scope::Block,
+        Scope::Record,
+        Scope::Group,
+        Scope::SamePath,
+        Scope::SameText,
     ];
 
     /// Its name in messages: `block`, `record`, `record group`, `same path`, `same text`.
     pub fn name(self) -> &'static str {
         match self {
-            Unit::Block => "block",
-            Unit::Record => "record",
-            Unit::Group => "record group",
-            Unit::SamePath => "same path",
-            Unit::SameText => "same text",
+            Scope::Block => "block",
+            Scope::Record => "record",
+            Scope::Group => "record group",
+            Scope::SamePath => "same path",
+            Scope::SameText => "same text",
         }
     }
 
     /// True for the units that gather blocks from all over the page by likeness (same path,
     /// same text) rather than by place.
     pub fn is_like(self) -> bool {
-        matches!(self, Unit::SamePath | Unit::SameText)
+        matches!(self, Scope::SamePath | Scope::SameText)
     }
 }
 
-/// A block's text normalised for "same text" ([`Unit::SameText`]): lower-cased (Unicode
-/// `to_lowercase`), white space collapsed to one space and trimmed, and each run of digits
-/// replaced by one `0` — a run is ASCII digits, and a `.` or `,` between two digits stays
-/// inside it, so `1,234` and `2.5` are one run like `7`. Hence `#14` ≡ `#15`, `12 likes` ≡
-/// `3 Likes`, `Jul 9, 2022` ≡ `Jul 10, 2022`, `Click to  expand...` ≡ `click to expand...`.
-/// Idempotent. Allocates; O(text).
-pub fn normalize_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    let mut space = false;
-    while let Some(c) = chars.next() {
-        if c.is_whitespace() {
-            space = !out.is_empty();
-            continue;
-        }
-        if space {
+/// A block's text for "alike" comparisons ([`Scope::SameText`]): lower-cased, white space
+/// collapsed to one space, each run of ASCII decimal digits replaced by one `#` — so `#14` and
+/// `#15`, `12 likes` and `3 Likes` are alike. The one likeness of text: the unit kinds
+/// ([`crate::page::units`]) read it too. Allocates; O(text).
+pub fn likeness_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_digits = false;
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
             out.push(' ');
-            space = false;
+            in_digits = false;
         }
-        if c.is_ascii_digit() {
-            out.push('0');
-            loop {
-                match chars.peek() {
-                    Some(d) if d.is_ascii_digit() => {
-                        chars.next();
-                    }
-                    // A separator continues the run only when a digit follows it.
-                    Some('.' | ',') => {
-                        let mut ahead = chars.clone();
-                        ahead.next();
-                        if ahead.peek().is_some_and(|d| d.is_ascii_digit()) {
-                            chars.next();
-                        } else {
-                            break;
-                        }
-                    }
-                    _ => break,
+        for c in word.chars() {
+            if c.is_ascii_digit() {
+                if !in_digits {
+                    out.push('#');
+                    in_digits = true;
                 }
+            } else {
+                in_digits = false;
+                out.extend(c.to_lowercase());
             }
-            continue;
         }
-        out.extend(c.to_lowercase());
     }
     out
 }
 
 /// The keys by which blocks are alike: for each block of a page, the signature path hash of
-/// its container and its normalised text ([`normalize_text`] of [`Blocks::text`]).
+/// its container and its likeness text ([`likeness_text`] of [`Blocks::text`]).
 #[derive(Debug, Clone, Default)]
 pub struct Alike {
     path: Vec<u64>,
@@ -131,7 +114,7 @@ impl Alike {
                 .map(|b| paths.get(b.container).copied().unwrap_or(0))
                 .collect(),
             text: (0..blocks.len())
-                .map(|i| normalize_text(&blocks.text(dom, i)))
+                .map(|i| likeness_text(&blocks.text(dom, i)))
                 .collect(),
         }
     }
@@ -178,7 +161,7 @@ impl Alike {
     /// blocks of every same-path class ([`Alike::same_path`]) that holds both kept and unkept
     /// blocks, in the class's minority state (both states when they are as many). Where a draft
     /// is inconsistent — nineteen post bodies kept and one not, one quote title kept and six not
-    /// — and so where keeping or striking [`Unit::SamePath`] changes something. In document
+    /// — and so where keeping or striking [`Scope::SamePath`] changes something. In document
     /// order; blocks past `kept`'s end count as unkept. O(blocks).
     pub fn odd_ones(&self, kept: &[bool]) -> Vec<usize> {
         let is_kept = |i: usize| kept.get(i).copied().unwrap_or(false);
@@ -200,25 +183,25 @@ impl Alike {
             .collect()
     }
 
-    /// The blocks of `unit` around block `i` ([`Unit`]), in document order: empty when `i` is
-    /// past the last block, or for [`Unit::Record`] / [`Unit::Group`] when the block is in no
+    /// The blocks of `unit` around block `i` ([`Scope`]), in document order: empty when `i` is
+    /// past the last block, or for [`Scope::Record`] / [`Scope::Group`] when the block is in no
     /// record. `records` must be built from the same blocks.
-    pub fn unit(&self, records: &Records, unit: Unit, i: usize) -> Vec<usize> {
+    pub fn unit(&self, records: &Records, unit: Scope, i: usize) -> Vec<usize> {
         if i >= self.len() {
             return Vec::new();
         }
         match unit {
-            Unit::Block => vec![i],
-            Unit::Record => records
+            Scope::Block => vec![i],
+            Scope::Record => records
                 .of_block(i)
                 .map(|k| records.records()[k].blocks.clone().collect())
                 .unwrap_or_default(),
-            Unit::Group => records
+            Scope::Group => records
                 .group_of_block(i)
                 .map(|g| records.group_blocks(g))
                 .unwrap_or_default(),
-            Unit::SamePath => self.same_path(i),
-            Unit::SameText => self.same_text(i),
+            Scope::SamePath => self.same_path(i),
+            Scope::SameText => self.same_text(i),
         }
     }
 }
@@ -265,21 +248,18 @@ mod tests {
     }
 
     #[test]
-    fn normalised_text_folds_case_space_and_numbers() {
-        assert_eq!(normalize_text("#14"), "#0");
-        assert_eq!(normalize_text("#14"), normalize_text("#15"));
-        assert_eq!(normalize_text("12 likes"), normalize_text(" 3  Likes "));
-        assert_eq!(normalize_text("Jul 9, 2022"), "jul 0, 0");
-        assert_eq!(normalize_text("1,234.5 views"), "0 views");
-        assert_eq!(normalize_text("Click  to\nexpand..."), "click to expand...");
-        // A separator not followed by a digit ends the run; letters inside words stay.
-        assert_eq!(normalize_text("v2. x86,"), "v0. x0,");
-        assert_ne!(normalize_text("3 likes"), normalize_text("3 replies"));
+    fn likeness_text_folds_case_space_and_digit_runs() {
+        assert_eq!(likeness_text("#14"), "##");
+        assert_eq!(likeness_text("#14"), likeness_text("#15"));
+        assert_eq!(likeness_text("12 likes"), likeness_text(" 3  Likes "));
+        assert_eq!(likeness_text("Jul 9, 2022"), "jul #, #");
+        assert_eq!(likeness_text("Click  to\nexpand..."), "click to expand...");
+        assert_ne!(likeness_text("3 likes"), likeness_text("3 replies"));
         for s in ["#14", "1,234.5 views", "Ünïcode 42 ÀB", "  a  b  "] {
-            let once = normalize_text(s);
-            assert_eq!(normalize_text(&once), once, "idempotent on {s:?}");
+            let once = likeness_text(s);
+            assert_eq!(likeness_text(&once), once, "idempotent on {s:?}");
         }
-        assert_eq!(normalize_text(""), "");
+        assert_eq!(likeness_text(""), "");
     }
 
     #[test]
@@ -322,7 +302,7 @@ mod tests {
         assert!(alike.same_text(blocks.len()).is_empty());
         assert!(alike.same_path(blocks.len() + 5).is_empty());
         assert_eq!(alike.text(blocks.len()), None);
-        assert_eq!(alike.text(n14), Some("#0"));
+        assert_eq!(alike.text(n14), Some("##"));
     }
 
     #[test]
@@ -380,8 +360,8 @@ mod tests {
         assert_eq!(g.records.len(), 5);
 
         let body3 = block_of(&p, "Body of post number 3 with a few words.");
-        assert_eq!(alike.unit(records, Unit::Block, body3), vec![body3]);
-        let record = alike.unit(records, Unit::Record, body3);
+        assert_eq!(alike.unit(records, Scope::Block, body3), vec![body3]);
+        let record = alike.unit(records, Scope::Record, body3);
         let texts: Vec<String> = record.iter().map(|&i| blocks.text(dom, i)).collect();
         assert_eq!(
             texts,
@@ -393,19 +373,19 @@ mod tests {
                 "9 likes"
             ]
         );
-        let group = alike.unit(records, Unit::Group, body3);
+        let group = alike.unit(records, Scope::Group, body3);
         // Five posts of five blocks, two of them quoting (two more blocks each).
         assert_eq!(group.len(), 5 * 5 + 2 * 2);
         assert!(group.windows(2).all(|w| w[0] < w[1]), "sorted, each once");
         // Outside every record: no record, no group; the block and its likes still.
         let h1 = block_of(&p, "A thread");
-        assert!(alike.unit(records, Unit::Record, h1).is_empty());
-        assert!(alike.unit(records, Unit::Group, h1).is_empty());
-        assert_eq!(alike.unit(records, Unit::SameText, h1), vec![h1]);
-        assert!(alike.unit(records, Unit::Block, blocks.len()).is_empty());
+        assert!(alike.unit(records, Scope::Record, h1).is_empty());
+        assert!(alike.unit(records, Scope::Group, h1).is_empty());
+        assert_eq!(alike.unit(records, Scope::SameText, h1), vec![h1]);
+        assert!(alike.unit(records, Scope::Block, blocks.len()).is_empty());
 
         // A unit as a selection: its blocks' byte ranges, whose text is the blocks' text.
-        let sel = blocks.selection_of(&alike.unit(records, Unit::SameText, block_of(&p, "#2")));
+        let sel = blocks.selection_of(&alike.unit(records, Scope::SameText, block_of(&p, "#2")));
         assert_eq!(p.render(&sel).split_whitespace().count(), 5);
         assert!(p.is_normal(&sel));
         let main = Selection::from_ranges(blocks.ranges(body3).iter().cloned());

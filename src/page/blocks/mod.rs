@@ -56,7 +56,7 @@ pub mod records;
 
 pub use context::BlockContext;
 pub use features::{is_date_token, Features, WRAP_COLUMNS};
-pub use like::{normalize_text, Alike, Unit};
+pub use like::{likeness_text, Alike, Scope};
 pub use project::NodeLines;
 pub use records::{Record, RecordGroup, RecordOptions, Records};
 

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, TableKind};
-use crate::page::blocks::{node_label, Alike, Unit};
+use crate::page::blocks::{node_label, Alike, Scope};
 use crate::page::dom::NodeKind;
 use crate::page::Page;
 use crate::selection::Selection;
@@ -24,12 +24,12 @@ use crate::tui::display::shorten_end;
 use crate::tui::keymap::Action;
 
 /// The key that chooses each unit in the keep / strike menu, in the menu's order.
-pub const UNIT_KEYS: [(char, Unit); 5] = [
-    ('b', Unit::Block),
-    ('r', Unit::Record),
-    ('g', Unit::Group),
-    ('p', Unit::SamePath),
-    ('t', Unit::SameText),
+pub const UNIT_KEYS: [(char, Scope); 5] = [
+    ('b', Scope::Block),
+    ('r', Scope::Record),
+    ('g', Scope::Group),
+    ('p', Scope::SamePath),
+    ('t', Scope::SameText),
 ];
 
 /// Most characters of a block's text a message quotes.
@@ -125,7 +125,7 @@ impl App {
 
     /// The blocks of `unit` around block `i` of the open page ([`Alike::unit`]), in document
     /// order; empty while the blocks are being built.
-    pub fn unit_blocks(&self, unit: Unit, i: usize) -> Vec<usize> {
+    pub fn unit_blocks(&self, unit: Scope, i: usize) -> Vec<usize> {
         let Some(page) = self.block_page() else {
             return Vec::new();
         };
@@ -135,13 +135,13 @@ impl App {
     /// How unit `unit` of block `i` (of `n` blocks) is named in messages: `block "#14"`,
     /// `record 9/20 article.message`, `record group article.message (20 records)`, `blocks
     /// like "#14" (same text)`.
-    fn unit_label(page: &Page, unit: Unit, i: usize, n: usize) -> String {
+    fn unit_label(page: &Page, unit: Scope, i: usize, n: usize) -> String {
         let blocks = page.blocks();
         let text = quote(&blocks.text(page.dom(), i));
         let records = page.records();
         match unit {
-            Unit::Block => format!("block {text}"),
-            Unit::Record => match records.of_block(i) {
+            Scope::Block => format!("block {text}"),
+            Scope::Record => match records.of_block(i) {
                 Some(k) => {
                     let g = &records.groups()[records.records()[k].group];
                     format!(
@@ -153,14 +153,14 @@ impl App {
                 }
                 None => "record".into(),
             },
-            Unit::Group => match records.group_of_block(i) {
+            Scope::Group => match records.group_of_block(i) {
                 Some(g) => {
                     let g = &records.groups()[g];
                     format!("record group {} ({} records)", g.signature, g.records.len())
                 }
                 None => "record group".into(),
             },
-            Unit::SamePath | Unit::SameText => {
+            Scope::SamePath | Scope::SameText => {
                 format!("{n} blocks like {text} ({})", unit.name())
             }
         }
@@ -206,9 +206,9 @@ impl App {
         for (key, unit) in UNIT_KEYS {
             let ids = alike.unit(records, unit, block);
             let part = match unit {
-                Unit::Block => format!("{key} block"),
-                Unit::Record | Unit::Group if ids.is_empty() => continue,
-                Unit::Record => match records.of_block(block) {
+                Scope::Block => format!("{key} block"),
+                Scope::Record | Scope::Group if ids.is_empty() => continue,
+                Scope::Record => match records.of_block(block) {
                     Some(k) => {
                         let g = &records.groups()[records.records()[k].group];
                         format!(
@@ -220,7 +220,7 @@ impl App {
                     }
                     None => continue,
                 },
-                Unit::Group => {
+                Scope::Group => {
                     let g = records.group_of_block(block).map(|g| &records.groups()[g]);
                     format!(
                         "{key} {} {} ({})",
@@ -229,7 +229,7 @@ impl App {
                         plural(ids.len(), "block")
                     )
                 }
-                Unit::SamePath | Unit::SameText => format!(
+                Scope::SamePath | Scope::SameText => format!(
                     "{key} {}: {}, {} change",
                     unit.name(),
                     plural(ids.len(), "block"),
@@ -265,7 +265,7 @@ impl App {
                 Action::StrikeUnit
             });
         let unit = match ev.code {
-            _ if again => Some(Unit::Block),
+            _ if again => Some(Scope::Block),
             KeyCode::Char(c) if ev.modifiers.is_empty() => {
                 UNIT_KEYS.iter().find(|(k, _)| *k == c).map(|&(_, u)| u)
             }
@@ -282,7 +282,7 @@ impl App {
     /// Keeps (`keep`) or strikes unit `unit` of block `block` as one edit (one undo step, the
     /// recovery file written, refused on a read-only gold) and says what changed. Returns true
     /// when the main content changed.
-    pub(crate) fn apply_unit(&mut self, keep: bool, unit: Unit, block: usize) -> bool {
+    pub(crate) fn apply_unit(&mut self, keep: bool, unit: Scope, block: usize) -> bool {
         let Some(page) = self.block_page() else {
             return false;
         };
@@ -314,7 +314,7 @@ impl App {
             return false;
         }
         let size = match unit {
-            Unit::Block | Unit::SamePath | Unit::SameText => String::new(),
+            Scope::Block | Scope::SamePath | Scope::SameText => String::new(),
             _ => format!(" ({} blocks)", ids.len()),
         };
         let undo = self.first_key(Action::Undo);
@@ -634,7 +634,7 @@ impl App {
                     .block_page()
                     .map(|p| p.records().records()[row.record].blocks.start);
                 if let Some(b) = first {
-                    if self.apply_unit(a == Action::KeepUnit, Unit::Record, b) {
+                    if self.apply_unit(a == Action::KeepUnit, Scope::Record, b) {
                         self.table_row = (self.table_row + 1).min(last);
                     }
                 }
