@@ -731,7 +731,7 @@ mod tests {
             assert!(Action::GROUPS.contains(&a.group()), "{a:?}");
             assert!(!a.description().is_empty());
         }
-        assert_eq!(Action::ALL.len(), 74);
+        assert_eq!(Action::ALL.len(), 75);
         assert_eq!(Action::from_name("nope"), None);
         for (i, &a) in Action::ALL.iter().enumerate() {
             assert_eq!(a.index(), i);
