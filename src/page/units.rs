@@ -94,6 +94,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 use super::blocks::keywords::{
     end_marker, keyword_masks, landmark_mask, EndMarker, KeywordSet, KEYWORD_GROUPS, LANDMARKS,
 };
+pub use super::blocks::like::likeness_text;
 use super::blocks::{records, Blocks, Records, Within};
 use super::declared::Declared;
 use super::dom::{Dom, NodeId, NodeKind};
@@ -340,32 +341,6 @@ static COMMENT_LANDMARK: LazyLock<u16> = LazyLock::new(|| {
         .position(|(n, _)| *n == "comment")
         .map_or(0, |g| 1 << g)
 });
-
-/// A block's text for "alike" comparisons: lower-cased, white space collapsed to one space,
-/// each run of decimal digits replaced by one `#` — so `#14` and `#15`, `12 likes` and `3
-/// likes` are alike.
-pub fn likeness_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_digits = false;
-    for word in text.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-            in_digits = false;
-        }
-        for c in word.chars() {
-            if c.is_ascii_digit() {
-                if !in_digits {
-                    out.push('#');
-                    in_digits = true;
-                }
-            } else {
-                in_digits = false;
-                out.extend(c.to_lowercase());
-            }
-        }
-    }
-    out
-}
 
 /// The per-page facts the rules read, computed once.
 struct Facts<'a> {

@@ -8,8 +8,8 @@
 //! Its parts, one file each under `app/`: `algo` (the algorithms, their runs and background
 //! work), `doc` (the open page and its display lines), `pages` (the corpus being browsed),
 //! `step` (step mode), `navigate` (search, jumps), `table` (the region and headline tables),
-//! [`picker`], `annotation` and `review` (gold files), `order` (the page list by a model's
-//! uncertainty), `mouse`.
+//! [`picker`], `annotation`, `units` (editing by block, record and "like this") and `review`
+//! (gold files), `order` (the page list by a model's uncertainty), `mouse`.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -31,6 +31,7 @@ pub mod picker;
 mod review;
 mod step;
 mod table;
+mod units;
 
 pub use algo::AlgoState;
 use algo::JobResult;
@@ -39,6 +40,7 @@ pub use doc::{Doc, PerView, View};
 pub use navigate::{context_rows, Search, MAX_MATCHES};
 pub use pages::{CorpusState, PageEntry, UncertaintyOrder};
 pub use table::{HeadlineRow, TableKind};
+pub use units::{RecordList, RecordRow, UnitMenu, UNIT_KEYS};
 
 use super::annotate::Annotation;
 use super::keymap::{Action, Keymap};
@@ -63,8 +65,8 @@ pub const GOLD_COLOR: Color = Color::LightGreen;
 /// The largest count a command can be given (`9999` then ↓).
 const MAX_COUNT: usize = 9999;
 
-/// Actions a count repeats (movements, jumps to the next match / region, include / exclude,
-/// slider steps, step mode); any other action ignores a count.
+/// Actions a count repeats (movements, block and record motions, jumps to the next match /
+/// region, include / exclude, slider steps, step mode); any other action ignores a count.
 fn repeatable(a: Action) -> bool {
     use Action as A;
     matches!(
@@ -75,6 +77,10 @@ fn repeatable(a: Action) -> bool {
             | A::PageUp
             | A::NextRegion
             | A::PrevRegion
+            | A::NextBlock
+            | A::PrevBlock
+            | A::NextRecord
+            | A::PrevRecord
             | A::SearchNext
             | A::SearchPrev
             | A::NextFalsePositive
@@ -318,6 +324,18 @@ pub struct App {
     /// Counts the changes of the open page's gold standard ([`App::gold_changed`]), so views
     /// made from it know when to be made again.
     pub(crate) gold_rev: u64,
+    /// A keep / strike waiting for the key that chooses its unit (`I` / `X`, then `b` `r` `g`
+    /// `p` `t`): that key goes to [`App::unit_menu_key`] before anything else.
+    pub unit_menu: Option<UnitMenu>,
+    /// The block a block or record motion (`J` / `K`, `z` / `Z`) chose, with the first byte of
+    /// the display line it was on: the cursor's block while the cursor stays on that line
+    /// ([`App::cursor_block`]), so a motion can stop on each of several blocks of one line.
+    pub(crate) unit_cursor: Option<(usize, usize)>,
+    /// The record group the records panel shows (`L`; ← / → choose).
+    pub records_group: usize,
+    /// The review opened a page whose blocks were still being built: the records panel opens
+    /// when they arrive, if the page has records.
+    pub(crate) records_on_ready: bool,
     /// The highlighted row of the region / block table.
     pub table_row: usize,
     /// A second algorithm whose explanation and table are shown beside the active one's.
@@ -420,6 +438,10 @@ impl App {
             block_sort_column: 0,
             block_sort_chosen: false,
             gold_rev: 0,
+            unit_menu: None,
+            unit_cursor: None,
+            records_group: 0,
+            records_on_ready: false,
             table_row: 0,
             second: None,
             gutter: Vec::new(),
@@ -485,6 +507,13 @@ impl App {
         self.doc = Some(Doc::open(path, page, self.opts.syntax, gold));
         self.doc_id += 1;
         self.block_view = None;
+        self.unit_menu = None;
+        self.unit_cursor = None;
+        self.records_group = 0;
+        self.records_on_ready = false;
+        if self.table && self.table_kind == TableKind::Records {
+            self.table = false;
+        }
         if let Some(d) = &self.doc {
             d.build_blocks(self.opts.inline_jobs || d.page.text().len() <= INLINE_BLOCKS_LIMIT);
         }
@@ -624,6 +653,9 @@ impl App {
         if matches!(self.overlay, Overlay::Picker(_)) {
             return self.picker_key(ev);
         }
+        if self.unit_menu.is_some() {
+            return self.unit_menu_key(ev);
+        }
         if self.review && self.review_key(ev) {
             return;
         }
@@ -702,7 +734,7 @@ impl App {
         if self.pending_confirm.is_some_and(|p| p != a) {
             self.pending_confirm = None;
         }
-        if self.apply_annotation(a) {
+        if self.apply_annotation(a) || self.apply_units(a) {
             return;
         }
         let h = self.view_height.max(1) as isize;
@@ -928,7 +960,15 @@ impl App {
             | Action::Redo
             | Action::Save
             | Action::DeclareNoMainContent
-            | Action::Recover => {}
+            | Action::Recover
+            | Action::KeepUnit
+            | Action::StrikeUnit
+            | Action::NextBlock
+            | Action::PrevBlock
+            | Action::NextRecord
+            | Action::PrevRecord
+            | Action::NextOdd
+            | Action::ToggleRecords => {}
             Action::Filter => {
                 if let Some(c) = self.corpus.as_mut() {
                     // A new filter starts from an empty input (the last one is not left in it

@@ -97,6 +97,11 @@ actions! {
     ScrollRight => "scroll_right", "move", "scroll the source view right";
     NextRegion => "next_region", "move", "next selected region (compare: next difference from the gold)";
     PrevRegion => "prev_region", "move", "previous selected region (compare: previous difference from the gold)";
+    NextBlock => "next_block", "move", "cursor to the next text block (each of a line in turn)";
+    PrevBlock => "prev_block", "move", "cursor to the previous text block";
+    NextRecord => "next_record", "move", "cursor to the next record: a post, comment or item";
+    PrevRecord => "prev_record", "move", "cursor to the previous record (from inside one: its start)";
+    NextOdd => "next_odd", "move", "cursor to the next block kept unlike the blocks like it (same path)";
 
     Search => "search", "find", "search the source (Enter; upper case makes it case-sensitive)";
     SearchNext => "search_next", "find", "next search match";
@@ -144,6 +149,9 @@ actions! {
     Visual => "visual", "annotate", "visual mode: select lines (drag the mouse to select characters)";
     Include => "include", "annotate", "add the selection (or cursor line, then down) to main content";
     Exclude => "exclude", "annotate", "remove the selection (or cursor line, then down) from main content";
+    KeepUnit => "keep_unit", "annotate", "keep a unit: b block, r record, g group, p same path, t same text";
+    StrikeUnit => "strike_unit", "annotate", "strike a unit: b block, r record, g group, p same path, t same text";
+    ToggleRecords => "toggle_records", "annotate", "records panel: posts, comments, items (I keeps, X strikes, Enter jumps)";
     MarkHeadline => "mark_headline", "annotate", "mark the selection (or the cursor line) as the headline";
     TakeDraft => "take_draft", "annotate", "take the active algorithm's selection as a draft, go to its start";
     TakeHeadline => "take_headline", "annotate", "take the suggested headline as the gold headline";
@@ -724,7 +732,7 @@ mod tests {
             assert!(Action::GROUPS.contains(&a.group()), "{a:?}");
             assert!(!a.description().is_empty());
         }
-        assert_eq!(Action::ALL.len(), 68);
+        assert_eq!(Action::ALL.len(), 76);
         assert_eq!(Action::from_name("nope"), None);
         for (i, &a) in Action::ALL.iter().enumerate() {
             assert_eq!(a.index(), i);
@@ -1076,10 +1084,10 @@ mod tests {
         assert_eq!(map.keys_label(Action::Help), "(unbound)");
 
         // merge_file on a builtin.
-        let p = write("over.toml", "[keys]\ntoggle_gold = [\"Z\"]\n");
+        let p = write("over.toml", "[keys]\ntoggle_gold = [\"W\"]\n");
         let mut vim = Keymap::builtin("vim").unwrap();
         vim.merge_file(Path::new(&p)).unwrap();
-        assert_eq!(vim.keys(Action::ToggleGold), &[key("Z")]);
+        assert_eq!(vim.keys(Action::ToggleGold), &[key("W")]);
         // A key another action holds is a conflict naming both.
         let p = write("clash.toml", "[keys]\ntoggle_gold = [\"G\"]\n");
         let err = vim.merge_file(Path::new(&p)).unwrap_err();

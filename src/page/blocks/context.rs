@@ -63,15 +63,14 @@
 //! Built in O(nodes + blocks · depth) with one bit mask per element; no allocation per block
 //! beyond the row.
 
-use std::hash::{Hash, Hasher};
 use std::sync::LazyLock;
 
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::FxHashMap;
 
 #[cfg(test)]
 use super::keywords::keyword_mask;
 use super::keywords::{end_marker, keyword_masks, landmark_mask, KEYWORD_GROUPS, LANDMARKS};
-use super::records::Records;
+use super::records::{signature_path_hashes, Records};
 use super::Blocks;
 use crate::page::declared::Declared;
 use crate::page::dom::{Dom, NodeId, NodeKind};
@@ -527,9 +526,9 @@ struct Elements {
     mask: Vec<u64>,
     /// The [`LANDMARKS`] it is (bit g for landmark g).
     landmark: Vec<u16>,
-    /// A hash of its path: each element's [`super::records::signature`] (tag, first class without digits) from
-    /// the root down, built from the parent's hash without allocating. Text nodes carry their
-    /// parent's.
+    /// A hash of its signature path ([`signature_path_hashes`]: each element's
+    /// [`super::records::signature`], tag and first class without digits, from the root down).
+    /// Text nodes carry their parent's.
     path: Vec<u64>,
 }
 
@@ -540,12 +539,10 @@ impl Elements {
             tag: vec![None; n],
             mask: keyword_masks(dom),
             landmark: vec![0; n],
-            path: vec![0; n],
+            path: signature_path_hashes(dom),
         };
         for id in 0..n {
-            let parent_path = dom.parent(id).map_or(0, |p| out.path[p]);
             if dom.kind(id) != NodeKind::Element {
-                out.path[id] = parent_path;
                 continue;
             }
             let name = dom.tag_name(id).unwrap_or("");
@@ -553,19 +550,6 @@ impl Elements {
                 .binary_search(&name)
                 .ok()
                 .and_then(|k| u8::try_from(k).ok());
-            let mut h = FxHasher::default();
-            parent_path.hash(&mut h);
-            name.hash(&mut h);
-            if let Some(first) = dom
-                .attr(id, "class")
-                .and_then(|c| c.split_ascii_whitespace().next())
-            {
-                h.write_u8(b'.');
-                for byte in first.bytes().filter(|b| !b.is_ascii_digit()) {
-                    h.write_u8(byte);
-                }
-            }
-            out.path[id] = h.finish();
             out.landmark[id] = landmark_mask(dom, id);
         }
         out

@@ -50,11 +50,13 @@ use super::lex::Tag;
 pub mod context;
 mod features;
 pub mod keywords;
+pub mod like;
 pub mod project;
 pub mod records;
 
 pub use context::BlockContext;
 pub use features::{is_date_token, Features, WRAP_COLUMNS};
+pub use like::{likeness_text, Alike, Scope};
 pub use project::NodeLines;
 pub use records::{Record, RecordGroup, RecordOptions, Records};
 
@@ -561,6 +563,33 @@ impl Blocks {
             (i < self.blocks.len() && holds(i)).then_some(i)
         } else {
             (0..self.blocks.len()).find(|&i| holds(i))
+        }
+    }
+
+    /// The first block whose text starts at or after byte `offset` (its extent's start), if
+    /// any: where a "next block" motion from a line without block text goes. O(log blocks)
+    /// (O(blocks) on a page whose tree moved text out of source order).
+    pub fn starting_from(&self, offset: usize) -> Option<usize> {
+        if self.sorted {
+            let i = self.blocks.partition_point(|b| b.extent.start < offset);
+            (i < self.blocks.len()).then_some(i)
+        } else {
+            (0..self.blocks.len()).find(|&i| self.blocks[i].extent.start >= offset)
+        }
+    }
+
+    /// The last block whose text starts before byte `offset`, if any: where a "previous
+    /// block" motion from a line without block text goes. O(log blocks) (O(blocks) on a page
+    /// whose tree moved text out of source order).
+    pub fn starting_before(&self, offset: usize) -> Option<usize> {
+        if self.sorted {
+            self.blocks
+                .partition_point(|b| b.extent.start < offset)
+                .checked_sub(1)
+        } else {
+            (0..self.blocks.len())
+                .rev()
+                .find(|&i| self.blocks[i].extent.start < offset)
         }
     }
 

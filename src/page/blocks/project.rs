@@ -35,6 +35,35 @@ impl Blocks {
         self.ranges(i).iter().map(|r| selected_in(sel, r)).sum()
     }
 
+    /// The byte ranges of the blocks `ids` ([`Blocks::ranges`]) as one selection: what
+    /// keeping or striking those blocks adds to or removes from a main content. In normal form
+    /// (block ranges are content text). Ids past the last block are skipped. O(k log k) for k
+    /// ranges.
+    pub fn selection_of(&self, ids: &[usize]) -> Selection {
+        Selection::from_ranges(
+            ids.iter()
+                .filter(|&&i| i < self.len())
+                .flat_map(|&i| self.ranges(i).iter().cloned()),
+        )
+    }
+
+    /// How many of the blocks `ids` keeping them (`keep`) or striking them would change in the
+    /// main content `sel`: for keeping, the blocks `sel` does not hold whole; for striking, the
+    /// blocks of which `sel` holds any byte. Ids past the last block are skipped.
+    pub fn changes(&self, ids: &[usize], sel: &Selection, keep: bool) -> usize {
+        ids.iter()
+            .filter(|&&i| i < self.len())
+            .filter(|&&i| {
+                let got = self.selected_bytes(i, sel);
+                if keep {
+                    got < self.len_bytes(i)
+                } else {
+                    got > 0
+                }
+            })
+            .count()
+    }
+
     /// `sel` projected onto the blocks: for each block, the fraction of its text bytes
     /// ([`Blocks::ranges`], white space inside the block included) that `sel` selects, in
     /// `[0, 1]`. A normal-form selection that holds a block's text whole gives 1. Bytes, not

@@ -90,15 +90,66 @@ pub struct Records {
 /// An element's signature: its tag name, then `.` and its first class name with ASCII digits
 /// removed, if it has a class (`div.topic-body`, `li.comment`, `article.post-`, `tr`).
 pub fn signature(dom: &Dom, id: NodeId) -> String {
-    let mut s = dom.tag_name(id).unwrap_or("").to_string();
-    if let Some(first) = dom
+    let bytes: Vec<u8> = signature_bytes(dom, id).collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// The bytes of element `id`'s [`signature`], without allocating: the one definition that
+/// [`signature`] and [`signature_path_hashes`] read (only ASCII digit bytes are dropped from
+/// the class name, so the bytes stay UTF-8).
+fn signature_bytes(dom: &Dom, id: NodeId) -> impl Iterator<Item = u8> + '_ {
+    let tag = dom.tag_name(id).unwrap_or("");
+    let class = dom
         .attr(id, "class")
-        .and_then(|c| c.split_ascii_whitespace().next())
-    {
-        s.push('.');
-        s.extend(first.chars().filter(|c| !c.is_ascii_digit()));
+        .and_then(|c| c.split_ascii_whitespace().next());
+    let rest =
+        class.map(|c| std::iter::once(b'.').chain(c.bytes().filter(|b| !b.is_ascii_digit())));
+    tag.bytes().chain(rest.into_iter().flatten())
+}
+
+/// For every node of `dom` (indexed by node id), a 64-bit hash of its **signature path**: the
+/// [`signature`]s of the elements from the root down to it (a text or other non-element node
+/// carries its parent's; the document node 0). Two nodes with the same signature path have the
+/// same hash (different paths collide with probability about 2⁻⁶⁴ per pair); the path of a
+/// post's body in a forum thread is the same in every post (`… > article.message > div >
+/// div.bbWrapper`), whatever the post's number. Read by the block context's `path_blocks` and
+/// by [`super::like::Alike`]. One pre-order pass, no allocation per node; O(nodes + markup).
+pub fn signature_path_hashes(dom: &Dom) -> Vec<u64> {
+    use std::hash::Hasher;
+    let mut out = vec![0u64; dom.len()];
+    for id in 0..dom.len() {
+        let parent = dom.parent(id).map_or(0, |p| out[p]);
+        out[id] = if dom.kind(id) == NodeKind::Element {
+            let mut h = rustc_hash::FxHasher::default();
+            h.write_u64(parent);
+            for b in signature_bytes(dom, id) {
+                h.write_u8(b);
+            }
+            // A separator no signature byte equals (0xff is never in UTF-8), so `a` + `bc`
+            // and `ab` + `c` differ.
+            h.write_u8(0xff);
+            h.finish()
+        } else {
+            parent
+        };
     }
-    s
+    out
+}
+
+/// The signature path of node `id` written out, the [`signature`]s of its elements from
+/// `<html>` down joined by ` > ` (`html > body > div.block-body > article.message`): what
+/// [`signature_path_hashes`] hashes, for display. Allocates; O(depth).
+pub fn signature_path(dom: &Dom, id: NodeId) -> String {
+    let mut chain = Vec::new();
+    let mut cur = Some(id);
+    while let Some(n) = cur {
+        if dom.kind(n) == NodeKind::Element {
+            chain.push(signature(dom, n));
+        }
+        cur = dom.parent(n);
+    }
+    chain.reverse();
+    chain.join(" > ")
 }
 
 impl Records {
@@ -226,6 +277,53 @@ impl Records {
             .map(|&k| k as usize)
     }
 
+    /// The group of block `i`'s innermost record ([`Records::of_block`]), if any.
+    pub fn group_of_block(&self, i: usize) -> Option<usize> {
+        self.of_block(i).map(|k| self.records[k].group)
+    }
+
+    /// The blocks of group `g`: the blocks of all its records (a nested record's too), sorted,
+    /// each once; empty for a group index past the last. O(blocks of the group).
+    pub fn group_blocks(&self, g: usize) -> Vec<usize> {
+        let Some(group) = self.groups.get(g) else {
+            return Vec::new();
+        };
+        let mut out: Vec<usize> = Vec::new();
+        for r in &self.records[group.records.clone()] {
+            // Records of a group are disjoint siblings in document order.
+            let from = out
+                .last()
+                .map_or(r.blocks.start, |&l| r.blocks.start.max(l + 1));
+            out.extend(from..r.blocks.end);
+        }
+        out
+    }
+
+    /// The record that starts first at or after block `i` — whose first block is the smallest
+    /// not less than `i` — of every group; of records starting at the same block, the
+    /// outermost. `None` when none does. "Next record" from block `b` is
+    /// `first_starting_from(b + 1)`. O(records).
+    pub fn first_starting_from(&self, i: usize) -> Option<usize> {
+        (0..self.records.len())
+            .filter(|&k| self.records[k].blocks.start >= i)
+            .min_by_key(|&k| (self.records[k].blocks.start, self.records[k].node))
+    }
+
+    /// The record that starts last before block `i` — whose first block is the greatest less
+    /// than `i`, so from inside a record that record — of every group; of records starting at
+    /// the same block, the outermost. `None` when none does. "Previous record" from block `b`
+    /// is `last_starting_before(b)`. O(records).
+    pub fn last_starting_before(&self, i: usize) -> Option<usize> {
+        (0..self.records.len())
+            .filter(|&k| self.records[k].blocks.start < i)
+            .min_by_key(|&k| {
+                (
+                    std::cmp::Reverse(self.records[k].blocks.start),
+                    self.records[k].node,
+                )
+            })
+    }
+
     /// The record series over blocks, for algorithms and learners: for each block, the group
     /// of its innermost record (`None`: in no record).
     pub fn block_groups(&self) -> Vec<Option<usize>> {
@@ -350,6 +448,76 @@ mod tests {
         assert!(
             d.starts_with("record 2 of 3 `li.comment` under `ol.children`"),
             "{d}"
+        );
+    }
+
+    #[test]
+    fn group_blocks_and_record_motions() {
+        let replies = format!(
+            "<ol class=children>{}{}{}</ol>",
+            comment("comment", "r1", "reply one", ""),
+            comment("comment", "r2", "reply two", ""),
+            comment("comment", "r3", "reply three", ""),
+        );
+        let html = format!(
+            "<body><h1>Title</h1><p>intro</p><ol class=comments>{}<li class=ad><p>ad</p></li>{}{}</ol>\
+             <p>after</p></body>",
+            comment("comment", "ann", "hello there", &replies),
+            comment("comment", "bob", "second one", ""),
+            comment("comment", "cy", "a third", ""),
+        );
+        let (p, r) = records(&html);
+        let blocks = p.blocks();
+        let dom = p.dom();
+        let text = |i: usize| blocks.text(dom, i);
+        let block_of = |needle: &str| (0..blocks.len()).find(|&i| text(i) == needle).unwrap();
+        assert_eq!(r.groups().len(), 2);
+        // The outer group: the three comments with the replies inside the first, without the
+        // advertisement between them; sorted, each once.
+        let outer: Vec<String> = r.group_blocks(0).into_iter().map(text).collect();
+        assert_eq!(
+            outer,
+            [
+                "ann",
+                "hello there",
+                "r1",
+                "reply one",
+                "r2",
+                "reply two",
+                "r3",
+                "reply three",
+                "bob",
+                "second one",
+                "cy",
+                "a third"
+            ]
+        );
+        assert_eq!(r.group_blocks(1).len(), 6);
+        assert!(r.group_blocks(2).is_empty());
+        assert_eq!(r.group_of_block(block_of("reply two")), Some(1));
+        assert_eq!(r.group_of_block(block_of("second one")), Some(0));
+        assert_eq!(r.group_of_block(block_of("intro")), None);
+
+        // Motions: from the intro to the first comment (the outer record, not the reply that
+        // starts later); from inside a reply to the next reply; from the last comment on, none.
+        let start = |k: usize| text(r.records()[k].blocks.start);
+        let next = |b: &str| r.first_starting_from(block_of(b) + 1).map(start);
+        assert_eq!(next("intro").as_deref(), Some("ann"));
+        assert_eq!(next("ann").as_deref(), Some("r1"));
+        assert_eq!(next("reply one").as_deref(), Some("r2"));
+        assert_eq!(next("reply three").as_deref(), Some("bob"));
+        assert_eq!(next("a third"), None);
+        // Previous: from inside a record to its own start, from its start to the one before.
+        let prev = |b: &str| r.last_starting_before(block_of(b)).map(start);
+        assert_eq!(prev("second one").as_deref(), Some("bob"));
+        assert_eq!(prev("bob").as_deref(), Some("r3"));
+        assert_eq!(prev("after").as_deref(), Some("cy"));
+        assert_eq!(prev("ann"), None);
+        assert_eq!(r.first_starting_from(blocks.len() + 3), None);
+        assert_eq!(r.first_starting_from(0).map(start).as_deref(), Some("ann"));
+        assert_eq!(
+            r.last_starting_before(blocks.len()).map(start).as_deref(),
+            Some("cy")
         );
     }
 

@@ -311,3 +311,22 @@ fn inline_tags_are_not_interned_as_separators() {
         "every inline tag stays inside the block"
     );
 }
+
+#[test]
+fn blocks_starting_from_and_before_an_offset() {
+    let html = "<p>one</p>\n<div><span>x</span></div>\n<p>two</p><p>three</p>";
+    let p = Page::from_text("t.html", html);
+    let b = p.blocks();
+    let start = |i: usize| b.get(i).extent.start;
+    assert_eq!(b.len(), 4);
+    // From an offset inside markup: the next block to start, the last one started.
+    let in_markup = html.find("<div>").unwrap();
+    assert_eq!(b.starting_from(in_markup), Some(1));
+    assert_eq!(b.starting_before(in_markup), Some(0));
+    // At a block's first byte: that block from it, the one before before it.
+    assert_eq!(b.starting_from(start(2)), Some(2));
+    assert_eq!(b.starting_before(start(2)), Some(1));
+    assert_eq!(b.starting_before(0), None);
+    assert_eq!(b.starting_from(html.len()), None);
+    assert_eq!(b.starting_before(html.len()), Some(3));
+}

@@ -164,6 +164,7 @@ impl App {
     /// true if the screen should be redrawn.
     pub fn poll_background(&mut self) -> bool {
         let mut changed = false;
+        let mut arrived = false;
         while let Ok(j) = self.jobs_rx.try_recv() {
             if j.doc_id == self.doc_id && self.algos[j.algo].generation == j.generation {
                 if let Some(d) = self.doc.as_ref() {
@@ -198,7 +199,11 @@ impl App {
             if !d.blocks_seen && d.blocks_ready() {
                 d.blocks_seen = true;
                 changed = true;
+                arrived = true;
             }
+        }
+        if arrived {
+            self.records_arrived();
         }
         changed
     }

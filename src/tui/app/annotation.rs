@@ -62,7 +62,10 @@ impl App {
 
     /// Applies `f` to the annotation with the [`App::annotation_target`] as its range, with undo,
     /// autosave and a status line when nothing changed. Returns true when the gold changed.
-    fn edit(&mut self, f: impl FnOnce(&Page, &mut Gold, Option<Range<usize>>) -> bool) -> bool {
+    pub(crate) fn edit(
+        &mut self,
+        f: impl FnOnce(&Page, &mut Gold, Option<Range<usize>>) -> bool,
+    ) -> bool {
         let target = self.annotation_target();
         let Some(doc) = self.doc.as_ref() else {
             return false;

@@ -128,16 +128,23 @@ impl Doc {
 }
 
 impl App {
-    /// The block of the cursor line: the one holding the line's first byte of block text
+    /// The cursor's block: the block a block or record motion (`J` / `K`, `z` / `Z`) chose on
+    /// the cursor line, else the one holding the line's first byte of block text
     /// ([`crate::page::Blocks::on_line`]); `None` for a line without block text or while the
     /// blocks are being built.
     pub fn cursor_block(&self) -> Option<usize> {
         let d = self.doc.as_ref().filter(|d| d.blocks_ready())?;
         let range = self.line_range(self.cursor)?;
-        d.page.blocks().on_line(d.page.text(), range)
+        let blocks = d.page.blocks();
+        if let Some((at, b)) = self.unit_cursor {
+            if at == range.start && b < blocks.len() {
+                return Some(b);
+            }
+        }
+        blocks.on_line(d.page.text(), range)
     }
 
-    /// The path bar of the cursor line ([`App::cursor_block`]).
+    /// The path bar of the cursor's block ([`App::cursor_block`]).
     pub fn path_bar(&self) -> Option<PathBar> {
         let i = self.cursor_block()?;
         let page = &self.doc.as_ref()?.page;

@@ -3,7 +3,8 @@
 //! accept (saved as final), `f` flag (a `[flagged]` note, kept a draft), `s` skip, `E` "this
 //! page has no main content" (saved as final with an empty main content), `n` a note (typed,
 //! Enter) — and `Esc` leaves the review. Accept, flag, skip and `E` move to the next page of
-//! the queue.
+//! the queue. A page with records (a forum thread's posts) opens with the records panel
+//! ([`super::units`]): its posts as a list to keep or strike; Esc closes it first.
 //!
 //! The review never loses or invents work:
 //! * the queue holds only pages with a draft or flagged gold file or a recovery file (as
@@ -49,6 +50,7 @@ impl App {
             self.review = true;
             self.review_pending_accept = false;
             self.show_recovered_work();
+            self.review_records();
             self.review_status();
             return;
         }
@@ -59,6 +61,7 @@ impl App {
                     self.review_pending_accept = false;
                     self.open_entry(i);
                     self.show_recovered_work();
+                    self.review_records();
                     self.review_status();
                 }
             }
@@ -134,6 +137,31 @@ impl App {
         });
     }
 
+    /// In review, a page with records (a forum thread's posts, an article's comments, a
+    /// listing's items) opens with the records panel ([`App::open_records_panel`]): its
+    /// records as a list to keep or strike. A page whose blocks are still being built opens it
+    /// when they arrive ([`App::records_on_ready`]).
+    fn review_records(&mut self) {
+        if self.table {
+            return;
+        }
+        let ready = self.doc.as_ref().is_some_and(|d| d.blocks_ready());
+        if ready {
+            self.records_on_ready = false;
+            self.open_records_panel();
+        } else {
+            self.records_on_ready = self.doc.is_some();
+        }
+    }
+
+    /// The blocks of a page the review opened have arrived: opens its records panel
+    /// ([`App::review_records`]) when it has records and nothing else is open.
+    pub(crate) fn records_arrived(&mut self) {
+        if std::mem::take(&mut self.records_on_ready) && self.review && !self.table {
+            self.open_records_panel();
+        }
+    }
+
     /// A key while reviewing. Returns true when it was a review key (handled here), false for
     /// every other key, which then works as usual (move, select, edit).
     pub(crate) fn review_key(&mut self, ev: KeyEvent) -> bool {
@@ -165,11 +193,13 @@ impl App {
         let pending = std::mem::take(&mut self.review_pending_accept);
         match ev.code {
             KeyCode::Esc => {
-                // Esc first drops a visual or mouse selection, as outside the review.
-                if self
-                    .ann
-                    .as_ref()
-                    .is_some_and(|a| a.visual.is_some() || a.char_sel.is_some())
+                // Esc first drops a visual or mouse selection, or closes a table (the records
+                // panel), as outside the review.
+                if self.table
+                    || self
+                        .ann
+                        .as_ref()
+                        .is_some_and(|a| a.visual.is_some() || a.char_sel.is_some())
                 {
                     return false;
                 }
@@ -337,6 +367,7 @@ impl App {
                         self.status = saved;
                     }
                     self.show_recovered_work();
+                    self.review_records();
                     self.review_status();
                 }
             }

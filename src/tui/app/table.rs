@@ -3,9 +3,10 @@
 //! candidates panel (`#`): the headline finder's ranked candidates (the shipped ranker unless
 //! `--headline` names another), candidates with the same text merged into one row with their
 //! count, tags and DOM paths ([`crate::headline::group_candidates`]); `Y` takes the highlighted
-//! one as the gold headline; and the text block table (`B`, [`super::blocks`]): the page's
-//! atomic text blocks with the shown algorithms' verdicts, ← / → choose the sort column.
-//! Movement keys move the highlighted row, Enter jumps to it.
+//! one as the gold headline; the text block table (`B`, [`super::blocks`]): the page's atomic
+//! text blocks with the shown algorithms' verdicts, ← / → choose the sort column; and the
+//! records panel (`L`, [`super::units`]): a record group's records, `I` / `X` keep / strike
+//! one. Movement keys move the highlighted row, Enter jumps to it.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
@@ -25,6 +26,8 @@ pub enum TableKind {
     Headlines,
     /// The page's atomic text blocks ([`super::BlockView`]).
     Blocks,
+    /// A record group's records, to keep or strike ([`super::RecordList`]).
+    Records,
 }
 
 /// Most headline candidates the panel lists.
@@ -110,6 +113,12 @@ impl App {
                 .get(self.table_row)
                 .map(|r| r.first_occurrence().range.clone()),
             TableKind::Blocks => self.block_row().map(|r| r.start..r.end),
+            TableKind::Records => self.record_list().and_then(|l| {
+                let r = l
+                    .rows
+                    .get(self.table_row.min(l.rows.len().saturating_sub(1)))?;
+                Some(r.start..r.start + 1)
+            }),
         }
     }
 
@@ -140,6 +149,12 @@ impl App {
                     }
                     _ => self.block_view.as_ref().map_or(0, |v| v.order.len()),
                 }
+            }
+            TableKind::Records => {
+                if self.records_panel_key(a) {
+                    return true;
+                }
+                self.record_list().map_or(0, |l| l.rows.len())
             }
         };
         let last = n.saturating_sub(1);

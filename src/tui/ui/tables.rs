@@ -1,5 +1,5 @@
-//! The table overlay: the region / block tables (`b`), the headline candidates (`#`) and the
-//! text block table (`B`, drawn by `blocktable`).
+//! The table overlay: the region / block tables (`b`), the headline candidates (`#`), the
+//! records panel (`L`) and the text block table (`B`, drawn by `blocktable`).
 
 use std::fmt::Write as _;
 
@@ -32,6 +32,7 @@ impl Widget for TableOverlay<'_> {
         match app.table_kind {
             TableKind::Headlines => return headline_table(app, area, buf),
             TableKind::Blocks => return super::blocktable::block_table(app, area, buf),
+            TableKind::Records => return record_table(app, area, buf),
             TableKind::Regions => {}
         }
         match app.pinned() {
@@ -165,6 +166,105 @@ fn headline_table(app: &App, area: Rect, buf: &mut Buffer) {
     }
     Paragraph::new(lines).render(parts[0], buf);
     Paragraph::new(detail).render(parts[1], buf);
+}
+
+/// The records panel's words, one literal split at `|` (as the block table's titles): its
+/// name, the column titles (number, first line, words, kept, text) and the struck state.
+const RECORD_TITLES: &str = "records|#|line|words|kept|text|struck";
+
+/// Word `k` of `titles`, split at `|`.
+fn title(titles: &'static str, k: usize) -> &'static str {
+    titles.split('|').nth(k).unwrap_or("")
+}
+
+/// The records panel: one record group's records — number in the group, first line, words,
+/// how much of it the main content keeps (`kept`, `struck` or a share) and its text — the
+/// highlighted one kept or struck with the keep / strike keys.
+fn record_table(app: &App, area: Rect, buf: &mut Buffer) {
+    let key = |a: Action| {
+        app.opts
+            .keymap
+            .keys_label(a)
+            .split(", ")
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let Some(list) = app.record_list() else {
+        let why = if app.doc.as_ref().is_some_and(|d| d.blocks_ready()) {
+            "this page has no records (repeated posts, comments or items)"
+        } else {
+            "the page's DOM and text blocks are being built…"
+        };
+        Paragraph::new(why)
+            .block(title_block(format!(" {} ", title(RECORD_TITLES, 0))))
+            .render(area, buf);
+        return;
+    };
+    let groups = if list.groups > 1 {
+        format!(" (group {}/{}, ←→ another)", list.group + 1, list.groups)
+    } else {
+        String::new()
+    };
+    let block = title_block(format!(
+        " {} — {} × {} under {}{groups} · ↑↓, {} keeps, {} strikes, Enter jumps, Esc closes ",
+        title(RECORD_TITLES, 0),
+        list.rows.len(),
+        list.signature,
+        list.parent,
+        key(Action::KeepUnit),
+        key(Action::StrikeUnit)
+    ));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let mut lines = vec![Line::styled(
+        format!(
+            "{:>9}  {:>6}  {:>6}  {:<6}  {}",
+            title(RECORD_TITLES, 1),
+            title(RECORD_TITLES, 2),
+            title(RECORD_TITLES, 3),
+            title(RECORD_TITLES, 4),
+            title(RECORD_TITLES, 5)
+        ),
+        header(),
+    )];
+    let sel = app.table_row.min(list.rows.len().saturating_sub(1));
+    let body_h = usize::from(inner.height).saturating_sub(1);
+    let first = sel.saturating_sub(body_h.saturating_sub(1));
+    let text_w = usize::from(inner.width).saturating_sub(9 + 2 + 6 + 2 + 6 + 2 + 6 + 2);
+    for (k, r) in list.rows.iter().enumerate().skip(first).take(body_h) {
+        let (state, mut st) = if r.kept >= 0.999 {
+            (
+                title(RECORD_TITLES, 4).to_string(),
+                Style::default().fg(Color::LightGreen),
+            )
+        } else if r.kept <= 0.0 {
+            (
+                title(RECORD_TITLES, 6).to_string(),
+                Style::default().fg(Color::Gray),
+            )
+        } else {
+            (
+                format!("{:.0}%", r.kept * 100.0),
+                Style::default().fg(Color::Yellow),
+            )
+        };
+        if k == sel {
+            st = st.add_modifier(Modifier::REVERSED);
+        }
+        let text: String = r.text.chars().take(text_w).collect();
+        lines.push(Line::styled(
+            format!(
+                "{:>9}  {:>6}  {:>6}  {:<6}  {text}",
+                format!("{}/{}", r.number, list.rows.len()),
+                r.line + 1,
+                r.words,
+                state
+            ),
+            st,
+        ));
+    }
+    Paragraph::new(lines).render(inner, buf);
 }
 
 /// Algorithm `i`'s candidate table: number, display lines, the sums of its series, the units
