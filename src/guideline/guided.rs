@@ -203,8 +203,9 @@ impl Guided {
                 .map(|(k, n)| format!(", post {} of {n}", k + 1))
                 .unwrap_or_default();
             out.push(format!(
-                "guideline {}: block #{i} is in a {} unit ({}{post}) → {} {}",
+                "guideline {}: block #{} is in a {} unit ({}{post}) → {} {}",
                 g.name,
+                crate::page::Blocks::number(i),
                 u.kind,
                 u.why,
                 u.kind,
@@ -229,7 +230,10 @@ impl Guided {
         } else {
             "left as extracted"
         };
-        out.push(format!("block #{i}: {verdict}"));
+        out.push(format!(
+            "block #{}: {verdict}",
+            crate::page::Blocks::number(i)
+        ));
         out
     }
 }

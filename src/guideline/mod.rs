@@ -44,14 +44,18 @@
 //! 2. Added, for each kind chosen `in`: the blocks (but those inside a `<form>`: a comment
 //!    form's labels are not comments) of its units that belong to the content — *inside* kinds
 //!    (caption, table, code, link_list, supplemental) lie in the scope, or in the scope's
-//!    parent between the first and the last selected block; *around* kinds have their lowest
-//!    common ancestor with the scope at most 3 (headline, byline) or 5 (comments, posts,
+//!    parent between the first and the last selected block; the headline (the page's, found
+//!    by the headline finder) belongs wherever it is; *around* kinds have their lowest
+//!    common ancestor with the scope at most 3 (byline) or 5 (comments, posts,
 //!    post_meta, related) elements above the scope, with no `nav`, `aside` or `footer`
 //!    element, nor one whose `class` / `id` names navigation, a menu, a sidebar, a widget, a
 //!    footer or an advertisement, between that ancestor and the unit. A posts choice of `all`, `first` or `question-and-answers` adds every post of a
 //!    thread one of whose posts belongs (the first post only for `first`).
 //! 3. Removed, for each kind chosen `out`: every unit of the kind; for `first`, the posts after
-//!    the first; for `question-and-answers`, the comment units inside posts.
+//!    the first; for `question-and-answers`, the comment units inside posts — but never a unit
+//!    whose element holds the content scope: around the whole content, it is the content, not
+//!    a part beside it (a product's description inside an `<aside>`, a thread whose every post
+//!    the page calls a comment).
 //! 4. The result is (S ∪ added) ∖ removed: a removal wins over an addition (a caption inside a
 //!    comment section that is `in`, with captions `out`, is removed).
 //!
@@ -372,7 +376,17 @@ impl Guideline {
         };
         for u in units.units() {
             let choice = self.choice(u.kind);
-            let text = || units.selection(blocks, u);
+            // A unit around the whole content is the content, not a part beside it: it is
+            // never removed (a product page's description in an <aside>, a thread whose every
+            // post the page calls a comment).
+            let holds_content = scope.as_ref().is_some_and(|s| dom.contains(u.node, s.node));
+            let text = || {
+                if holds_content {
+                    Selection::new()
+                } else {
+                    units.selection(blocks, u)
+                }
+            };
             // What an addition adds: the unit's blocks but those in a form (a comment form's
             // labels are not comments).
             let added = || {
@@ -518,6 +532,8 @@ fn belongs(
         return true;
     }
     let reach = match kind {
+        // The page's headline is the content's, wherever the page puts it.
+        UnitKind::Headline => return true,
         UnitKind::Caption
         | UnitKind::Table
         | UnitKind::Code
@@ -528,7 +544,7 @@ fn belongs(
                 && blocks.start >= scope.first
                 && blocks.end <= scope.last + 1;
         }
-        UnitKind::Headline | UnitKind::Byline => 3,
+        UnitKind::Byline => 3,
         UnitKind::Comments | UnitKind::Posts | UnitKind::PostMeta | UnitKind::Related => 5,
     };
     // Around: the lowest common ancestor at most `reach` elements above the scope…

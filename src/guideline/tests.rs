@@ -293,3 +293,162 @@ fn the_hash_follows_the_choices_only() {
     assert_eq!(a.reference().name, "a");
     assert_eq!(a.summary(), "a: comments out");
 }
+
+/// Every kind of the article side on one hand-made page: byline, caption, data table, code,
+/// a link list inside the text, a fact box, related links, comments with their metadata.
+const EVERY_KIND: &str = r#"<html><head><title>Bridge | Herald</title></head><body>
+<nav><ul><li><a href="/">Home</a></li><li><a href="/n">News</a></li><li><a href="/s">Sport</a></li></ul></nav>
+<main><article class="post">
+<h1>Council approves the bridge</h1>
+<p class="byline">By Ana Lopes</p>
+<div class="entry-content">
+<p>The council approved the new bridge on Tuesday after a long debate about its cost and its look.</p>
+<figure><img src="b.jpg"><figcaption>The bridge as the architects drew it.</figcaption></figure>
+<table><thead><tr><th>Year</th><th>Cost</th></tr></thead><tr><td>2025</td><td>4 M</td></tr></table>
+<pre><code>span = 120 m</code></pre>
+<ul><li><a href="/a">Earlier story one</a></li><li><a href="/b">Earlier story two</a></li></ul>
+<aside class="factbox"><p>The old bridge was built in 1910 and carried horses and carts.</p></aside>
+<p>The new bridge will carry trams, bicycles and people, but no cars, the plans say in detail.</p>
+</div></article>
+<div class="related-posts"><h3>More news</h3><ul><li><a href="/c">Road works begin</a></li><li><a href="/d">New school opens</a></li></ul></div>
+<div id="comments"><h3>3 Comments</h3>
+<ol class="comment-list">
+<li class="comment"><p class="author">Rui</p><p>Finally a bridge for the trams, long overdue in this town.</p></li>
+<li class="comment"><p class="author">Eva</p><p>Too expensive for what it is, in my opinion, honestly.</p></li>
+<li class="comment"><p class="author">Max</p><p>Will there be a path for walkers too, or only trams?</p></li>
+</ol></div></main>
+<footer><p>About us</p></footer></body></html>"#;
+
+/// For every preset, on pages with every kind and several base selections: no byte of a
+/// kind chosen `out` is left; every unit of a kind chosen `in` that belongs to the content
+/// (and is not removed by an `out` kind) is selected, but for its blocks inside a form; with
+/// posts `first`, no later post is left; the extractor's other bytes are untouched.
+#[test]
+fn every_preset_does_what_its_choices_say() {
+    let thread_html = thread();
+    let pages: Vec<(&str, &[&str])> = vec![
+        (EVERY_KIND, BODY),
+        (
+            EVERY_KIND,
+            &[
+                "Council",
+                "By Ana",
+                "The council",
+                "Year",
+                "Rui",
+                "Finally",
+                "Road works",
+            ],
+        ),
+        (thread_html.as_str(), &["Post number 1", "Post number 3"]),
+        (
+            thread_html.as_str(),
+            &["user1", "#1", "Post number 1", "1 likes", "Post number 2"],
+        ),
+    ];
+    for (name, _) in PRESETS {
+        let g = Guideline::preset(name).unwrap();
+        for (html, starts) in &pages {
+            let (page, units, sel) = setup(html, starts);
+            let blocks = page.blocks();
+            let result = g.apply(&page, &sel, &units).selection;
+            let scope = content_scope(&page, &sel);
+            // A unit around the whole content is never removed: leave it out of the checks.
+            let around = |u: &crate::page::units::Unit| {
+                scope
+                    .as_ref()
+                    .is_some_and(|s| page.dom().contains(u.node, s.node))
+            };
+            let of_kind = |k: UnitKind| {
+                units
+                    .of_kind(k)
+                    .filter(|u| !around(u))
+                    .fold(Selection::new(), |s, u| {
+                        s.union(&units.selection(blocks, u))
+                    })
+            };
+            let mut removed = Selection::new();
+            for k in UnitKind::ALL {
+                if g.choice(k) == Choice::Out {
+                    removed = removed.union(&of_kind(k));
+                }
+            }
+            for k in UnitKind::ALL {
+                let c = g.choice(k);
+                let here = of_kind(k);
+                if c == Choice::Out {
+                    assert!(
+                        result.intersection(&here).is_empty(),
+                        "{name}: {k} out, left: {:?}",
+                        page.render(&result.intersection(&here))
+                    );
+                }
+                if c == Choice::In && !sel.is_empty() {
+                    let scope = scope.unwrap();
+                    for u in units.of_kind(k) {
+                        let belongs = if k == UnitKind::Posts {
+                            units.of_kind(UnitKind::Posts).any(|p| {
+                                p.group == u.group
+                                    && belongs(&page, &scope, p.node, &p.blocks, UnitKind::Posts)
+                            })
+                        } else {
+                            belongs(&page, &scope, u.node, &u.blocks, k)
+                        };
+                        if !belongs {
+                            continue;
+                        }
+                        let want = Selection::from_ranges(
+                            u.blocks
+                                .clone()
+                                .filter(|&i| !blocks.get(i).within.contains(Within::FORM))
+                                .flat_map(|i| blocks.ranges(i).to_vec()),
+                        )
+                        .difference(&removed);
+                        assert_eq!(
+                            want.difference(&result),
+                            Selection::new(),
+                            "{name}: {k} in, missing {:?}",
+                            page.render(&want.difference(&result))
+                        );
+                    }
+                }
+                if c == Choice::First {
+                    for u in units
+                        .of_kind(k)
+                        .filter(|u| u.post.is_some_and(|(i, _)| i > 0) && !around(u))
+                    {
+                        let left = result.intersection(&units.selection(blocks, u));
+                        assert!(left.is_empty(), "{name}: a later post left");
+                    }
+                }
+            }
+            // Outside every unit (but those around the content), the extractor's selection
+            // stands.
+            let all_units = UnitKind::ALL
+                .iter()
+                .fold(Selection::new(), |s, &k| s.union(&of_kind(k)));
+            assert_eq!(
+                result.difference(&all_units),
+                sel.difference(&all_units),
+                "{name}: bytes outside the units changed"
+            );
+        }
+    }
+}
+
+/// A unit around the whole extracted content is the content: `out` does not remove it (a
+/// product description inside an `<aside>`).
+#[test]
+fn a_unit_around_the_content_is_never_removed() {
+    let html = "<html><body><h1>Wool runner</h1><nav><a href=/>Shop</a> <a href=/m>Men</a></nav>\
+        <aside class=\"details\"><p>The wool runner is a light shoe made of merino wool for every day.</p>\
+        <p>It is washable, soft and warm in winter, cool in summer.</p></aside>\
+        <div class=\"shipping\"><p>Free shipping on orders over fifty pounds, returns within thirty days, \
+        customer service seven days a week by phone, chat or email, and a repair service for every shoe \
+        we have ever made, in every size and colour we sell.</p></div></body></html>";
+    let (page, units, sel) = setup(html, &["The wool runner", "It is washable"]);
+    assert_eq!(units.of_kind(UnitKind::Supplemental).count(), 1);
+    let g = Guideline::preset("article").unwrap();
+    assert_eq!(g.choice(UnitKind::Supplemental), Choice::Out);
+    assert_eq!(g.apply(&page, &sel, &units).selection, sel);
+}

@@ -32,7 +32,8 @@
 //!   by", "Posted on" or "Published", or (e) mostly unlinked text with a date token
 //!   ([`super::blocks::is_date_token`]) in at most 8 words or two in at most 15.
 //! - **caption**: the outermost `<figcaption>` elements and elements whose `class` / `id` names
-//!   a caption (`caption`, `credit`) holding at most 100 words.
+//!   a caption (`caption`, `credit`) beside a picture (the element or its parent holds an
+//!   `img`, `picture`, `video`, `svg` or `iframe`), holding at most 100 words.
 //! - **table**: the outermost **data tables**, after Mozilla Readability's `_markDataTables`
 //!   (the rule the Readability reference extractor uses): `role="presentation"` or
 //!   `datatable="0"` → layout; a `summary` attribute or a `<caption>` with text → data; a
@@ -53,13 +54,19 @@
 //!   or `footer`, or an element named navigation, menu, sidebar, widget or footer, or inside
 //!   one — so a "Recent comments" widget is no comment section; (a) by its names only.
 //! - **posts** (forum posts): the records of a record group beside no content region (as
-//!   above) that is not comments nor related, has mostly unlinked text (link density < 0.35, at least 8 words a record on average), is
-//!   not a listing of articles (half of the records or more open with a title — a heading
-//!   `h1`–`h4` of at least 3 words — and two thirds of those titles differ; a thread's subject
-//!   lines, "Re: …", repeat), and whose record element or parent has a `class` / `id` naming posts
-//!   (`post`, `message`, `reply`, `answer`, `thread`), or whose page declares a forum
-//!   ([`super::declared`]), or which is the page's largest group with at least 40 % of its
-//!   words and 15 words a record on average. Each post is one unit, numbered in the thread.
+//!   above) that is not related, nor comments — records named as comments are posts on a page
+//!   that declares a forum and no article ([`super::declared`]; forum software marks each
+//!   reply a schema.org `Comment`) — has mostly unlinked text
+//!   (link density < 0.35, at least 8 words a record on average), whose records are not table
+//!   rows or cells (a layout table's rows), that is not a listing of articles (half of the
+//!   records or more open with a title — a heading `h1`–`h4` of at least 3 words — and two
+//!   thirds of those titles differ; a thread's subject lines, "Re: …", repeat), and whose
+//!   record element or parent has a `class` / `id` naming posts (`post`, `message`, `reply`,
+//!   `answer`, `thread`), or which is the largest group of a page that declares a forum and no article, or
+//!   the page's largest group with at least 5 records, 40 % of its words, 15 words a record on
+//!   average and no record with half of the group's words (a page cut into a few big parts is
+//!   no thread). Each post is one unit, numbered in the thread; a comment unit found by its
+//!   names that is a post's record is dropped.
 //! - **post_meta** (the metadata lines of posts and comments: author, date, number, reactions,
 //!   "Reply"): in a posts or comments group, a block of at most 6 words that is not its
 //!   record's largest block and whose path inside the record (each step the tag and first
@@ -485,6 +492,7 @@ impl Units {
         units.find_elements(&facts);
         units.find_bylines(&facts);
         let classes = units.find_groups(&facts);
+        units.drop_post_comments();
         units.find_markers(&facts);
         units.find_post_meta(&facts, &classes);
         units
@@ -568,7 +576,7 @@ impl Units {
             }
             // Captions.
             let kw = f.kw[id];
-            if name == "figcaption" || kw & caption_bit != 0 {
+            if name == "figcaption" || (kw & caption_bit != 0 && beside_a_picture(dom, id)) {
                 let r = f.blocks_in(id);
                 if !r.is_empty() && f.words_of(&r) <= 100 && !f.is_wrapper(id) {
                     let why = if name == "figcaption" {
@@ -790,7 +798,10 @@ impl Units {
         let comment_bit = Facts::bit("comment");
         let post_bit = Facts::bit("post");
         let related_bit = Facts::bit("related");
-        let forum = Declared::of(dom).kinds().contains(&"forum");
+        // A thread: the page declares a forum (a discussion posting, a question, a comment…)
+        // and no article.
+        let declared = Declared::of(dom).kinds();
+        let forum = declared.contains(&"forum") && !declared.contains(&"article");
         let largest = f.records.largest();
         for (g, group) in groups.iter().enumerate() {
             if group.records.is_empty() {
@@ -817,6 +828,13 @@ impl Units {
             let ld = if w == 0 { 0.0 } else { l as f64 / w as f64 };
             let count = group.records.len();
             let mean = w as f64 / count as f64;
+            // The largest record's words, and whether the records are table rows or cells (a
+            // layout table's rows are no posts).
+            let biggest = span.iter().map(|r| f.words_of(r)).max().unwrap_or(0);
+            let table_rows = matches!(
+                f.tag_name(first.node),
+                "tr" | "td" | "th" | "tbody" | "thead" | "tfoot"
+            );
             let near = |id: NodeId, up: usize| f.kw_up(id, up);
             let kc = near(first.node, 2) & comment_bit != 0
                 || landmark_up(dom, first.node, 2) & *COMMENT_LANDMARK != 0;
@@ -859,7 +877,7 @@ impl Units {
                 (Some(UnitKind::Related), why)
             } else if f.away[group.parent] {
                 (None, String::new())
-            } else if kc || (marker == Some(EndMarker::Comments) && lead >= 50) {
+            } else if (kc || (marker == Some(EndMarker::Comments) && lead >= 50)) && !forum {
                 let why = if kc {
                     format!("records `{sig}` named as comments")
                 } else {
@@ -869,19 +887,25 @@ impl Units {
             } else if ld < 0.35
                 && mean >= 8.0
                 && !listing
+                && !table_rows
                 && (kp
-                    || forum
+                    || (kc && forum)
+                    || (forum && largest == Some(g))
                     || (largest == Some(g)
+                        && count >= 5
                         && w as f64 >= 0.4 * f.page_words as f64
-                        && mean >= 15.0))
+                        && mean >= 15.0
+                        && 2 * biggest <= w))
             {
                 let why = if kp {
                     format!("records `{sig}` named as posts")
                 } else if forum {
-                    format!("records `{sig}` on a page that declares a forum")
+                    format!("records `{sig}` on a page that declares a forum and no article")
                 } else {
                     format!(
-                        "the page's largest record group `{sig}` ({:.0} % of its words)",
+                        "the page's largest record group `{sig}` ({} records, {:.0} % of its \
+                         words)",
+                        count,
                         100.0 * w as f64 / f.page_words.max(1) as f64
                     )
                 };
@@ -903,6 +927,29 @@ impl Units {
             }
         }
         class
+    }
+
+    /// A post named as a comment (forum software marks each reply `itemtype=…/Comment`) is a
+    /// post: comment units found by their names whose element is a post's record element go,
+    /// and the blocks' kinds are made again. Comments inside a post (a question-and-answer
+    /// site's comments under an answer) stay.
+    fn drop_post_comments(&mut self) {
+        let posts: Vec<NodeId> = self.of_kind(UnitKind::Posts).map(|u| u.node).collect();
+        if posts.is_empty() {
+            return;
+        }
+        self.units.retain(|u| {
+            !(u.kind == UnitKind::Comments && u.group.is_none() && posts.contains(&u.node))
+        });
+        let n = self.kinds.len();
+        self.kinds = vec![KindSet::default(); n];
+        for u in &self.units {
+            for k in u.blocks.clone() {
+                if let Some(s) = self.kinds.get_mut(k) {
+                    s.insert(u.kind);
+                }
+            }
+        }
     }
 
     /// End-of-text markers: a comment heading, a related heading and the run after it.
@@ -1065,6 +1112,23 @@ fn away_regions(dom: &Dom) -> Vec<bool> {
                     || masks[id] & away_bits != 0));
     }
     away
+}
+
+/// Does element `id`, or its parent, hold a picture (`img`, `picture`, `video`, `svg`,
+/// `iframe`)? A caption describes one; a typographic `caption` class elsewhere is no caption.
+fn beside_a_picture(dom: &Dom, id: NodeId) -> bool {
+    let around = dom
+        .parent(id)
+        .filter(|&p| dom.kind(p) == NodeKind::Element)
+        .unwrap_or(id);
+    let sub = dom.subtree(around);
+    (sub.start..sub.end).any(|d| {
+        dom.kind(d) == NodeKind::Element
+            && matches!(
+                dom.tag_name(d),
+                Some("img" | "picture" | "video" | "svg" | "iframe")
+            )
+    })
 }
 
 /// The landmark bits of `id` and its ancestors up to `up` elements above, ORed.

@@ -277,3 +277,15 @@ fn kinds_have_names_and_a_primary() {
         [UnitKind::Caption, UnitKind::Comments]
     );
 }
+
+#[test]
+fn a_caption_class_counts_beside_a_picture_only() {
+    let html = "<body><h1>T</h1><div class=wp-caption><img src=a.jpg><p class=wp-caption-text>The old mill in 1910.</p></div>\
+        <div class=card><h3 class=text-caption>Leather wallet for men, slim</h3><p>Price 20</p></div></body>";
+    let page = Page::from_text("c.html", html);
+    let units = Units::find(&page, h1(&page));
+    assert_eq!(
+        texts_of(&page, &units, UnitKind::Caption),
+        ["The old mill in 1910."]
+    );
+}
