@@ -32,10 +32,10 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::algorithms::reference::TextStage;
-use crate::algorithms::{Algorithm, Extractor, Params};
 use crate::corpus;
 use crate::error::Result;
+use crate::extract::TextStage;
+use crate::extract::{Algorithm, Extractor, Params};
 use crate::page::blocks::BlockContext;
 use crate::page::{decode, DecodeOptions, Page};
 use std::sync::Arc;
@@ -236,7 +236,7 @@ fn stage_rows(
 /// extractors. Report them with [`headline_table`] (KB/s, as Mohammadzadeh 2013, Table 5.4).
 pub fn run_headline(
     pages: &[(String, Vec<u8>)],
-    finders: &[Arc<dyn crate::headline::HeadlineFinder>],
+    finders: &[Arc<dyn crate::extract::headline::HeadlineFinder>],
     repeat: usize,
 ) -> Vec<BenchRow> {
     let opts = DecodeOptions::default();
@@ -340,7 +340,7 @@ mod tests {
                 vec![0x89, b'P', b'N', b'G', 13, 10, 26, 10],
             ),
         ];
-        let algos = crate::algorithms::registry();
+        let algos = crate::extractors::registry();
         let rows = run(&pages, algos.all(), 1);
         let staged: Vec<&str> = algos
             .iter()
@@ -371,7 +371,7 @@ mod tests {
             "a".to_string(),
             b"<title>Hello world</title><h1>Hello world</h1>".to_vec(),
         )];
-        let finders = crate::headline::registry();
+        let finders = crate::extractors::headlines();
         let rows = run_headline(&pages, finders.all(), 1);
         assert_eq!(rows.len(), finders.len() + 1);
         assert_eq!(rows[0].algo, "dom");

@@ -2,9 +2,11 @@
 //!
 //! The pipeline (see `README.md`): raw bytes are decoded once ([`page::decode`]) into a
 //! [`page::Page`], whose lexing and virtual lines are built lazily on first use. An
-//! [`algorithms::Extractor`] maps a page and its parameters to an [`algorithms::Extraction`]: a
+//! [`extract::Extractor`] maps a page and its parameters to an [`extract::Extraction`]: a
 //! [`selection::Selection`] (byte ranges over the decoded UTF-8 text) and a
-//! [`algorithms::Trace`] (the signals it computed on the way). Evaluation ([`eval`]) compares
+//! [`extract::Trace`] (the signals it computed on the way). The algorithms are in
+//! [`algorithms`], the learned methods in [`learn`], and [`extractors`] is the one registry of
+//! every extractor and headline finder a user can name. Evaluation ([`eval`]) compares
 //! selections rendered to text against gold standards with the word-sequence LCS measure
 //! ([`metrics`], which also serves the gold importer).
 //!
@@ -22,6 +24,7 @@ pub mod config;
 pub mod corpus;
 pub mod error;
 pub mod eval;
+pub mod extract;
 pub mod extractors;
 pub mod fsio;
 pub mod gold;
@@ -36,7 +39,3 @@ pub mod selection;
 pub mod tui;
 
 pub use error::{Error, Result};
-
-/// Headline finders (TitleFinder and the baselines, Mohammadzadeh 2013, chapter 5); they live
-/// under [`algorithms`] because the DANA family's headline bound uses them.
-pub use algorithms::headline;

@@ -11,7 +11,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use cescope::algorithms::Params;
+use cescope::extract::Params;
 use cescope::gold::{self, SaveMode};
 use cescope::learn::active::{self, PageUncertainty};
 use cescope::learn::{find_method, TrainJob};

@@ -1,6 +1,10 @@
 //! Bad input never panics: each case gives a clear error or a best-effort result.
 
-use cescope::algorithms::{combine, registry, Algorithm, Params};
+use cescope::algorithms::combine;
+
+use cescope::extractors::registry;
+
+use cescope::extract::{Algorithm, Params};
 use cescope::page::{DecodeOptions, Page};
 use cescope::Error;
 

@@ -331,7 +331,7 @@ fn tiny_corpus() -> tempfile::TempDir {
 fn eval_on_jsonl_equals_the_directory_form() {
     let corpus = tiny_corpus();
     let algos = run::configure(
-        cescope::algorithms::resolve("danag,bte,cetr,lqf").unwrap(),
+        cescope::extractors::resolve("danag,bte,cetr,lqf").unwrap(),
         &[],
     )
     .unwrap();
@@ -407,7 +407,7 @@ fn eval_on_jsonl_equals_the_directory_form_on_scrapinghub_dev() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
-    let algos = run::configure(cescope::algorithms::resolve("danag,bte").unwrap(), &[]).unwrap();
+    let algos = run::configure(cescope::extractors::resolve("danag,bte").unwrap(), &[]).unwrap();
     let (pages, _) = run::gather(&[corpus]).unwrap();
     let a = run::evaluate(&pages, &algos, Metric::Word, false);
     let (b, _) =

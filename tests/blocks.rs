@@ -385,7 +385,7 @@ fn invariants(page: &Page) -> Result<(), String> {
     {
         return Err(format!("projection {v}"));
     }
-    let display = cescope::algorithms::trace::raw_lines(html);
+    let display = cescope::page::lines::raw_lines(html);
     let extents: Vec<std::ops::Range<usize>> = (0..dom.len())
         .map(|id| dom.hull(id).unwrap_or(0..0))
         .collect();
@@ -447,8 +447,9 @@ fn corpus_pages_keep_the_block_invariants() {
 /// the block's text (where the inspector draws it), the block's extent covering its tags too.
 #[test]
 fn a_dom_trace_is_drawn_on_the_text_lines() {
-    use cescope::algorithms::trace::Unit;
-    use cescope::algorithms::{find, Params};
+    use cescope::extract::trace::Unit;
+    use cescope::extract::Params;
+    use cescope::extractors::find;
     let html = "<div class=story><p>Some text <a href=x>link</a> and more text</p>\
         <ul><li><a href=a>One</a></li><li><a href=b>Two</a></li></ul></div>";
     let page = Page::from_text("t.html", html);
@@ -483,8 +484,9 @@ fn a_dom_trace_is_drawn_on_the_text_lines() {
 /// too. (Before, every value sat on its element's start-tag line: the text lines showed 0.)
 #[test]
 fn lqf_values_land_on_the_text_lines() {
-    use cescope::algorithms::trace::Unit;
-    use cescope::algorithms::{find, to_lines, Params};
+    use cescope::extract::trace::Unit;
+    use cescope::extract::{to_lines, Params};
+    use cescope::extractors::find;
     let html = "<body>\n<div class=story>\n<h2>Storm closes the harbour</h2>\n\
         <p>Boats stayed in port on Monday, <a href=/w>the weather office</a> said.</p>\n\
         <p>The ferry will sail again on Wednesday morning.</p>\n</div>\n</body>";

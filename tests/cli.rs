@@ -129,10 +129,18 @@ fn exit_codes() {
 fn algos_lists_every_algorithm_with_defaults() {
     let out = cescope().args(["algos", "--names"]).output().unwrap();
     let names = String::from_utf8(out.stdout).unwrap();
+    let mut every: Vec<String> = cescope::extractors::names()
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    every.push(format!(
+        "{}\t(trained; not in all)",
+        cescope::extractors::LEARNED
+    ));
     assert_eq!(
         names.lines().collect::<Vec<_>>(),
-        cescope::algorithms::names(),
-        "`algos --names` lists the registry in order"
+        every,
+        "`algos --names` lists the registry in order, the shipped model last and marked"
     );
     assert!(names
         .lines()

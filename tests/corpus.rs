@@ -2,9 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
-use cescope::algorithms::{registry, Params};
+use cescope::extractors::registry;
+
 use cescope::corpus;
 use cescope::eval::run::{self, GroupBy, Metric};
+use cescope::extract::Params;
 use cescope::page::{DecodeOptions, Page};
 
 fn corpus_dir(name: &str) -> PathBuf {

@@ -4,8 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use cescope::algorithms::{find, Params, Unit};
+use cescope::extractors::find;
+
 use cescope::corpus;
+use cescope::extract::{Params, Unit};
 use cescope::page::{DecodeOptions, Page};
 
 fn corpus_dir(name: &str) -> PathBuf {

@@ -18,7 +18,6 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use cescope::algorithms;
 use cescope::corpus::GoldText;
 use cescope::eval::report::{self, TableBy};
 use cescope::eval::run::{self, GroupBy, Metric};
@@ -122,12 +121,12 @@ fn library_numbers_by_hand() {
     assert_eq!(pages[2].site, "www.example.com");
     assert_eq!(pages[0].corpus, corpus_name(dir.path()));
 
-    let algos = run::configure(algorithms::resolve("danag,r2l").unwrap(), &[]).unwrap();
+    let algos = run::configure(cescope::extractors::resolve("danag,r2l").unwrap(), &[]).unwrap();
     let rep = run::evaluate(&pages, &algos, Metric::Word, false);
     assert_eq!(rep.algos[0].name, "danag");
     assert_eq!(
         rep.algos[0].params.get("gap"),
-        Some(&algorithms::ParamValue::Int(20))
+        Some(&cescope::extract::ParamValue::Int(20))
     );
     let d = &rep.algos[0].results;
     assert_eq!((d[0].prf.f1, d[0].empty), (1.0, false));
@@ -184,7 +183,7 @@ fn pluggable_gold_source_and_unloadable_pages() {
     let (pages, notes) = run::gather_with(&[html], &source).unwrap();
     assert_eq!(pages.len(), 1);
     assert!(notes[0].contains("skipped 2 of 3 pages") && notes[0].contains("b, c"));
-    let algos = run::configure(algorithms::resolve("danag").unwrap(), &[]).unwrap();
+    let algos = run::configure(cescope::extractors::resolve("danag").unwrap(), &[]).unwrap();
     let rep = run::evaluate(&pages, &algos, Metric::Word, false);
     assert_eq!(rep.overall(0).f1, 1.0);
 
@@ -201,7 +200,7 @@ fn pluggable_gold_source_and_unloadable_pages() {
 fn report_formats_from_the_library() {
     let dir = corpus();
     let (pages, _) = run::gather(&[dir.path().to_path_buf()]).unwrap();
-    let algos = run::configure(algorithms::resolve("danag,r2l").unwrap(), &[]).unwrap();
+    let algos = run::configure(cescope::extractors::resolve("danag,r2l").unwrap(), &[]).unwrap();
     let rep = run::evaluate(&pages, &algos, Metric::Word, false);
     let t = report::table(&rep, TableBy::Corpus, false);
     assert!(t.contains("0.974 (1)") && t.contains("0.333 (3)"), "{t}");
@@ -586,7 +585,7 @@ fn danag_on_scrapinghub_dev() {
     let (pages, notes) = run::gather(&[c]).unwrap();
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!(pages.len(), 98);
-    let algos = run::configure(algorithms::resolve("danag").unwrap(), &[]).unwrap();
+    let algos = run::configure(cescope::extractors::resolve("danag").unwrap(), &[]).unwrap();
     let rep = run::evaluate(&pages, &algos, Metric::Word, false);
     let s = rep.overall(0);
     eprintln!(

@@ -10,7 +10,6 @@
 
 use std::process::Command;
 
-use cescope::algorithms;
 use cescope::eval::report::{self, Format, TableBy};
 use cescope::eval::run::{self, GroupBy, Metric, NO_PAGE_TYPE};
 
@@ -52,7 +51,7 @@ fn corpus(with_types: bool) -> tempfile::TempDir {
 
 fn report(dir: &std::path::Path) -> run::Report {
     let (pages, _) = run::gather(&[dir.to_path_buf()]).unwrap();
-    let algos = run::configure(algorithms::resolve("plain").unwrap(), &[]).unwrap();
+    let algos = run::configure(cescope::extractors::resolve("plain").unwrap(), &[]).unwrap();
     run::evaluate(&pages, &algos, Metric::Word, false)
 }
 

@@ -173,7 +173,7 @@ fn source_mismatches(app: &mut App, what: &str) -> Vec<String> {
 
 #[test]
 fn gutter_marks_exactly_the_lines_with_selected_text_for_every_algorithm_and_sample_page() {
-    let names: Vec<String> = cescope::algorithms::registry()
+    let names: Vec<String> = cescope::extractors::registry()
         .iter()
         .map(|e| e.name().to_string())
         .collect();

@@ -251,7 +251,7 @@ fn algos_lists_the_headline_finders() {
         .filter(|x| x["kind"] == "headline")
         .map(|x| x["name"].as_str().unwrap())
         .collect();
-    assert_eq!(heads, cescope::headline::names());
+    assert_eq!(heads, cescope::extractors::headline_names());
     // The shipped ranker is listed after them, as the default.
     assert!(
         t.contains("the shipped headline ranker (--method learned"),
@@ -272,14 +272,14 @@ fn algos_lists_the_headline_finders() {
 #[test]
 #[ignore = "needs ../shared/corpus"]
 fn finders_on_the_shared_corpora() {
-    use cescope::algorithms::Params;
+    use cescope::extract::Params;
     use cescope::page::{DecodeOptions, Page};
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
     for c in ["readability", "wcxb-dev"] {
         let corpus = cescope::corpus::open(&std::path::Path::new(root).join(c)).unwrap();
         for p in corpus.pages.iter().step_by(7) {
             let page = Page::load(&p.path, &DecodeOptions::default()).unwrap();
-            for f in cescope::headline::registry() {
+            for f in cescope::extractors::headlines() {
                 let h = f.run(&page, &Params::defaults(f.params()));
                 h.trace.validate(&page).unwrap();
                 if let Some(b) = h.best() {
@@ -297,7 +297,7 @@ fn finders_on_the_shared_corpora() {
 #[test]
 #[ignore = "needs ../shared/corpus"]
 fn headline_candidates_hold_the_gold() {
-    use cescope::headline::candidates::{candidates, gold_candidate, FEATURES};
+    use cescope::algorithms::headline::candidates::{candidates, gold_candidate, FEATURES};
     use cescope::page::{DecodeOptions, Page};
     let at = |name: &str| FEATURES.iter().position(|f| *f == name).unwrap();
     let (rank, whole, part) = (at("tf_rank"), at("title_whole"), at("title_part"));
@@ -309,7 +309,7 @@ fn headline_candidates_hold_the_gold() {
             let Some(gold) = p.gold.as_ref().and_then(|g| g.headline.clone()) else {
                 continue;
             };
-            if cescope::headline::normalize_ws(&gold).is_empty() {
+            if cescope::extract::headline::normalize_ws(&gold).is_empty() {
                 continue;
             }
             let page = Page::load(&p.path, &DecodeOptions::default()).unwrap();
@@ -336,7 +336,7 @@ fn headline_candidates_hold_the_gold() {
 }
 
 mod no_panic {
-    use cescope::algorithms::Params;
+    use cescope::extract::Params;
     use cescope::page::{DecodeOptions, Page};
     use proptest::prelude::*;
 
@@ -371,7 +371,7 @@ mod no_panic {
         fn finders_never_panic(parts in proptest::collection::vec(fragment(), 0..40)) {
             let html = parts.concat();
             let page = Page::from_bytes("p", html.into_bytes(), &DecodeOptions::default()).unwrap();
-            for f in cescope::headline::registry() {
+            for f in cescope::extractors::headlines() {
                 let mut p = Params::defaults(f.params());
                 for s in ["fragment=inline", "stop_words=true", "stemming=true"] {
                     let _ = p.set_str(f.params(), s);
@@ -388,7 +388,7 @@ mod no_panic {
                 }
             }
             for name in ["r2l", "danag", "addanag"] {
-                let e = cescope::algorithms::find(name).unwrap();
+                let e = cescope::extractors::find(name).unwrap();
                 for b in ["headline", "headline+gap"] {
                     let mut p = Params::defaults(e.params());
                     p.set_str(e.params(), &format!("bound={b}")).unwrap();
@@ -426,7 +426,7 @@ fn inspector_takes_the_suggested_headline() {
     };
     let p = cescope::page::Page::load(&page, &Default::default()).unwrap();
     let f = cescope::extractors::find_headline(cescope::extractors::DEFAULT_HEADLINE).unwrap();
-    let want = f.run(&p, &cescope::algorithms::Params::defaults(f.params()));
+    let want = f.run(&p, &cescope::extract::Params::defaults(f.params()));
     let head = |app: &App| {
         app.ann
             .as_ref()
@@ -468,8 +468,8 @@ fn learned_headlines_cross_validated() {
     use cescope::eval::run::GroupBy;
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
     let corpora = [root.join("readability"), root.join("wcxb-dev")];
-    let report =
-        cescope::learn::headline::cross_validate(&corpora, 5, 1, "tf,title,largest").unwrap();
+    let peers = cescope::extractors::resolve_headlines("tf,title,largest").unwrap();
+    let report = cescope::learn::headline::cross_validate(&corpora, 5, 1, peers).unwrap();
     let table = report.table(GroupBy::Corpus);
     println!("{table}");
     let groups = report.summarize(GroupBy::Corpus);

@@ -13,7 +13,9 @@
 //! Known differences: one, mis-nested SVG / MathML ([`known`] recognises it and explains it);
 //! none on the corpora.
 
-use cescope::algorithms::{registry, Params};
+use cescope::extractors::registry;
+
+use cescope::extract::Params;
 use cescope::page::blocks::Visibility;
 use cescope::page::lex::{flags, lex_with, ByteClass, LexOptions, Lexed};
 use cescope::page::{DecodeOptions, Dom, DomOptions, NodeKind, Page};
@@ -189,7 +191,7 @@ fn every_extractor_reads_the_script_escape_as_the_dom_does() {
         checked += 1;
     }
     assert!(checked > 20, "extractors checked: {checked}");
-    let plain = cescope::algorithms::find("plain").unwrap();
+    let plain = cescope::extractors::find("plain").unwrap();
     let x = plain.run(&page, &Params::defaults(plain.params()));
     assert_eq!(page.render(&x.selection), "hello world");
 }
@@ -258,7 +260,7 @@ fn noscript_posts_are_text_unless_scripting_is_on() {
     .unwrap();
     assert!(!off.scripting() && on.scripting());
     for name in ["lqf", "sw", "crunch", "fe", "cetd", "plain"] {
-        let e = cescope::algorithms::find(name).unwrap();
+        let e = cescope::extractors::find(name).unwrap();
         let params = Params::defaults(e.params());
         let text = off.render(&e.run(&off, &params).selection);
         assert!(

@@ -217,7 +217,7 @@ fn eval_warns_once_when_the_page_differs_from_its_gold() {
     // The library carries it in the report.
     let (found, _) = run::gather_with(&[pages], &CorpusOrGoldFiles).unwrap();
     assert!(found[0].gold_sha256.is_some());
-    let algos = run::configure(cescope::algorithms::resolve("danag").unwrap(), &[]).unwrap();
+    let algos = run::configure(cescope::extractors::resolve("danag").unwrap(), &[]).unwrap();
     let rep = run::evaluate(&found, &algos, run::Metric::Word, false);
     assert_eq!(rep.pages[0].warnings.len(), 1);
     assert!(rep.pages[0].error.is_none());

@@ -10,7 +10,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use cescope::algorithms::{ParamValue, Params};
+use cescope::extract::{ParamValue, Params};
 use cescope::learn::{find_method, TrainJob};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -123,7 +123,7 @@ fn sample_model(
     method: &str,
     dir: &Path,
     file: &str,
-) -> (PathBuf, std::sync::Arc<dyn cescope::algorithms::Extractor>) {
+) -> (PathBuf, std::sync::Arc<dyn cescope::extract::Extractor>) {
     let trained = find_method(method)
         .unwrap()
         .train(&job(&Path::new(ROOT).join("sample-pages"), None))
@@ -165,7 +165,7 @@ fn a_model_file_is_an_extractor_with_a_threshold_and_explanations() {
     let at = page.text().rfind("Residents of a riverside").unwrap();
     let line = page.lines().line_of(at).unwrap();
     let said = e
-        .explain(&page, &x, cescope::algorithms::Location::Line(line), None)
+        .explain(&page, &x, cescope::extract::Location::Line(line), None)
         .join("; ");
     assert!(
         said.contains("p = ") && said.contains("decision path"),
@@ -177,8 +177,8 @@ fn a_model_file_is_an_extractor_with_a_threshold_and_explanations() {
 /// article's first paragraph; returns the page, the run and `e`'s explanation of that
 /// paragraph's line.
 fn run_on_the_news_article(
-    e: &dyn cescope::algorithms::Extractor,
-) -> (cescope::page::Page, cescope::algorithms::Extraction, String) {
+    e: &dyn cescope::extract::Extractor,
+) -> (cescope::page::Page, cescope::extract::Extraction, String) {
     let page = cescope::page::Page::load(
         &Path::new(ROOT).join("sample-pages/news-article.html"),
         &Default::default(),
@@ -191,7 +191,7 @@ fn run_on_the_news_article(
     let at = page.text().rfind("Residents of a riverside").unwrap();
     let line = page.lines().line_of(at).unwrap();
     let said = e
-        .explain(&page, &x, cescope::algorithms::Location::Line(line), None)
+        .explain(&page, &x, cescope::extract::Location::Line(line), None)
         .join("; ");
     (page, x, said)
 }
@@ -237,7 +237,7 @@ fn a_crf_model_file_is_an_extractor() {
     let at = page.text().rfind("Residents of a riverside").unwrap();
     let line = page.lines().line_of(at).unwrap();
     let said = e
-        .explain(&page, &x, cescope::algorithms::Location::Line(line), None)
+        .explain(&page, &x, cescope::extract::Location::Line(line), None)
         .join("; ");
     assert!(
         said.contains("p = ") && said.contains("on its own") && said.contains("content → content"),

@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use cescope::algorithms::{registry, Params};
+use cescope::extractors::registry;
+
+use cescope::extract::Params;
 use cescope::page::{DecodeOptions, Page};
 
 fn sample_pages() -> Vec<(String, Page)> {

@@ -1,7 +1,9 @@
 //! Property tests: arbitrary input never panics anywhere in the pipeline, and the page-model
 //! invariants (spans and virtual lines tile the text, selections stay on char boundaries) hold.
 
-use cescope::algorithms::{registry, Params};
+use cescope::extractors::registry;
+
+use cescope::extract::Params;
 use cescope::page::{DecodeOptions, Page};
 use proptest::prelude::*;
 
@@ -197,7 +199,7 @@ proptest! {
         // Both the lines' text (plain) and the DOM's text nodes (where the parser merges the
         // text around a dropped tag into one node) must have the same words.
         let all_words = |p: &Page| {
-            let plain = cescope::algorithms::find("plain").unwrap();
+            let plain = cescope::extractors::find("plain").unwrap();
             cescope::metrics::words(&p.render(&plain.run(p, &Params::defaults(plain.params())).selection))
         };
         // Words per text node: a node that merged the text around a dropped tag differs.

@@ -10,8 +10,9 @@
 use std::path::{Path, PathBuf};
 
 use cescope::algorithms::reference::{alignment, MIN_SHARE};
-use cescope::algorithms::{registry, Extractor, Location, Params};
 use cescope::corpus;
+use cescope::extract::{Extractor, Location, Params};
+use cescope::extractors::registry;
 use cescope::metrics::{mean, word_prf, words};
 use cescope::page::{DecodeOptions, Page};
 use rayon::prelude::*;
@@ -32,7 +33,7 @@ fn both_crates_are_registered_with_their_options() {
     let names: Vec<&str> = refs.iter().map(|e| e.name()).collect();
     assert_eq!(names, ["trafilatura", "readability"]);
     let specs = |n: &str| -> Vec<String> {
-        let e = cescope::algorithms::find(n).unwrap();
+        let e = cescope::extractors::find(n).unwrap();
         e.params().iter().map(|s| s.name.to_string()).collect()
     };
     assert_eq!(specs("trafilatura"), ["favour", "comments", "tables"]);
@@ -169,7 +170,7 @@ fn reference_extractors_are_filter_set_members() {
          [[member]]\nalgo = \"bte\"\nparams = {}\n",
     )
     .unwrap();
-    let e = cescope::algorithms::find(set.to_str().unwrap()).unwrap();
+    let e = cescope::extractors::find(set.to_str().unwrap()).unwrap();
     let names: Vec<&str> = e.params().iter().map(|s| s.name.as_ref()).collect();
     assert!(
         names.contains(&"1.favour") && names.contains(&"2.char_threshold"),
@@ -179,7 +180,7 @@ fn reference_extractors_are_filter_set_members() {
     let page = Page::load(&dir.join("news-article.html"), &DecodeOptions::default()).unwrap();
     let x = e.run(&page, &Params::defaults(e.params()));
     let sel = |n: &str| {
-        let m = cescope::algorithms::find(n).unwrap();
+        let m = cescope::extractors::find(n).unwrap();
         m.run(&page, &Params::defaults(m.params())).selection
     };
     let (t, r, b) = (sel("trafilatura"), sel("readability"), sel("bte"));

@@ -398,7 +398,7 @@ fn a_count_repeats_movements_and_strikes() {
     keys(&mut app, "[0");
     assert_eq!(
         app.active_algo().params.get("gap"),
-        Some(&cescope::algorithms::ParamValue::Int(20))
+        Some(&cescope::extract::ParamValue::Int(20))
     );
     assert_eq!(app.count, None);
 }

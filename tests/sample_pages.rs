@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use cescope::algorithms::{find, Params};
+use cescope::extractors::find;
+
+use cescope::extract::Params;
 use cescope::metrics::word_prf;
 use cescope::page::{DecodeOptions, Page};
 

@@ -679,7 +679,7 @@ fn explain_panel_is_not_cut() {
             .explain(
                 &page,
                 &x,
-                cescope::algorithms::Location::Line(app.cursor),
+                cescope::extract::Location::Line(app.cursor),
                 None,
             )
             .join("; ");

@@ -11,7 +11,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use cescope::algorithms::{
+use cescope::extract::{
     AlgoInfo, Algorithm, Extraction, Extractor, Keys, Location, Marks, Params, Phase, Positions,
     Role, Scalar, Series, Step, Trace, Unit, NO_PARAMS, ONE_PHASE,
 };
@@ -183,7 +183,7 @@ impl Extractor for NodeTest {
         let trace = Trace {
             series: vec![
                 Series::new("q", "link quota", Unit::Node, Role::CombinedSignal, quota)
-                    .with_agg(cescope::algorithms::Agg::Max),
+                    .with_agg(cescope::extract::Agg::Max),
             ],
             scalars: vec![Scalar::new("t", "t", None, Role::Threshold, t)],
             marks: vec![
@@ -478,13 +478,13 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 fn naming_literals(files: &[(String, String)]) -> Vec<String> {
     let page = Page::load(&sample("wiki-article.html"), &Default::default()).unwrap();
     let mut keys: Vec<String> = Vec::new();
-    for e in cescope::algorithms::registry() {
+    for e in cescope::extractors::registry() {
         let x = e.run(&page, &Params::defaults(e.params()));
         keys.extend(x.trace.keys().map(str::to_string));
     }
     assert!(keys.iter().any(|k| k == "T1"), "{keys:?}");
-    let mut names = cescope::algorithms::names();
-    names.extend(cescope::headline::names());
+    let mut names = cescope::extractors::names();
+    names.extend(cescope::extractors::headline_names());
     let mut found = Vec::new();
     for (file, code) in files {
         for l in string_literals(code) {
@@ -672,7 +672,7 @@ impl Extractor for Renamed {
 fn every_algorithm_is_drawn_alike_under_another_name_and_keys() {
     let page = Page::load(&sample("news-article.html"), &Default::default()).unwrap();
     let (w, h) = (160, 48);
-    for e in cescope::algorithms::registry() {
+    for e in cescope::extractors::registry() {
         let name = e.name();
         let renamed = Arc::new(Renamed::new(Arc::clone(e), &page));
         let mut a = App::open(&sample("news-article.html"), opts()).unwrap();
@@ -736,7 +736,7 @@ fn every_algorithm_is_drawn_alike_under_another_name_and_keys() {
 #[test]
 fn bte_and_plain_from_the_registry_are_drawn() {
     let (_dir, path) = links_page();
-    let bte: Arc<dyn Extractor> = cescope::algorithms::find("bte").unwrap();
+    let bte: Arc<dyn Extractor> = cescope::extractors::find("bte").unwrap();
     let mut app = open_with(&path, bte);
     let page = app.doc.as_ref().unwrap().page.clone();
     let line = (0..app.line_count())
@@ -754,7 +754,7 @@ fn bte_and_plain_from_the_registry_are_drawn() {
     keys(&mut app, "..");
     assert!(screen(&mut app, 100, 30).contains("optimum"));
 
-    let plain: Arc<dyn Extractor> = cescope::algorithms::find("plain").unwrap();
+    let plain: Arc<dyn Extractor> = cescope::extractors::find("plain").unwrap();
     let mut app = open_with(&path, plain);
     let x = app.active_algo().result.clone().unwrap();
     assert!(page.render(&x.selection).contains("Section 0"));
@@ -767,7 +767,7 @@ fn bte_and_plain_from_the_registry_are_drawn() {
 #[test]
 fn lqf_from_the_registry_is_drawn() {
     let (_dir, path) = links_page();
-    let lqf: Arc<dyn Extractor> = cescope::algorithms::find("lqf").unwrap();
+    let lqf: Arc<dyn Extractor> = cescope::extractors::find("lqf").unwrap();
     let mut app = open_with(&path, lqf);
     let page = app.doc.as_ref().unwrap().page.clone();
     let x = app.active_algo().result.clone().unwrap();
@@ -794,7 +794,7 @@ fn lqf_from_the_registry_is_drawn() {
 #[test]
 fn step_mode_survives_switching_to_an_algorithm_with_fewer_phases() {
     let (_dir, path) = links_page();
-    let bte: Arc<dyn Extractor> = cescope::algorithms::find("bte").unwrap();
+    let bte: Arc<dyn Extractor> = cescope::extractors::find("bte").unwrap();
     let mut app = App::open(&path, opts()).unwrap();
     let addanag = app
         .algos
@@ -815,7 +815,7 @@ fn step_mode_survives_switching_to_an_algorithm_with_fewer_phases() {
 /// own phases (each step's header names the phase) and explained at a line of the article.
 #[test]
 fn every_registered_algorithm_is_drawn_overlaid_stepped_and_explained() {
-    for e in cescope::algorithms::registry() {
+    for e in cescope::extractors::registry() {
         let name = e.name();
         let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
         let i = app
@@ -866,7 +866,7 @@ fn every_registered_algorithm_is_drawn_overlaid_stepped_and_explained() {
         let said = e.explain(
             &page,
             &x,
-            cescope::algorithms::Location::Byte(app.line_range(app.cursor).unwrap().start),
+            cescope::extract::Location::Byte(app.line_range(app.cursor).unwrap().start),
             None,
         );
         assert!(!said.is_empty(), "{name}: explain says something");

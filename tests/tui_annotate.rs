@@ -430,10 +430,10 @@ fn headline_panel_merges_identical_texts() {
     let rows = app.headline_rows();
     // The panel is the shipped ranker's, merged: one row per text.
     let f = cescope::extractors::find_headline(cescope::extractors::DEFAULT_HEADLINE).unwrap();
-    let found = f.run(&page, &cescope::algorithms::Params::defaults(f.params()));
+    let found = f.run(&page, &cescope::extract::Params::defaults(f.params()));
     assert_eq!(
         rows[..],
-        cescope::headline::group_candidates(&page, &found, 20)[..]
+        cescope::extract::headline::group_candidates(&page, &found, 20)[..]
     );
     assert_eq!(
         rows[0].text,
@@ -510,11 +510,11 @@ fn headline_panel_merges_identical_texts() {
         ..opts_with_gold(&dir.path().join("gold-tf"))
     };
     let mut app = App::open(&page_path, opts).unwrap();
-    let tf = cescope::headline::find("tf").unwrap();
-    let found = tf.run(&page, &cescope::algorithms::Params::defaults(tf.params()));
+    let tf = cescope::extractors::find_headline("tf").unwrap();
+    let found = tf.run(&page, &cescope::extract::Params::defaults(tf.params()));
     assert_eq!(
         app.headline_rows()[..],
-        cescope::headline::group_candidates(&page, &found, 20)[..]
+        cescope::extract::headline::group_candidates(&page, &found, 20)[..]
     );
     keys(&mut app, "#");
     let s = screen(&mut app, 120, 32);

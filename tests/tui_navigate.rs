@@ -206,7 +206,7 @@ fn jump_to_headline_and_seed() {
     let seed = lt
         .marks
         .iter()
-        .find(|m| m.role == cescope::algorithms::Role::Seed)
+        .find(|m| m.role == cescope::extract::Role::Seed)
         .expect("DANAg marks its seed region");
     assert_eq!(app.cursor, seed.spans[0].start);
     // Back twice: the seed jump, then the headline jump.

@@ -15,7 +15,9 @@
 
 use std::path::Path;
 
-use cescope::algorithms::{registry, ParamKind, ParamSpec, ParamValue, Params};
+use cescope::extractors::registry;
+
+use cescope::extract::{ParamKind, ParamSpec, ParamValue, Params};
 use cescope::gold;
 use cescope::page::decode::{decode, DecodeOptions};
 use cescope::page::lex::{lex, ByteClass, Lexed};
@@ -321,7 +323,7 @@ pub fn value_in_range(spec: &ParamSpec, pick: u64) -> ParamValue {
     }
 }
 
-/// Target 3, every registered extractor (`cescope::algorithms::registry()`, so new algorithms
+/// Target 3, every registered extractor (`cescope::extractors::registry()`, so new algorithms
 /// are covered without touching this file) with random parameters inside their `ParamSpec`
 /// ranges. The first 8 bytes seed the parameter choice; the rest is the page (lossy UTF-8).
 ///
@@ -384,7 +386,7 @@ pub fn check_extractors(data: &[u8]) {
         );
         let _ = page.render(&x.selection);
         for line in [0, n_lines / 2, n_lines.saturating_sub(1), n_lines] {
-            let _ = ex.explain(&page, &x, cescope::algorithms::Location::Line(line), None);
+            let _ = ex.explain(&page, &x, cescope::extract::Location::Line(line), None);
         }
         assert!(!ex.phases().is_empty(), "{}: no phases", ex.name());
     }

@@ -12,10 +12,10 @@
 //! ([`optimum`], property-tested against the O(N²) definition [`optimum_quadratic`]). BTE has no
 //! parameters.
 
-use super::signal::max_subsequence;
-use super::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, StaticInfo, NO_PARAMS};
-use super::{Extraction, Extractor, Params};
+use crate::extract::signal::max_subsequence;
+use crate::extract::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use crate::extract::{AlgoInfo, StaticInfo, NO_PARAMS};
+use crate::extract::{Extraction, Extractor, Params};
 use crate::page::tokens::TokenKind;
 use crate::page::Page;
 use crate::selection::Selection;
@@ -142,7 +142,7 @@ pub fn token_curve_series(b: &[bool], d: Vec<f64>) -> Vec<Series> {
             Role::Size,
             d,
         )
-        .with_agg(super::trace::Agg::Max),
+        .with_agg(crate::extract::trace::Agg::Max),
     ]
 }
 

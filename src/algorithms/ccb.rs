@@ -19,7 +19,7 @@
 //!   3.3.1.3): the characters of `<a …>` and `</a>` get no element, so links inside a paragraph
 //!   do not break it up while the link text still counts as content. Parameter `anchors` also
 //!   offers `filter1`, the thesis' reading in 4.6.1.1 (Algorithm 2, Filter 1 of
-//!   [`super::preprocess`]): the whole hyperlink, text included, is removed before the vector
+//!   [`crate::extract::preprocess`]): the whole hyperlink, text included, is removed before the vector
 //!   is built (so link text is never main content).
 //! - `tccb` — tokens (Gottron 2009, section 5.2).
 //!
@@ -70,11 +70,11 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::preprocess::{link_filter, LinkFilter};
-use super::signal::{self, Edge};
-use super::trace::{Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, Algorithm, Choice};
-use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
+use crate::extract::preprocess::{link_filter, LinkFilter};
+use crate::extract::signal::{self, Edge};
+use crate::extract::trace::{Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use crate::extract::{AlgoInfo, Algorithm, Choice};
+use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::lex::{ByteClass, Tag};
 use crate::page::lines::is_removed;
 use crate::page::tokens::TokenKind;

@@ -74,11 +74,11 @@
 //!
 //! Cost: three O(nodes) passes over the DOM plus one over the text nodes' characters.
 
-use super::explain::{self as ex, TextLine};
-use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
-use super::trace::{Trace, Unit};
-use super::{AlgoInfo, Choice, StaticInfo};
-use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
+use crate::extract::explain::{self as ex, TextLine};
+use crate::extract::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
+use crate::extract::trace::{Trace, Unit};
+use crate::extract::{AlgoInfo, Choice, StaticInfo};
+use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, DomOptions, NodeId, NodeKind};
 use crate::page::lex::Tag;
 use crate::page::Page;
@@ -590,7 +590,7 @@ impl Extractor for Cetd {
     /// threshold (`CTD 3.20 < threshold t 4.10 (the smallest density on the path …) → not
     /// content`), or the content element it lies in, or — every density on the path at least
     /// `t` — the max-DensitySum element that was taken instead; and what hides the block.
-    /// Elsewhere, and in step mode before the last phase, [`super::explain_default`].
+    /// Elsewhere, and in step mode before the last phase, [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
         let Some(e) = line.element() else {
             return ex::sentences(
@@ -697,7 +697,7 @@ impl Extractor for Cetd {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::Algorithm;
+    use crate::extract::Algorithm;
     use std::f64::consts::E;
 
     fn run_with(html: &str, density: &'static str, threshold: &'static str) -> (Page, Extraction) {
@@ -971,7 +971,7 @@ mod tests {
         let (p, x) = run_with(html, "td", "body");
         let line = p.lines().line_of(html.find("ll").unwrap()).unwrap();
         let body = Cetd
-            .explain(&p, &x, crate::algorithms::trace::Location::Line(line), None)
+            .explain(&p, &x, crate::extract::trace::Location::Line(line), None)
             .join("; ");
         assert!(body.contains("< threshold t 4.50 (the"), "{body}");
     }

@@ -39,21 +39,22 @@
 //!   where it starts (a tag spread over several lines counts on its first).
 //! - **Smoothing**: σ = 1 line by default (the value of the public reimplementation in the
 //!   `dragnet` library), kernel radius ⌈3σ⌉, weights outside the histogram dropped and the rest
-//!   renormalised ([`super::signal::Edge::Renormalize`]). The derivative of the last line, which
+//!   renormalised ([`crate::extract::signal::Edge::Renormalize`]). The derivative of the last line, which
 //!   has no lines after it, uses the line before it: `|mean(T'_{n−2}, T'_{n−1}) − T'_{n−1}|`.
 //! - **k-means seeding**: k-means++ from a fixed seed (parameter `seed`), one run
-//!   ([`super::cluster`]): the same page and parameters always give the same
+//!   ([`crate::extract::cluster`]): the same page and parameters always give the same
 //!   selection. When all lines fall into one cluster nothing is content.
 
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::cluster::kmeans;
-use super::signal::{convolve, gaussian_kernel, Edge};
-use super::trace::{raw_lines, runs, Agg, Marks, Phase, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, Choice, StaticInfo};
-use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
+use crate::extract::cluster::kmeans;
+use crate::extract::signal::{convolve, gaussian_kernel, Edge};
+use crate::extract::trace::{runs, Agg, Marks, Phase, Role, Scalar, Series, Trace, Unit};
+use crate::extract::{AlgoInfo, Choice, StaticInfo};
+use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::lex::ByteClass;
+use crate::page::lines::raw_lines;
 use crate::page::lines::{content_chars, is_removed};
 use crate::page::Page;
 use crate::selection::Selection;
@@ -291,7 +292,7 @@ pub fn virtual_tag_ratios(page: &Page) -> TagRatios {
 }
 
 /// Gaussian smoothing of the tag ratios: standard deviation `sigma` (lines), radius ⌈3σ⌉,
-/// renormalised at the ends ([`super::signal`]). `sigma <= 0` returns the input.
+/// renormalised at the ends ([`crate::extract::signal`]). `sigma <= 0` returns the input.
 pub fn smooth(ratio: &[f64], sigma: f64) -> Vec<f64> {
     if sigma.is_nan() || sigma <= 0.0 {
         return ratio.to_vec();

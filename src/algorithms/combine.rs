@@ -65,13 +65,15 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::params::Text;
-use super::trace::Keys;
-use super::trace::{Marks, Phase, Role, Scalar, Series, Trace, Unit};
-use super::{explain_default, is_whole_run, AlgoInfo, Algorithm, Step};
-use super::{explain_generic, Extraction, Extractor, Location, ParamSpec, ParamValue, Params};
 pub use crate::error::SetError;
 use crate::error::{Error, Result};
+use crate::extract::params::Text;
+use crate::extract::trace::Keys;
+use crate::extract::trace::{Marks, Phase, Role, Scalar, Series, Trace, Unit};
+use crate::extract::{explain_default, is_whole_run, AlgoInfo, Algorithm, Step};
+use crate::extract::{
+    explain_generic, Extraction, Extractor, Location, ParamSpec, ParamValue, Params,
+};
 use crate::page::Page;
 use crate::selection::Selection;
 pub use file::{load, parse, shipped, shipped_text};
@@ -194,7 +196,7 @@ impl Member {
             .map(Member::algo)
             .ok_or_else(|| Error::UnknownAlgorithm {
                 name: name.to_string(),
-                known: super::names().join(", "),
+                known: known(true),
             })
     }
 
@@ -827,9 +829,17 @@ fn explain_at(set: &FilterSet, x: &Extraction, place: String, range: Range<usize
     out
 }
 
+/// The names a member may give, comma-separated: the algorithms ([`super::all`]) and, with
+/// `sets`, the shipped sets.
+fn known(sets: bool) -> String {
+    let algos = super::all().iter().map(|e| e.name());
+    let sets = shipped().iter().filter(|_| sets).map(|s| s.name());
+    algos.chain(sets).collect::<Vec<_>>().join(", ")
+}
+
 /// The registered algorithm (or, with `sets`, registered set) named `name`.
 fn lookup(name: &str, sets: bool) -> Option<Arc<dyn Extractor>> {
-    if let Some(e) = super::singles()
+    if let Some(e) = super::all()
         .iter()
         .find(|e| e.name().eq_ignore_ascii_case(name))
     {

@@ -39,11 +39,11 @@
 //!
 //! Cost: O(nodes + text) — one pass for per-node prefix sums, one walk.
 
-use super::explain::{self as ex, TextLine};
-use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
-use super::trace::{Trace, Unit};
-use super::{AlgoInfo, Choice, StaticInfo};
-use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
+use crate::extract::explain::{self as ex, TextLine};
+use crate::extract::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
+use crate::extract::trace::{Trace, Unit};
+use crate::extract::{AlgoInfo, Choice, StaticInfo};
+use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, NodeKind};
 use crate::page::lex::Tag;
 use crate::page::Page;
@@ -540,7 +540,7 @@ impl Extractor for Crunch {
     /// (filter 2, getLinkTextRatio)`, an ad link (filter 1) or a text link (filter 3) — or, when
     /// none was removed, the innermost one's ratio against `t`; the text links removed on the
     /// line; and what hides the block. Elsewhere, and in step mode before the last phase,
-    /// [`super::explain_default`].
+    /// [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
         let removal = |k: usize| ex::value(trace, "removal", k);
         let ratio = |k: usize| ex::value(trace, "ratio", k);
@@ -612,7 +612,7 @@ impl Extractor for Crunch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::Algorithm;
+    use crate::extract::Algorithm;
 
     /// A link cell, an article cell with one in-text link, an ad link with text and an ad image.
     const PAGE: &str = "<html><head><title>Title</title></head><body><table><tr>\

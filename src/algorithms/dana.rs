@@ -25,9 +25,9 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::preprocess::{link_filter, LinkFilter};
-use super::{AlgoInfo, Algorithm, Choice};
-use super::{
+use crate::extract::preprocess::{link_filter, LinkFilter};
+use crate::extract::{AlgoInfo, Algorithm, Choice};
+use crate::extract::{
     Extraction, Extractor, Location, Marks, ParamKind, ParamSpec, ParamValue, Params, Phase, Role,
     Scalar, Series, Step, Trace, Unit,
 };
@@ -323,14 +323,15 @@ impl Extractor for DanaFamily {
         step: Option<Step>,
     ) -> Vec<String> {
         let phases = self.phases();
-        let known = |k: &str| super::revealed(phases, step.map(|s| s.phase), k);
+        let known = |k: &str| crate::extract::revealed(phases, step.map(|s| s.phase), k);
         // While the gap expansion plays region by region: only the regions reached so far.
-        let partial = step.and_then(|s| Some(super::unfolded(self, x, s.phase, s.unfolded?)));
+        let partial =
+            step.and_then(|s| Some(crate::extract::unfolded(self, x, s.phase, s.unfolded?)));
         let seen = partial.as_ref().unwrap_or(x);
         let line = match at {
             Location::Line(line) => Some(line),
             // Other locations: the virtual line holding them.
-            _ => super::trace::location_bytes(&x.trace, page, at)
+            _ => crate::extract::trace::location_bytes(&x.trace, page, at)
                 .and_then(|b| page.lines().line_of(b.start)),
         };
         let reached = Reached {
@@ -344,7 +345,7 @@ impl Extractor for DanaFamily {
         };
         match line {
             Some(line) => explain_line(self.variant, x, line, &known, &reached),
-            None => super::explain_generic_known(page, &seen.trace, at, &known),
+            None => crate::extract::explain_generic_known(page, &seen.trace, at, &known),
         }
     }
 
@@ -369,7 +370,7 @@ impl Extractor for DanaFamily {
             }
             Variant::Danag | Variant::Addanag => {
                 let c = link_filter(page, filter);
-                let sum = |c: &super::preprocess::LineCounts| -> Vec<i64> {
+                let sum = |c: &crate::extract::preprocess::LineCounts| -> Vec<i64> {
                     c.content.iter().zip(&c.code).map(|(a, b)| a + b).collect()
                 };
                 let length = if self.variant == Variant::Addanag {

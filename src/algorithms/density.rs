@@ -50,9 +50,9 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::trace::{runs, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, Choice, StaticInfo};
-use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
+use crate::extract::trace::{runs, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use crate::extract::{AlgoInfo, Choice, StaticInfo};
+use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::lex::{flags, ByteClass, Tag};
 use crate::page::Page;
 use crate::selection::Selection;
@@ -520,7 +520,7 @@ impl Extractor for Density {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::Algorithm;
+    use crate::extract::Algorithm;
 
     #[test]
     fn c2_rule_at_the_boundary() {

@@ -46,9 +46,11 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, Choice, StaticInfo};
-use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
+use crate::extract::trace::{
+    runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit,
+};
+use crate::extract::{AlgoInfo, Choice, StaticInfo};
+use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::tokens::TokenKind;
 use crate::page::Page;
 use crate::selection::Selection;
@@ -355,7 +357,7 @@ impl Extractor for Dsc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::Algorithm;
+    use crate::extract::Algorithm;
 
     #[test]
     fn window_size_rule() {

@@ -17,7 +17,7 @@
 //!    than or equal to the sum of feature values corresponding to the remaining features").
 //! 4. **Winner**: "feature values will be calculated once again for a new set of blocks": each
 //!    basket block's desired values over those of the whole basket; FE keeps the block with the
-//!    highest value, K-FE clusters the values with k-means ([`super::cluster`]) and keeps the
+//!    highest value, K-FE clusters the values with k-means ([`crate::extract::cluster`]) and keeps the
 //!    blocks of the highest cluster ("K-FE uses an adaptive k-means clustering to address K
 //!    blocks from the winner baskets").
 //! 5. **Extraction**: the text of the winner block(s).
@@ -39,12 +39,12 @@
 //!   values (1-D); it shrinks when the basket has fewer distinct values ("adaptive"). Seeded
 //!   k-means++ (parameter `seed`), so runs are deterministic.
 
-use super::cluster::kmeans;
-use super::explain::{self as ex, TextLine};
-use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
-use super::trace::{Trace, Unit};
-use super::{AlgoInfo, Algorithm, Choice};
-use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
+use crate::extract::cluster::kmeans;
+use crate::extract::explain::{self as ex, TextLine};
+use crate::extract::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
+use crate::extract::trace::{Trace, Unit};
+use crate::extract::{AlgoInfo, Algorithm, Choice};
+use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::metrics::is_word_char;
 use crate::page::dom::{Dom, NodeId, NodeKind};
 use crate::page::lex::Tag;
@@ -473,7 +473,7 @@ impl Extractor for FeatureExtractor {
     /// and remaining feature sums, and the decisive comparison — `D 4 < remaining 9 → not in
     /// the winner basket`, or the block's value `D / ΣD` against the winner's (FE) or against
     /// the lowest value of the highest k-means cluster (K-FE); and what hides the block.
-    /// Elsewhere, and in step mode before the last phase, [`super::explain_default`].
+    /// Elsewhere, and in step mode before the last phase, [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
         explain_line(page, trace, line, self.k_means)
     }

@@ -36,11 +36,11 @@
 //! Parameter `t` (threshold): 0.25 by default; the thesis also studies 0.5 and 0.75
 //! (Tables 4.4–4.6, "LQF-25/50/75").
 
-use super::explain::{self as ex, TextLine};
-use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
-use super::trace::{Trace, Unit};
-use super::{AlgoInfo, Choice, StaticInfo};
-use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
+use crate::extract::explain::{self as ex, TextLine};
+use crate::extract::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
+use crate::extract::trace::{Trace, Unit};
+use crate::extract::{AlgoInfo, Choice, StaticInfo};
+use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, NodeKind};
 use crate::page::lex::Tag;
 use crate::page::Page;
@@ -299,7 +299,7 @@ impl Extractor for Lqf {
     /// line's bar shows — with the decisive comparison of Algorithm 3, `link quota q = 12 / 29
     /// = 0.41 > t 0.25 → the block's text is removed`, or why a block under the threshold lost
     /// its text anyway (a deleted ancestor with `delete=subtree`, `<head>`), and what hides the
-    /// block. Elsewhere, and in step mode before the last phase, [`super::explain_default`].
+    /// block. Elsewhere, and in step mode before the last phase, [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
         let Some(k) = line.element() else {
             return ex::sentences(
@@ -364,8 +364,8 @@ impl Extractor for Lqf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::trace::{Location, Step};
-    use crate::algorithms::Algorithm;
+    use crate::extract::trace::{Location, Step};
+    use crate::extract::Algorithm;
 
     fn run(html: &str, t: f64) -> (Page, Extraction) {
         let p = Page::from_text("t.html", html);

@@ -8,9 +8,9 @@
 //! text-mode browser would dump, plus the `title` element's text, which is text of the page. Its
 //! recall is near 1 and its precision is the share of main content in the page's text.
 
-use super::trace::{runs, Marks, Phase, Role, Series, Trace, Unit};
-use super::{AlgoInfo, StaticInfo, NO_PARAMS};
-use super::{Extraction, Extractor, Params};
+use crate::extract::trace::{runs, Marks, Phase, Role, Series, Trace, Unit};
+use crate::extract::{AlgoInfo, StaticInfo, NO_PARAMS};
+use crate::extract::{Extraction, Extractor, Params};
 use crate::page::Page;
 
 /// The all-text baseline (no parameters).

@@ -10,7 +10,7 @@
 //! candidates are compared when choosing the article's node).
 
 use super::reference::{RefCrate, RefInfo};
-use super::{ParamKind, ParamSpec, ParamValue, Params};
+use crate::extract::{ParamKind, ParamSpec, ParamValue, Params};
 use std::borrow::Cow;
 
 /// `charThreshold`.

@@ -9,10 +9,10 @@
 //! usually the comments or a link list, so `records` is a probe of how far the record units
 //! carry, not a general extractor. A page without a group extracts nothing.
 
-use super::explain::{self as ex, TextLine};
-use super::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use super::{AlgoInfo, StaticInfo};
-use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
+use crate::extract::explain::{self as ex, TextLine};
+use crate::extract::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use crate::extract::{AlgoInfo, StaticInfo};
+use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::blocks::{RecordOptions, Records};
 use crate::page::Page;
 use crate::selection::Selection;
@@ -173,7 +173,7 @@ impl Extractor for RecordGroups {
     /// its lines and words, its group's words (words: [`crate::page::blocks::Features::words`])
     /// against the largest group's — `record <li.col> (lines 244–270; 97 words) of group 1
     /// (1330 words in all); the largest of 2 groups → selected whole`. Elsewhere, and in step
-    /// mode before the last phase, [`super::explain_default`].
+    /// mode before the last phase, [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
         let groups = trace.scalar("groups").unwrap_or(0.0);
         let chosen = trace.marks("chosen").and_then(|m| m.spans.first().cloned());
@@ -229,7 +229,7 @@ impl Extractor for RecordGroups {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::Algorithm;
+    use crate::extract::Algorithm;
 
     fn post(who: &str, body: &str) -> String {
         format!("<div class=\"post\"><span class=who>{who}</span><p>{body}</p></div>")

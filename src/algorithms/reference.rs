@@ -29,10 +29,11 @@
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use super::trace::{Location, Marks, Phase, Positions, Role, Scalar, Series};
-use super::trace::{Trace, Unit};
-use super::{explain_default, is_whole_run, AlgoInfo, Algorithm, Step};
-use super::{Extraction, Extractor, ParamSpec, Params};
+use crate::extract::trace::{Location, Marks, Phase, Positions, Role, Scalar, Series};
+use crate::extract::trace::{Trace, Unit};
+use crate::extract::{explain_default, is_whole_run, AlgoInfo, Algorithm, Step};
+use crate::extract::{Extraction, Extractor, ParamSpec, Params};
+use crate::extract::{Output, TextStage};
 use crate::page::dom::MAX_DEPTH;
 use crate::page::locate::PageWords;
 use crate::page::Page;
@@ -40,27 +41,6 @@ use crate::page::Page;
 /// Below this share of the output's words aligned to the page, a run gets a warning
 /// ([`Extractor::warnings`]).
 pub const MIN_SHARE: f64 = 0.95;
-
-/// A wrapped program's text output for one page.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Output {
-    /// The extracted main content as plain text (empty when the program failed).
-    pub text: String,
-    /// Why the program produced no text (its error, or its panic message), if it failed.
-    pub failure: Option<String>,
-}
-
-/// An extractor made of two stages: another program's run producing text, then cescope's
-/// alignment of that text to the page. `cescope bench` times the stages apart; the corpus test
-/// compares F1 of [`TextStage::output`] with F1 of the aligned selection.
-pub trait TextStage: Send + Sync {
-    /// The program's text output for `page` with `params`. Never panics (a panic of the
-    /// program becomes [`Output::failure`]).
-    fn output(&self, page: &Page, params: &Params) -> Output;
-    /// `output` located in `page`: the selection in normal form and the trace.
-    /// `Extractor::run` is `locate(page, params, &output(page, params))`.
-    fn locate(&self, page: &Page, params: &Params, output: &Output) -> Extraction;
-}
 
 /// What a reference crate says about itself.
 #[derive(Debug, Clone, Copy)]

@@ -19,9 +19,9 @@
 //! (its `NumWordsRulesExtractor` is this classifier alone). Blocks are taken as the block model
 //! gives them, hidden ones included (the paper reads no style sheets).
 
-use super::explain::{self as ex, TextLine};
-use super::trace::{runs, Marks, Phase, Positions, Role, Series, Trace, Unit};
-use super::{AlgoInfo, Algorithm, Extraction, Extractor, Params, NO_PARAMS};
+use crate::extract::explain::{self as ex, TextLine};
+use crate::extract::trace::{runs, Marks, Phase, Positions, Role, Series, Trace, Unit};
+use crate::extract::{AlgoInfo, Algorithm, Extraction, Extractor, Params, NO_PARAMS};
 use crate::page::blocks::{node_label, Block, Features};
 use crate::page::Page;
 use crate::selection::Selection;

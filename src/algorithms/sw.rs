@@ -40,12 +40,12 @@
 //! Cost: one O(nodes + text) pass for the own texts, one tokenisation of the shown text, one
 //! language detection over at most [`DETECT_SAMPLE`] bytes.
 
-use super::explain::{self as ex, TextLine};
 use super::lqf::block_owners;
-use super::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
-use super::trace::{Trace, Unit};
-use super::{AlgoInfo, Choice, StaticInfo};
-use super::{Extraction, Extractor, ParamKind, ParamSpec, ParamType, ParamValue, Params};
+use crate::extract::explain::{self as ex, TextLine};
+use crate::extract::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
+use crate::extract::trace::{Trace, Unit};
+use crate::extract::{AlgoInfo, Choice, StaticInfo};
+use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamType, ParamValue, Params};
 use crate::lang;
 use crate::page::dom::{Dom, NodeKind};
 use crate::page::lex::Tag;
@@ -473,7 +473,7 @@ impl Extractor for Sw {
     /// line's bar shows) and the decisive comparison of Gottron 2009, 5.3, `stop-word ratio 9
     /// / 20 = 0.45 > t_en 0.30 (English, en) → main content`, or the fallback when the page's
     /// language has no usable stop-word list; and what hides the block. Elsewhere, and in step
-    /// mode before the last phase, [`super::explain_default`].
+    /// mode before the last phase, [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
         let Some(k) = line.element() else {
             return ex::sentences(
@@ -532,7 +532,7 @@ impl Extractor for Sw {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::Algorithm;
+    use crate::extract::Algorithm;
 
     /// A stop-word-rich paragraph and a stop-word-poor menu (checked against the Stopwords ISO
     /// English list by `stop_list_as_assumed`).

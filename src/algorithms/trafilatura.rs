@@ -10,8 +10,8 @@
 //! the main text as trafilatura appends it) and `tables` (`include_tables`).
 
 use super::reference::{RefCrate, RefInfo};
-use super::Choice;
-use super::{ParamKind, ParamSpec, ParamValue, Params};
+use crate::extract::Choice;
+use crate::extract::{ParamKind, ParamSpec, ParamValue, Params};
 use std::borrow::Cow;
 
 /// Precision / recall trade-off (`favor_precision`, `favor_recall`).

@@ -9,9 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::algorithms::{Extractor, Params};
 use crate::error::{escape_controls, Result};
 use crate::eval::run::{report_from, score_page, site_of, Metric, PageInfo, PageResult, Report};
+use crate::extract::{Extractor, Params};
 use crate::page::DecodeOptions;
 use std::sync::Arc;
 

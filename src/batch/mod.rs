@@ -42,10 +42,10 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::algorithms::{Extractor, Params};
 use crate::corpus::GoldText;
 use crate::error::{Error, Result};
-use crate::headline::HeadlineFinder;
+use crate::extract::headline::HeadlineFinder;
+use crate::extract::{Extractor, Params};
 use crate::page::{DecodeOptions, Page};
 
 pub use pipeline::PipelineOptions;

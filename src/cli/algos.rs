@@ -6,14 +6,16 @@ use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 
-use cescope::algorithms::{self, ParamKind, ParamSpec};
+use cescope::extract::{ParamKind, ParamSpec};
 
 use super::TextOrJson;
 
 /// List the algorithms with their parameters, published defaults, ranges and sources.
 #[derive(Debug, Args)]
 pub struct AlgosArgs {
-    /// Print only the names, one per line.
+    /// Print only the names, one per line: every extractor a user can name, in display order;
+    /// a shipped trained model (not in `--algo all`) last, marked by a tab and `(trained; not
+    /// in all)`.
     #[arg(long)]
     names: bool,
     /// Output format.
@@ -54,14 +56,17 @@ fn write_entry(
     Ok(())
 }
 
-/// `cescope algos`: the registry's algorithms, then the headline finders, as text or JSON (or
-/// only the algorithms' names) on standard output.
+/// `cescope algos`: the registry's extractors (the shipped trained model last), then the
+/// headline finders, as text or JSON (or only the extractors' names) on standard output.
 pub fn run(args: &AlgosArgs) -> Result<()> {
-    let reg = algorithms::registry();
+    let reg = cescope::extractors::registry();
     let mut out = std::io::stdout().lock();
     if args.names {
         for e in reg {
             writeln!(out, "{}", e.name())?;
+        }
+        for t in reg.trained() {
+            writeln!(out, "{}\t(trained; not in all)", t.name)?;
         }
         return Ok(());
     }
@@ -70,11 +75,11 @@ pub fn run(args: &AlgosArgs) -> Result<()> {
             for e in reg {
                 write_entry(&mut out, e.name(), e.describe(), e.params())?;
             }
-            if let Ok(e) = cescope::extractors::learned() {
+            for e in reg.trained().iter().filter_map(|t| (t.load)().ok()) {
                 writeln!(
                     out,
                     "\nthe shipped learned model (--algo {}; not in `all`: it was trained on the dev corpora)",
-                    cescope::extractors::LEARNED
+                    e.name()
                 )?;
                 write_entry(&mut out, e.name(), e.describe(), e.params())?;
             }
@@ -82,15 +87,16 @@ pub fn run(args: &AlgosArgs) -> Result<()> {
                 out,
                 "\nheadline finders (cescope title --method NAME, cescope eval --headline)"
             )?;
-            for f in cescope::headline::registry() {
+            for f in cescope::extractors::headlines() {
                 write_entry(&mut out, f.name(), f.describe(), f.params())?;
             }
-            if let Ok(f) = cescope::extractors::learned_headline() {
+            let heads = cescope::extractors::headlines();
+            for f in heads.trained().iter().filter_map(|t| (t.load)().ok()) {
                 writeln!(
                     out,
                     "\nthe shipped headline ranker (--method {}; the default headline finder; not in \
                      `all`: it was trained on the dev corpora)",
-                    cescope::extractors::LEARNED_HEADLINE
+                    f.name()
                 )?;
                 write_entry(&mut out, f.name(), f.describe(), f.params())?;
             }
@@ -100,13 +106,14 @@ pub fn run(args: &AlgosArgs) -> Result<()> {
                 .iter()
                 .map(|e| json!({"name": e.name(), "description": e.describe(), "params": e.params()}))
                 .collect();
-            if let Ok(e) = cescope::extractors::learned() {
+            for e in reg.trained().iter().filter_map(|t| (t.load)().ok()) {
                 v.push(json!({"name": e.name(), "kind": "learned", "description": e.describe(), "params": e.params()}));
             }
-            v.extend(cescope::headline::registry().iter().map(|f| {
+            v.extend(cescope::extractors::headlines().iter().map(|f| {
                 json!({"name": f.name(), "kind": "headline", "description": f.describe(), "params": f.params()})
             }));
-            if let Ok(f) = cescope::extractors::learned_headline() {
+            let heads = cescope::extractors::headlines();
+            for f in heads.trained().iter().filter_map(|t| (t.load)().ok()) {
                 v.push(json!({"name": f.name(), "kind": "learned headline", "description": f.describe(), "params": f.params()}));
             }
             serde_json::to_writer_pretty(&mut out, &v)?;

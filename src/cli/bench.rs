@@ -9,8 +9,8 @@ use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
 
-use cescope::algorithms::{self, Params};
 use cescope::bench;
+use cescope::extract::Params;
 
 use super::TableOrJson;
 
@@ -96,7 +96,7 @@ fn print<R: serde::Serialize>(
 /// algorithm of `--algo` (the default algorithm for `all`).
 #[cfg(feature = "tui")]
 fn inspector(args: &BenchArgs) -> Result<()> {
-    use cescope::algorithms::DEFAULT_ALGORITHM;
+    use cescope::extractors::DEFAULT_ALGORITHM;
     let name = if args.algo == "all" {
         DEFAULT_ALGORITHM
     } else {
@@ -121,7 +121,8 @@ fn fitness(args: &BenchArgs, n: usize) -> Result<()> {
     use cescope::eval::run;
     use cescope::optimize::{fitness_bench, ParamSpace, SearchSpace, TrainingSet};
     let first = args.algo.split(',').next().unwrap_or(&args.algo);
-    let e: std::sync::Arc<dyn algorithms::Extractor> = cescope::extractors::find(first.trim())?;
+    let e: std::sync::Arc<dyn cescope::extract::Extractor> =
+        cescope::extractors::find(first.trim())?;
     let space = ParamSpace::new(
         e.clone(),
         Params::defaults(e.params()),

@@ -8,9 +8,9 @@ use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
 
-use cescope::algorithms::{self, Params};
 use cescope::eval::report::{Format as EvalFormat, TableBy};
 use cescope::eval::run::Metric;
+use cescope::extract::Params;
 
 use super::{named, with_threads};
 
@@ -154,7 +154,7 @@ fn algos(args: &EvalArgs) -> Result<()> {
 /// The directory / ground-truth form of `cescope eval`: gathers the pages, evaluates them.
 fn eval_dirs(
     args: &EvalArgs,
-    algos: &[(std::sync::Arc<dyn algorithms::Extractor>, Params)],
+    algos: &[(std::sync::Arc<dyn cescope::extract::Extractor>, Params)],
 ) -> Result<cescope::eval::run::Report> {
     use cescope::eval::run;
     use std::io::IsTerminal;

@@ -8,8 +8,10 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use cescope::algorithms::{Params, DEFAULT_ALGORITHM};
+use cescope::extract::Params;
+
 use cescope::batch::InputFormat;
+use cescope::extractors::DEFAULT_ALGORITHM;
 use cescope::extractors::DEFAULT_HEADLINE;
 use cescope::guideline::guided;
 use cescope::page::Page;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use cescope::algorithms::DEFAULT_ALGORITHM;
+use cescope::extractors::DEFAULT_ALGORITHM;
 use cescope::extractors::DEFAULT_HEADLINE;
 
 /// Open a page, a directory of pages or a ground-truth.json corpus in the inspector

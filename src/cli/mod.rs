@@ -20,7 +20,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 
-use cescope::algorithms::{ParamSpec, Params};
+use cescope::extract::{ParamSpec, Params};
 use cescope::page::DecodeOptions;
 
 /// cescope — main content extraction (MCE) from web pages.

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use cescope::algorithms;
 use cescope::optimize::{GaOptions, SearchSpace};
 
 use super::{params_with, with_threads, TextOrJson};
@@ -140,7 +139,7 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
             let axes = opt::plot_axes(&space, args.plot_axes.as_deref())?;
             return search(&space, args, &opts, axes);
         }
-        let e: std::sync::Arc<dyn algorithms::Extractor> = cescope::extractors::find(&name)?;
+        let e: std::sync::Arc<dyn cescope::extract::Extractor> = cescope::extractors::find(&name)?;
         let base = params_with(e.params(), &args.set)?;
         let space = ParamSpace::new(e.clone(), base, args.only.as_deref())?.with_algo_arg(&name);
         let axes = opt::plot_axes(&space, args.plot_axes.as_deref())?;

@@ -148,8 +148,9 @@ fn train_headline(args: &TrainArgs, t0: Instant) -> Result<()> {
     }
     let mut out = std::io::stdout().lock();
     if let Some(k) = args.folds {
+        let peers = cescope::extractors::resolve_headlines("tf,title,largest")?;
         let report = with_threads(args.threads, || {
-            learn::headline::cross_validate(&args.train, k, args.seed, "tf,title,largest")
+            learn::headline::cross_validate(&args.train, k, args.seed, peers)
         })??;
         writeln!(
             out,

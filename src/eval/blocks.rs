@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::report::csv_field;
-use crate::algorithms::{Extractor, Location, Params};
+use crate::extract::{Extractor, Location, Params};
 use crate::page::blocks::{Blocks, Features};
 use crate::page::units::{KindSet, UnitKind, Units};
 use crate::page::Page;
@@ -511,7 +511,7 @@ mod tests {
         let html = "<body>\n<p>Some article text that is long enough to keep, with words.</p>\n\
             <p><a href=/a>Home</a> <a href=/b>News</a></p>\n</body>";
         let p = Page::from_text("t.html", html);
-        let lqf = crate::algorithms::find("lqf").unwrap();
+        let lqf = crate::extractors::find("lqf").unwrap();
         let mut t = BlockTable::with_extractors(&p, std::slice::from_ref(&lqf));
         t.explain_with(&p, lqf.as_ref());
         assert_eq!(t.why.as_deref(), Some("lqf"));

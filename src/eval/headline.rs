@@ -3,7 +3,7 @@
 //!
 //! **Exact match** (Table 5.3): a page counts `A` (a headline correctly identified) when the
 //! finder's headline equals the gold headline after white-space normalisation
-//! ([`crate::headline::normalize_ws`]; nothing else is normalised: case, punctuation and
+//! ([`crate::extract::headline::normalize_ws`]; nothing else is normalised: case, punctuation and
 //! character references decoded by the parser count); `B` (another element misclassified as the
 //! headline) when the finder returned a different text; `C` (the headline not identified) when
 //! the finder did not return the gold headline (so a wrong headline counts `B` and `C`, no
@@ -26,8 +26,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::run::{EvalPage, GroupBy, PageInfo, NO_PAGE_TYPE};
-use crate::algorithms::Params;
-use crate::headline::{normalize_ws, HeadlineFinder};
+use crate::extract::headline::{normalize_ws, HeadlineFinder};
+use crate::extract::Params;
 use crate::metrics::word_prf;
 use crate::page::{DecodeOptions, Page};
 

@@ -27,10 +27,10 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::algorithms::{Algorithm, Extractor, Params};
 use crate::corpus::{self, Corpus, CorpusPage, GoldText};
 use crate::error::escape_controls;
 use crate::error::{Error, Result};
+use crate::extract::{Algorithm, Extractor, Params};
 use crate::fsio::read::ReadError;
 use crate::metrics::{lcsequence_prf, lcstring_prf, mean, word_prf, Prf};
 use crate::page::{DecodeOptions, Page};
@@ -870,7 +870,6 @@ pub fn score_page(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms;
 
     #[test]
     fn hosts() {
@@ -899,18 +898,18 @@ mod tests {
 
     #[test]
     fn configure_applies_sets_where_they_fit() {
-        let algos = algorithms::resolve("r2l,addanag").unwrap();
+        let algos = crate::extractors::resolve("r2l,addanag").unwrap();
         let c = configure(algos, &["gap=5".into(), "filter=filter1".into()]).unwrap();
-        use crate::algorithms::ParamValue;
+        use crate::extract::ParamValue;
         assert_eq!(c[0].1.get("gap"), Some(&ParamValue::Int(5)));
         assert_eq!(c[1].1.get("gap"), Some(&ParamValue::Int(5)));
         assert_eq!(c[1].1.get("filter"), Some(&ParamValue::choice("filter1")));
         assert!(c[0].1.get("filter").is_none());
-        let algos = algorithms::resolve("danag").unwrap();
+        let algos = crate::extractors::resolve("danag").unwrap();
         assert!(configure(algos, &["filter=filter1".into()]).is_err());
-        let algos = algorithms::resolve("danag").unwrap();
+        let algos = crate::extractors::resolve("danag").unwrap();
         assert!(configure(algos, &["gap".into()]).is_err());
-        let algos = algorithms::resolve("danag").unwrap();
+        let algos = crate::extractors::resolve("danag").unwrap();
         assert!(configure(algos, &["gap=-3".into()]).is_err());
     }
 }

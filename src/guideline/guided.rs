@@ -8,8 +8,8 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::Guideline;
-use crate::algorithms::explain::TextLine;
-use crate::algorithms::{
+use crate::extract::explain::TextLine;
+use crate::extract::{
     AlgoInfo, Algorithm, Extraction, Extractor, Keys, Location, Marks, Params, Phase, Role, Step,
     Trace, Unit,
 };
@@ -86,8 +86,10 @@ pub fn page_units(page: &Page) -> Arc<Units> {
 /// per page ([`Page::memo`]).
 pub fn headline(page: &Page) -> Option<Range<usize>> {
     let found = page.memo("guideline::headline", || {
-        let finder = crate::extractors::find_headline(crate::extractors::DEFAULT_HEADLINE)
-            .or_else(|_| crate::extractors::find_headline(crate::headline::TITLEFINDER));
+        let finder =
+            crate::extractors::find_headline(crate::extractors::DEFAULT_HEADLINE).or_else(|_| {
+                crate::extractors::find_headline(crate::algorithms::headline::TITLEFINDER)
+            });
         finder
             .map(|f| f.run(page, &Params::defaults(f.params())))
             .unwrap_or_default()
@@ -168,7 +170,7 @@ impl Extractor for Guided {
         self.inner.unfolds(step)
     }
 
-    fn text_stage(&self) -> Option<&dyn crate::algorithms::reference::TextStage> {
+    fn text_stage(&self) -> Option<&dyn crate::extract::TextStage> {
         self.inner.text_stage()
     }
 

@@ -23,7 +23,7 @@
 
 use std::path::PathBuf;
 
-use crate::algorithms::{Extraction, Extractor, Params, Role, Unit};
+use crate::extract::{Extraction, Extractor, Params, Role, Unit};
 use crate::page::{DecodeOptions, Page};
 
 /// Where one page stands for the uncertainty order.
@@ -154,7 +154,7 @@ pub fn uncertainty_order(values: &[Option<f64>]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::{AlgoInfo, Algorithm, Positions, Series, Trace};
+    use crate::extract::{AlgoInfo, Algorithm, Positions, Series, Trace};
     use crate::selection::Selection;
 
     /// An extractor whose `p` gives each block a fixed probability (test double).
@@ -233,9 +233,9 @@ mod tests {
         ] {
             assert_eq!(page_uncertainty(&e, &p, &page), PageUncertainty::NoSignal);
         }
-        let danag = crate::algorithms::find("danag").unwrap();
+        let danag = crate::algorithms::dana::DanaFamily::danag();
         assert_eq!(
-            page_uncertainty(danag.as_ref(), &p, &page),
+            page_uncertainty(&danag, &p, &page),
             PageUncertainty::NoSignal
         );
         let empty = Page::from_text("e.html", "");

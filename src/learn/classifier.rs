@@ -9,12 +9,11 @@
 //! bars and the threshold as a slider with no knowledge of the model.
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use super::MethodInfo;
-use crate::algorithms::explain::{self as ex, TextLine};
-use crate::algorithms::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
-use crate::algorithms::{
+use crate::extract::explain::{self as ex, TextLine};
+use crate::extract::trace::{runs, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use crate::extract::{
     AlgoInfo, Algorithm, Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params,
 };
 use crate::page::Page;
@@ -127,18 +126,6 @@ impl BlockClassifier {
     }
 }
 
-/// The runs of consecutive indices `0..n` for which `pick` holds.
-fn runs(n: usize, pick: impl Fn(usize) -> bool) -> Vec<Range<usize>> {
-    let mut out: Vec<Range<usize>> = Vec::new();
-    for i in (0..n).filter(|&i| pick(i)) {
-        match out.last_mut() {
-            Some(r) if r.end == i => r.end = i + 1,
-            _ => out.push(i..i + 1),
-        }
-    }
-    out
-}
-
 impl Algorithm for BlockClassifier {
     fn info(&self) -> &AlgoInfo {
         &self.info
@@ -179,14 +166,14 @@ impl Extractor for BlockClassifier {
                     "atomic text blocks",
                     Unit::Node,
                     Role::Candidates,
-                    runs(n, |_| true),
+                    runs(0..n),
                 ),
                 Marks::new(
                     "selected",
                     "blocks at or above the threshold",
                     Unit::Node,
                     Role::Selected,
-                    runs(n, |i| p[i] >= t),
+                    runs((0..n).filter(|&i| p[i] >= t)),
                 ),
             ],
             positions: vec![Positions {
@@ -306,7 +293,7 @@ mod tests {
             .lines()
             .line_of(page.text().find("Menu").unwrap())
             .unwrap();
-        let why = c.explain(&page, &x, crate::algorithms::Location::Line(line), None);
+        let why = c.explain(&page, &x, crate::extract::Location::Line(line), None);
         assert!(why.iter().any(|s| s.contains("long = 0")), "{why:?}");
         assert_eq!(CALLS.load(Ordering::SeqCst) - before, 1);
         // A new page is featurised again.

@@ -69,8 +69,8 @@ use super::shallow::{
     block_rows, check_classes, feature_names, fmt, BlockData, BASE_FEATURES, N_FEATURES,
 };
 use super::{Learner, MethodInfo};
-use crate::algorithms::Extractor;
 use crate::error::{Error, Result};
+use crate::extract::Extractor;
 use crate::page::Page;
 use crate::selection::Selection;
 

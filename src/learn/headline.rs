@@ -2,11 +2,11 @@
 //! gold headlines.
 //!
 //! **Rows**: every candidate of a page with its named features
-//! ([`crate::headline::candidates::candidates`]: TitleFinder's `cos_tf` / `cos_tfidf` / `osm`
+//! ([`crate::algorithms::headline::candidates::candidates`]: TitleFinder's `cos_tf` / `cos_tfidf` / `osm`
 //! and rank, the cosine to `og:title`, `title` prefix / containment, heading level,
 //! `first_of_level`, emphasis, link, class, chrome, article, words, position, and the `title`
 //! element's whole text and parts as candidates). **Labels**: a row is 1 when its text equals
-//! the gold headline after white-space normalisation ([`crate::headline::normalize_ws`]) —
+//! the gold headline after white-space normalisation ([`crate::extract::headline::normalize_ws`]) —
 //! exactly the match `cescope eval --headline` counts as `A` (Mohammadzadeh 2013, Table 5.3),
 //! so the ranker is trained for the measure it is judged by; a page may have several positive
 //! rows (the `title`'s part and the `h1` it names), and a page whose gold headline is no
@@ -34,14 +34,14 @@ use super::data;
 use super::folds;
 use super::gbt::{self, Forest, GbtParams};
 use super::model::{self, CorpusRecord, ModelFile, Training};
-use crate::algorithms::Params;
+use crate::algorithms::headline::candidates::{candidates, FEATURES};
+use crate::algorithms::headline::learned::{order, LearnedFinder, RowScorer};
 use crate::error::{Error, Result};
 use crate::eval::headline::{
     configure, evaluate, score, with_headline, FinderResult, HeadlineReport, HeadlineResult,
 };
-use crate::headline::candidates::{candidates, FEATURES};
-use crate::headline::learned::{order, LearnedFinder, RowScorer};
-use crate::headline::{normalize_ws, HeadlineFinder};
+use crate::extract::headline::{normalize_ws, HeadlineFinder};
+use crate::extract::Params;
 use crate::page::{DecodeOptions, Page};
 
 /// perpetual's complexity budget for the headline ranker (its default).
@@ -170,17 +170,17 @@ pub fn finder(name: &str, forest: Forest) -> Result<Arc<dyn HeadlineFinder>> {
 
 /// Cross-validates the ranker on the pages of `corpora` that have a gold headline (see the
 /// module documentation): `k` folds grouped by site from `seed`, trained on all corpora
-/// pooled; returns the report of `cescope eval --headline` with the registered finders of
-/// `peers` (`all` or a comma-separated list, e.g. `tf,title,largest`) run on the same pages
-/// and the ranker last, named [`NAME`], each page scored by the fold that did not train on it.
-/// A page that cannot be read has no candidates (no headline, as in the evaluation). Errors:
-/// those of [`data::gather`] and [`crate::headline::resolve`]; [`Error::Train`] when no page
-/// has a gold headline, from [`folds::assign`] (fewer sites than folds), or from [`fit`].
+/// pooled; returns the report of `cescope eval --headline` with the finders `peers` (e.g.
+/// `tf`, `title`, `largest`, as `crate::extractors::resolve_headlines` finds them) run on the
+/// same pages and the ranker last, named [`NAME`], each page scored by the fold that did not
+/// train on it. A page that cannot be read has no candidates (no headline, as in the
+/// evaluation). Errors: those of [`data::gather`] and [`configure`]; [`Error::Train`] when no
+/// page has a gold headline, from [`folds::assign`] (fewer sites than folds), or from [`fit`].
 pub fn cross_validate(
     corpora: &[PathBuf],
     k: usize,
     seed: u64,
-    peers: &str,
+    peers: Vec<Arc<dyn HeadlineFinder>>,
 ) -> Result<HeadlineReport> {
     let (pages, _notes) = data::gather(corpora)?;
     let (pages, _dropped) = with_headline(pages);
@@ -189,7 +189,7 @@ pub fn cross_validate(
             "no page with a gold headline in the given corpora".into(),
         ));
     }
-    let finders = configure(crate::headline::resolve(peers)?, &[])?;
+    let finders = configure(peers, &[])?;
     let prepared = prepare_pages(&pages);
     let sites: Vec<&str> = pages.iter().map(|p| p.site.as_str()).collect();
     let fold_of = folds::assign(&sites, k, seed)?;

@@ -50,8 +50,8 @@ use std::sync::{Arc, LazyLock};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::algorithms::Extractor;
 use crate::error::{Error, Result};
+use crate::extract::Extractor;
 use crate::page::Page;
 use crate::selection::Selection;
 

@@ -29,8 +29,8 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::algorithms::Extractor;
 use crate::error::{Error, Result};
+use crate::extract::Extractor;
 use crate::fsio::write::{printable_path, write_bytes, WriteOptions};
 
 /// The model-file schema this build reads and writes.

@@ -53,13 +53,13 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::{Learner, MethodInfo, ModelFile};
-use crate::algorithms::explain::{self as ex, TextLine};
-use crate::algorithms::signal::max_subsequence;
-use crate::algorithms::trace::{Marks, Phase, Positions, Role, Scalar, Series};
-use crate::algorithms::{
+use crate::error::{Error, Result};
+use crate::extract::explain::{self as ex, TextLine};
+use crate::extract::signal::max_subsequence;
+use crate::extract::trace::{Marks, Phase, Positions, Role, Scalar, Series};
+use crate::extract::{
     AlgoInfo, Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params, Trace, Unit,
 };
-use crate::error::{Error, Result};
 use crate::page::dom::{Dom, NodeKind};
 use crate::page::locate::PageWords;
 use crate::page::tokens::TokenKind;
@@ -476,7 +476,7 @@ static INFO: AlgoInfo = AlgoInfo::new(
 )
 .with_dom();
 
-impl crate::algorithms::Algorithm for Mss {
+impl crate::extract::Algorithm for Mss {
     fn info(&self) -> &AlgoInfo {
         &self.info
     }
@@ -548,7 +548,7 @@ impl Extractor for Mss {
     /// line's score sum, and whether the line lies in the maximum subsequence — `line 12: 9
     /// tokens scored p − 0.50: the +0.41, quick +0.38, <a> −0.12, …; line sum +1.90; in the
     /// maximum subsequence (tokens 40–388, sum 61.30) → selected`. Elsewhere, and in step
-    /// mode before the last phase, [`crate::algorithms::explain_default`].
+    /// mode before the last phase, [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
         explain_line(page, trace, line.line).unwrap_or_default()
     }

@@ -51,8 +51,8 @@ use super::gbt::{self, Forest, GbtParams};
 use super::model::ModelFile;
 use super::shallow::{self, fmt, BlockData};
 use super::{Learner, MethodInfo};
-use crate::algorithms::{Extractor, Params};
 use crate::error::Result;
+use crate::extract::{Extractor, Params};
 use crate::page::blocks::BlockContext;
 use crate::page::Page;
 use crate::selection::Selection;
@@ -91,13 +91,18 @@ pub fn width() -> usize {
     NAMES.len()
 }
 
-/// The member extractors, looked up once in the registry, in [`MEMBERS`] order (`None` for a
-/// name the registry lacks — never in a build that passes its tests).
+/// The member extractors, looked up once among the algorithms ([`crate::algorithms::all`]), in
+/// [`MEMBERS`] order (`None` for a name there is not — never in a build that passes its tests).
 fn members() -> &'static [Option<Arc<dyn Extractor>>] {
     static ALL: LazyLock<Vec<Option<Arc<dyn Extractor>>>> = LazyLock::new(|| {
         MEMBERS
             .iter()
-            .map(|m| crate::algorithms::registry().get(m))
+            .map(|m| {
+                crate::algorithms::all()
+                    .iter()
+                    .find(|e| e.name() == *m)
+                    .cloned()
+            })
             .collect()
     });
     &ALL
@@ -105,7 +110,7 @@ fn members() -> &'static [Option<Arc<dyn Extractor>>] {
 
 /// Each member's verdict on each block ([`crate::page::Blocks::project`] of its selection):
 /// one vector of block fractions per member, in [`MEMBERS`] order (zeros for a member the
-/// registry lacks).
+/// algorithms lack).
 pub fn member_verdicts(page: &Page) -> Vec<Vec<f64>> {
     let blocks = page.blocks();
     members()

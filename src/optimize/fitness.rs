@@ -5,9 +5,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::*;
-use crate::algorithms::{Extractor, Params};
 use crate::error::{Error, Result};
 use crate::eval::run::EvalPage;
+use crate::extract::{Extractor, Params};
 use crate::metrics::{mean, GoldWords};
 use crate::page::{DecodeOptions, Page};
 

@@ -8,9 +8,9 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::*;
-use crate::algorithms::{Extractor, Params};
 use crate::error::Result;
 use crate::eval::run::EvalPage;
+use crate::extract::{Extractor, Params};
 
 // ---------------------------------------------------------------------------------------------
 // Output

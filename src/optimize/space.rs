@@ -6,8 +6,8 @@ use std::hash::Hash;
 use std::sync::Arc;
 
 use super::*;
-use crate::algorithms::{Algorithm, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::error::{Error, Result};
+use crate::extract::{Algorithm, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 
 // ---------------------------------------------------------------------------------------------
 // Search spaces
@@ -157,7 +157,7 @@ impl ParamSpace {
             Some(names) => {
                 let mut free = Vec::new();
                 for n in names {
-                    let s = crate::algorithms::find_spec(specs, n).map_err(|e| match e {
+                    let s = crate::extract::find_spec(specs, n).map_err(|e| match e {
                         Error::Param(m) => Error::Param(format!("{}: {m}", extractor.name())),
                         e => e,
                     })?;
@@ -468,7 +468,7 @@ impl SetSpace {
         }
         let candidates = candidates
             .iter()
-            .map(|n| crate::algorithms::find(n.trim()))
+            .map(|n| crate::extractors::find(n.trim()))
             .collect::<Result<Vec<Arc<dyn Extractor>>>>()?;
         Ok(SetSpace {
             candidates,

@@ -5,11 +5,10 @@ use std::sync::Arc;
 
 use super::space::{float_at, grid_steps};
 use super::*;
-use crate::algorithms::{
-    self, AlgoInfo, Algorithm, Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params,
-    ONE_PHASE,
-};
 use crate::eval::run::EvalPage;
+use crate::extract::{
+    AlgoInfo, Algorithm, Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params, ONE_PHASE,
+};
 use crate::page::Page;
 use crate::selection::Selection;
 use std::path::Path;
@@ -173,7 +172,7 @@ fn the_defaults_are_injected_into_generation_zero() {
 #[test]
 fn mutation_stays_in_range_and_on_the_grid_for_every_extractor() {
     let mut rng = rng(7);
-    for e in algorithms::registry() {
+    for e in crate::extractors::registry() {
         if e.params().is_empty() {
             continue;
         }
@@ -210,7 +209,7 @@ fn mutation_stays_in_range_and_on_the_grid_for_every_extractor() {
 #[test]
 fn recombination_takes_each_gene_from_a_parent() {
     let mut rng = rng(3);
-    let e: Arc<dyn Extractor> = algorithms::find("addanag").unwrap();
+    let e: Arc<dyn Extractor> = crate::extractors::find("addanag").unwrap();
     let space = ParamSpace::new(e.clone(), Params::defaults(e.params()), None).unwrap();
     let mut from_a = 0;
     let mut from_b = 0;
@@ -299,7 +298,7 @@ fn grid_points_are_clean_decimals() {
     assert_eq!(float_at(0.0, 0.01, 30), 0.3);
     assert_eq!(float_at(0.05, 0.05, 14), 0.75);
     assert_eq!(grid_steps(0.0, 1.0, 0.01), 100);
-    let sw = algorithms::find("sw").unwrap();
+    let sw = crate::extractors::find("sw").unwrap();
     let t_en = &sw.params()[0];
     assert!(on_grid(t_en, &ParamValue::Float(0.31)));
     assert!(!on_grid(t_en, &ParamValue::Float(0.315)));
@@ -332,7 +331,7 @@ fn bad_options_and_spaces_are_refused() {
     let e: Arc<dyn Extractor> = Arc::new(FirstWords);
     let p = Params::defaults(e.params());
     assert!(ParamSpace::new(e.clone(), p.clone(), Some(&["nope".into()])).is_err());
-    let plain: Arc<dyn Extractor> = algorithms::find("plain").unwrap();
+    let plain: Arc<dyn Extractor> = crate::extractors::find("plain").unwrap();
     assert!(ParamSpace::new(plain, Params::default(), None).is_err());
     assert!(TrainingSet::from_pages(Vec::new()).is_err());
     assert!(TrainingSet::load(&[], false).is_err());
@@ -341,7 +340,7 @@ fn bad_options_and_spaces_are_refused() {
 #[test]
 fn plot_axes_by_name_and_by_default() {
     let space_of = |name: &str| {
-        let e: Arc<dyn Extractor> = algorithms::find(name).unwrap();
+        let e: Arc<dyn Extractor> = crate::extractors::find(name).unwrap();
         ParamSpace::new(e.clone(), Params::defaults(e.params()), None).unwrap()
     };
     // DANAg: gap is its one numeric parameter → gap against F1.
@@ -400,13 +399,13 @@ fn fitness_of_the_defaults_is_evals_mean_f1() {
     let (pages, _) = gather_with(&[dir.into()], &CorpusOrGoldFiles).unwrap();
     assert!(pages.len() >= 5, "sample pages with gold files");
     for name in ["danag", "accb", "lqf", "sw"] {
-        let e: Arc<dyn Extractor> = algorithms::find(name).unwrap();
+        let e: Arc<dyn Extractor> = crate::extractors::find(name).unwrap();
         let training = TrainingSet::load(&pages, e.needs_dom()).unwrap();
         let params = Params::defaults(e.params());
         let fit = training.fitness(&*e, &params);
         let rep = evaluate(
             &pages,
-            &[(algorithms::find(name).unwrap(), params)],
+            &[(crate::extractors::find(name).unwrap(), params)],
             Metric::Word,
             false,
         );

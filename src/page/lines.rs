@@ -434,9 +434,32 @@ pub fn solid(text: &[u8], r: Range<usize>) -> Range<usize> {
     }
 }
 
+/// The byte ranges of the physical lines of `text`: each ends after its `\n` (the last one at
+/// the end of the text). Never empty: an empty text has one empty line.
+pub fn raw_lines(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        out.push(start..i + 1);
+        start = i + 1;
+    }
+    if start < text.len() || out.is_empty() {
+        out.push(start..text.len());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn raw_lines_split_after_newlines() {
+        assert_eq!(raw_lines(""), vec![0..0]);
+        assert_eq!(raw_lines("a\nb"), vec![0..2, 2..3]);
+        assert_eq!(raw_lines("a\n"), vec![0..2]);
+    }
+
     use crate::page::lex::lex;
     use proptest::strategy::Strategy;
 

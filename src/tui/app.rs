@@ -44,10 +44,10 @@ pub use units::{RecordList, RecordRow, UnitMenu, UNIT_KEYS};
 
 use super::annotate::Annotation;
 use super::keymap::{Action, Keymap};
-use crate::algorithms::{self, Role};
 use crate::corpus::{self, GoldText};
 use crate::error::Result;
 use crate::eval::diff::{word_diffs, DiffKind, WordDiff};
+use crate::extract::Role;
 use crate::page::{DecodeOptions, Page};
 
 /// Colours of the algorithm overlays, in registry order (cycled).
@@ -140,7 +140,7 @@ impl Default for AppOptions {
             decode: DecodeOptions::default(),
             inline_jobs: false,
             inline_limit: INLINE_LIMIT,
-            algo: algorithms::DEFAULT_ALGORITHM.into(),
+            algo: crate::extractors::DEFAULT_ALGORITHM.into(),
             gold_dir: None,
             annotator: crate::config::default_annotator(),
             guideline: None,
@@ -274,7 +274,7 @@ pub struct App {
     pub focus_param: usize,
     /// Step mode: the phase shown, if on.
     pub step: Option<usize>,
-    /// In a phase that unfolds ([`algorithms::Extractor::unfolds`]): how many of its spans are revealed.
+    /// In a phase that unfolds ([`crate::extract::Extractor::unfolds`]): how many of its spans are revealed.
     pub substep: Option<usize>,
     /// Message for the status bar: (text, is_error).
     pub status: Option<(String, bool)>,
@@ -364,26 +364,23 @@ pub struct App {
     panic_key: Option<char>,
     /// The headline finder named by [`AppOptions::headline`], loaded once (`None` when it
     /// cannot be: an unknown name or an unreadable model file).
-    headline_finder: Option<Arc<dyn crate::headline::HeadlineFinder>>,
+    headline_finder: Option<Arc<dyn crate::extract::headline::HeadlineFinder>>,
 }
 
 impl App {
     fn empty(opts: AppOptions) -> App {
         let (jobs_tx, jobs_rx) = channel();
         // Every algorithm's selection is finished by the guideline, when there is one.
-        let guided = |e: Arc<dyn algorithms::Extractor>| {
+        let guided = |e: Arc<dyn crate::extract::Extractor>| {
             crate::guideline::guided(e, opts.guideline.as_ref())
         };
-        let mut algos: Vec<AlgoState> = algorithms::registry()
-            .iter()
+        // Every extractor a user can name, the shipped trained model last.
+        let mut algos: Vec<AlgoState> = crate::extractors::registry()
+            .nameable()
+            .into_iter()
             .enumerate()
-            .map(|(i, e)| AlgoState::new(guided(Arc::clone(e)), i))
+            .map(|(i, e)| AlgoState::new(guided(e), i))
             .collect();
-        // The shipped learned model follows the registered algorithms (it is not in the
-        // registry: `all` is scored on the corpora it trained on).
-        if let Ok(e) = crate::extractors::learned() {
-            algos.push(AlgoState::new(guided(e), algos.len()));
-        }
         // An algorithm named by a filter-set file (`--algo FILE.toml`) joins the list at the end.
         let mut active = algos
             .iter()

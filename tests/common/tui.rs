@@ -88,7 +88,7 @@ pub fn opts() -> AppOptions {
 /// The active algorithm's `gap` value.
 pub fn gap(app: &App) -> i64 {
     match app.active_algo().params.get("gap") {
-        Some(cescope::algorithms::ParamValue::Int(v)) => *v,
+        Some(cescope::extract::ParamValue::Int(v)) => *v,
         v => panic!("gap is {v:?}"),
     }
 }

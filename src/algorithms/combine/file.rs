@@ -7,10 +7,10 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use super::{check_shape, lookup, Combine, FilterSet, Member, MemberKind, Removal, SetError};
+use super::{check_shape, known, lookup, Combine, FilterSet, Member, MemberKind, Removal, SetError};
 use super::{MAX_DEPTH, MAX_FILE_BYTES};
-use crate::algorithms::{Extractor, Params};
 use crate::error::{Error, Result};
+use crate::extract::{Extractor, Params};
 
 /// A set file as written (one struct for sets and members).
 #[derive(Debug, Default, Deserialize)]
@@ -351,15 +351,7 @@ fn build_member(
         let e = lookup(name.trim(), ctx.sets).ok_or_else(|| SetError::UnknownAlgorithm {
             at: at.into(),
             name: name.clone(),
-            known: if ctx.sets {
-                crate::algorithms::names().join(", ")
-            } else {
-                crate::algorithms::singles()
-                    .iter()
-                    .map(|e| e.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            },
+            known: known(ctx.sets),
         })?;
         let given = match &raw.params {
             Some(t) => parse_params(e.as_ref(), t, at)?,

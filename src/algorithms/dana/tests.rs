@@ -1,6 +1,8 @@
 //! Tests of the DANA family: explain, headline bounds, the formulas.
 
 use super::*;
+use crate::extract::candidates::{candidate_table, CandidateRow};
+use crate::extract::{unfolded, unfolding};
 
 /// Step mode: the explanation of a line in a joined (non-seed) region says only what is
 /// known at each step of DANAg's phases.
@@ -310,8 +312,127 @@ fn headline_bound_cuts_at_the_article_subtree() {
 #[test]
 fn empty_page() {
     let page = Page::from_text("e", "");
-    for e in super::super::registry() {
+    for e in crate::algorithms::all() {
         let x = e.run(&page, &Params::defaults(e.params()));
         assert!(x.selection.is_empty());
     }
+}
+
+/// DANAg's gap expansion unfolds the selected regions from the seed outwards.
+#[test]
+fn the_gap_expansion_unfolds() {
+    let dana = DanaFamily::danag();
+    let names: Vec<&str> = dana.phases().iter().map(|p| p.name.as_ref()).collect();
+    let gap = names.iter().position(|n| *n == "gap expansion").unwrap();
+    assert_eq!(dana.unfolds(gap), Some("selected"));
+    assert_eq!(dana.unfolds(0), None);
+}
+
+/// `unfolded` keeps the first k spans of the unfolding marks in the reveal order (the
+/// seed's first), everything else as it was; outside an unfolding phase it changes nothing.
+#[test]
+fn unfolded_keeps_the_spans_revealed_so_far() {
+    let page = Page::from_text(
+        "teaching.html",
+        include_str!("../../../sample-pages/teaching.html"),
+    );
+    let e = DanaFamily::danag();
+    let x = e.run(&page, &Params::defaults(e.params()));
+    let gap = e
+        .phases()
+        .iter()
+        .position(|p| p.name == "gap expansion")
+        .unwrap();
+    let (key, order) = unfolding(&e, &x, gap).unwrap();
+    assert_eq!((key, order), ("selected", vec![0, 1]));
+    let one = unfolded(&e, &x, gap, 1);
+    assert_eq!(one.trace.marks("selected").unwrap().spans, vec![8..14]);
+    assert_eq!(one.trace.series, x.trace.series);
+    assert_eq!(one.selection, x.selection);
+    assert_eq!(unfolded(&e, &x, gap, 5), x);
+    assert_eq!(unfolded(&e, &x, 0, 1), x, "phase 0 does not unfold");
+    assert!(unfolding(&e, &x, 0).is_none());
+}
+
+/// The teaching page's two regions (sample-pages/teaching.html, worked by hand in
+/// tests/sample_pages.rs): r1 = lines 9–14 with T1 = 11 + 36 = 47, r2 = lines 18–20 with
+/// T1 = 37; three lines between them; r1 is the seed, both are selected at gap 20, r2 is
+/// not at gap 4.
+#[test]
+fn danag_regions_of_the_teaching_page() {
+    let page = Page::from_text(
+        "teaching.html",
+        include_str!("../../../sample-pages/teaching.html"),
+    );
+    let e = DanaFamily::danag();
+    let mut params = Params::defaults(e.params());
+    let x = e.run(&page, &params);
+    let t = candidate_table(&e, &page, &x, None).unwrap();
+    assert_eq!(t.unit, Unit::VirtualLine);
+    assert_eq!(t.rows.len(), 2);
+    let (r1, r2) = (&t.rows[0], &t.rows[1]);
+    assert_eq!((r1.span.clone(), r2.span.clone()), (8..14, 17..20));
+    let t1 = |r: &CandidateRow| r.sums.iter().find(|s| s.0.starts_with("T1")).unwrap().1;
+    assert_eq!((t1(r1), t1(r2)), (47.0, 37.0));
+    assert_eq!(
+        (r1.before, r1.after, r2.before, r2.after),
+        (None, Some(3), Some(3), None)
+    );
+    assert!(r1.seed && !r2.seed && r1.selected && r2.selected);
+    assert!(r1.why.contains("seed region"), "{}", r1.why);
+    assert!(r2.why.contains("<= gap 20"), "{}", r2.why);
+    assert!(page.text()[r1.bytes.clone().unwrap()].starts_with("\n<h1>"));
+    params.set_str(e.params(), "gap=4").unwrap();
+    let x = e.run(&page, &params);
+    let t = candidate_table(&e, &page, &x, None).unwrap();
+    assert!(!t.rows[1].selected);
+    assert!(t.rows[1].why.contains("> gap 4"), "{}", t.rows[1].why);
+}
+
+/// In step mode the table shows what the phases so far computed: no rows before the
+/// regions, no seed before the seed phase, no selection before the gap expansion, which
+/// selects region by region; no sums of series not computed yet.
+#[test]
+fn table_in_step_mode_reveals_phase_by_phase() {
+    let page = Page::from_text(
+        "teaching.html",
+        include_str!("../../../sample-pages/teaching.html"),
+    );
+    let e = DanaFamily::danag();
+    let x = e.run(&page, &Params::defaults(e.params()));
+    let phase = |name: &str| e.phases().iter().position(|p| p.name == name).unwrap();
+    let at = |name: &str, unfolded: Option<usize>| {
+        candidate_table(
+            &e,
+            &page,
+            &x,
+            Some(Step {
+                phase: phase(name),
+                unfolded,
+            }),
+        )
+    };
+    assert!(at("smoothing", None).is_none(), "no regions yet");
+    let t = at("regions", None).unwrap();
+    assert_eq!(t.rows.len(), 2);
+    assert!(t.rows.iter().all(|r| !r.seed && !r.selected));
+    let t = at("seed", None).unwrap();
+    assert!(t.rows[0].seed && !t.rows[0].selected && !t.rows[1].selected);
+    let t = at("gap expansion", Some(1)).unwrap();
+    assert!(t.rows[0].selected && !t.rows[1].selected);
+    assert!(
+        t.rows[1].why.contains("not reached yet"),
+        "{}",
+        t.rows[1].why
+    );
+    let t = at("gap expansion", Some(2)).unwrap();
+    assert!(t.rows[0].selected && t.rows[1].selected);
+    let t = at("T1 / T2", None);
+    assert!(t.is_none());
+    let sums: Vec<String> = at("regions", None).unwrap().rows[0]
+        .sums
+        .iter()
+        .map(|s| s.0.clone())
+        .collect();
+    assert!(sums.iter().any(|s| s.starts_with("T1")), "{sums:?}");
 }

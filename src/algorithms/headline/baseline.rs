@@ -8,10 +8,12 @@
 //!   over, as they cannot be a headline; the other headings follow as lower-ranked candidates
 //!   (level first, then document order), scored `7 − level` (h1 = 6, h6 = 1).
 
-use super::{normalize_ws, text_range, title_element, Candidate, HeadlineFinder, Headlines};
-use crate::algorithms::trace::{Marks, Phase, Positions, Role, Series, Unit};
-use crate::algorithms::{AlgoInfo, StaticInfo, NO_PARAMS};
-use crate::algorithms::{Params, Trace};
+use crate::extract::headline::{
+    normalize_ws, text_range, title_element, Candidate, HeadlineFinder, Headlines,
+};
+use crate::extract::trace::{Marks, Phase, Positions, Role, Series, Unit};
+use crate::extract::{AlgoInfo, StaticInfo, NO_PARAMS};
+use crate::extract::{Params, Trace};
 use crate::page::Page;
 use std::borrow::Cow;
 

@@ -32,7 +32,7 @@
 use std::sync::LazyLock;
 
 use super::titlefinder::{score, sentences, Analyzer, Sentence};
-use super::{normalize_ws, title_element};
+use crate::extract::headline::{normalize_ws, text_range, title_element};
 use crate::page::blocks::keywords::{keyword_mask, KEYWORD_GROUPS};
 use crate::page::dom::{Dom, NodeId, NodeKind};
 use crate::page::Page;
@@ -107,7 +107,7 @@ pub fn title_candidates(page: &Page) -> Vec<Sentence> {
     let Some(id) = title_element(page) else {
         return Vec::new();
     };
-    let Some(whole) = super::text_range(page, id) else {
+    let Some(whole) = text_range(page, id) else {
         return Vec::new();
     };
     let make = |r: std::ops::Range<usize>| Sentence {

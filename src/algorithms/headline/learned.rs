@@ -10,9 +10,9 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::candidates::{candidates, CandidateRow};
-use super::{Candidate, HeadlineFinder, Headlines};
-use crate::algorithms::trace::{Marks, Phase, Positions, Role, Series, Unit};
-use crate::algorithms::{AlgoInfo, Algorithm, Params, Trace, NO_PARAMS};
+use crate::extract::headline::{Candidate, HeadlineFinder, Headlines};
+use crate::extract::trace::{Marks, Phase, Positions, Role, Series, Unit};
+use crate::extract::{AlgoInfo, Algorithm, Params, Trace, NO_PARAMS};
 use crate::page::Page;
 
 /// Scores one candidate row ([`super::candidates::FEATURES`] order, one value per feature): higher is more

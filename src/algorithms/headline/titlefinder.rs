@@ -40,10 +40,12 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::{normalize_ws, text_range, title_element, Candidate, HeadlineFinder, Headlines};
-use crate::algorithms::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Unit};
-use crate::algorithms::{AlgoInfo, Algorithm, Choice};
-use crate::algorithms::{ParamKind, ParamSpec, ParamValue, Params, Trace};
+use crate::extract::headline::{
+    normalize_ws, text_range, title_element, Candidate, HeadlineFinder, Headlines,
+};
+use crate::extract::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series, Unit};
+use crate::extract::{AlgoInfo, Algorithm, Choice};
+use crate::extract::{ParamKind, ParamSpec, ParamValue, Params, Trace};
 use crate::page::dom::{NodeId, NodeKind};
 use crate::page::Page;
 

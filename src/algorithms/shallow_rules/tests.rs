@@ -1,5 +1,5 @@
 use super::*;
-use crate::algorithms::explain::explain_at;
+use crate::extract::explain::explain_at;
 
 /// `n` distinct words.
 fn words(tag: &str, n: usize) -> String {

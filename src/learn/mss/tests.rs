@@ -1,6 +1,6 @@
 use super::*;
-use crate::algorithms::trace::Location;
-use crate::algorithms::Algorithm;
+use crate::extract::trace::Location;
+use crate::extract::Algorithm;
 
 /// The toy page of the hand computation: an article paragraph, a one-entry menu, a script.
 const TOY: &str = "<p>Apple pie</p><ul><li>Home</li></ul><script>var x = 1;</script>";

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use ratatui::style::Color;
 
 use super::{App, Doc, PerView, OVERLAY_COLORS};
-use crate::algorithms::{self, Extraction, Extractor, LineTrace, Params};
+use crate::extract::{Extraction, Extractor, LineTrace, Params};
 use crate::metrics::Prf;
 
 /// One registered algorithm in the inspector.
@@ -251,7 +251,7 @@ impl App {
         let dir = steps.signum();
         let count = if matches!(
             spec.kind,
-            algorithms::ParamKind::Choice { .. } | algorithms::ParamKind::Bool
+            crate::extract::ParamKind::Choice { .. } | crate::extract::ParamKind::Bool
         ) {
             1
         } else {
@@ -275,11 +275,11 @@ impl App {
         self.focus_param = param;
         let frac = frac.clamp(0.0, 1.0);
         let v = match &spec.kind {
-            algorithms::ParamKind::Int { min, max, .. } => {
-                algorithms::ParamValue::Int(min + ((max - min) as f64 * frac).round() as i64)
+            crate::extract::ParamKind::Int { min, max, .. } => {
+                crate::extract::ParamValue::Int(min + ((max - min) as f64 * frac).round() as i64)
             }
-            algorithms::ParamKind::Float { min, max, .. } => {
-                algorithms::ParamValue::Float(min + (max - min) * frac)
+            crate::extract::ParamKind::Float { min, max, .. } => {
+                crate::extract::ParamValue::Float(min + (max - min) * frac)
             }
             _ => {
                 let cur = self.algos[i]

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{App, HeadlineRow};
-use crate::algorithms::{self, LineTrace};
 use crate::corpus::GoldText;
+use crate::extract::LineTrace;
 use crate::metrics::{word_prf, Prf};
 use crate::page::Page;
 use crate::selection::Selection;
@@ -109,7 +109,7 @@ impl Doc {
     pub(super) fn open(path: &Path, page: Page, syntax: bool, gold_text: Option<&GoldText>) -> Doc {
         let page = Arc::new(page);
         let vlines: Vec<Range<usize>> = page.lines().lines.iter().map(|l| l.range()).collect();
-        let rlines = algorithms::trace::raw_lines(page.text());
+        let rlines = crate::page::lines::raw_lines(page.text());
         let mut raw_to_virtual = Vec::with_capacity(rlines.len());
         let mut v = 0;
         for r in &rlines {
@@ -246,7 +246,7 @@ impl App {
     }
 
     /// The trace of algorithm `i` aggregated to the current display lines, computed once per
-    /// result and view ([`algorithms::to_lines`]); `None` without a page or a result.
+    /// result and view ([`crate::extract::to_lines`]); `None` without a page or a result.
     pub fn line_trace(&mut self, i: usize) -> Option<Arc<LineTrace>> {
         let view = self.view;
         let doc = self.doc.as_ref()?;
@@ -254,7 +254,7 @@ impl App {
         let x = a.result.as_ref()?;
         let cached = a.line_cache.get_mut(view);
         if cached.is_none() {
-            let lt = algorithms::to_lines(&x.trace, &doc.page, doc.lines(view));
+            let lt = crate::extract::to_lines(&x.trace, &doc.page, doc.lines(view));
             *cached = Some(Arc::new(lt));
         }
         cached.clone()

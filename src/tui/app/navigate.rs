@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
-use crate::algorithms::Role;
+use crate::extract::Role;
 use crate::page::find::{find_all, Case};
 
 use super::{App, Mode};
@@ -378,7 +378,7 @@ impl App {
 /// that shows an element's value when the marks are of DOM nodes (the element's first text
 /// line, where its bar is, rather than its start tag's), else its first line.
 pub(crate) fn first_text_line(
-    lt: &crate::algorithms::LineTrace,
+    lt: &crate::extract::LineTrace,
     span: &std::ops::Range<usize>,
 ) -> usize {
     lt.nodes

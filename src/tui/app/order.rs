@@ -17,7 +17,7 @@ use crate::tui::keymap::Action;
 impl App {
     /// `O`: orders the page list by the active algorithm's uncertainty, or, when it is so
     /// ordered (or being ordered), back to page order. An algorithm without a per-block
-    /// probability ([`crate::algorithms::Extractor::block_probability`]) leaves the order as it
+    /// probability ([`crate::extract::Extractor::block_probability`]) leaves the order as it
     /// is and says why.
     pub(crate) fn order_by_uncertainty(&mut self) {
         let key = self.opts.keymap.keys_label(Action::OrderByUncertainty);

@@ -4,44 +4,43 @@
 use std::ops::Range;
 
 use super::App;
-use crate::algorithms;
 
 impl App {
-    /// The unfolding phase step mode is in ([`algorithms::unfolding`]): the key of the marks it
+    /// The unfolding phase step mode is in ([`crate::extract::unfolding`]): the key of the marks it
     /// reveals one span at a time and their number; `None` outside such a phase.
     pub fn unfolding(&self) -> Option<(&'static str, usize)> {
         let step = self.step?;
         let a = self.active_algo();
         let x = a.result.as_ref()?;
-        algorithms::unfolding(a.extractor.as_ref(), x, step).map(|(k, o)| (k, o.len()))
+        crate::extract::unfolding(a.extractor.as_ref(), x, step).map(|(k, o)| (k, o.len()))
     }
 
-    /// Where step mode is ([`algorithms::Step`]): the phase and, in a phase that unfolds, how
+    /// Where step mode is ([`crate::extract::Step`]): the phase and, in a phase that unfolds, how
     /// many of its spans are revealed; `None` outside step mode.
-    pub fn step_at(&self) -> Option<algorithms::Step> {
+    pub fn step_at(&self) -> Option<crate::extract::Step> {
         // A parameter change may leave fewer spans than were revealed: all of them then.
         let spans = self.unfolding().map_or(0, |u| u.1);
-        self.step.map(|phase| algorithms::Step {
+        self.step.map(|phase| crate::extract::Step {
             phase,
             unfolded: self.substep.map(|k| k.min(spans)),
         })
     }
 
     /// While a phase unfolds: the key of its marks and the spans revealed so far, on the
-    /// current display lines ([`algorithms::to_lines`]); `None` otherwise.
+    /// current display lines ([`crate::extract::to_lines`]); `None` otherwise.
     pub fn unfolded_line_spans(&self) -> Option<(&'static str, Vec<Range<usize>>)> {
         let (key, _) = self.unfolding()?;
         let (step, k) = (self.step?, self.substep?);
         let a = self.active_algo();
-        let x = algorithms::unfolded(a.extractor.as_ref(), a.result.as_ref()?, step, k);
+        let x = crate::extract::unfolded(a.extractor.as_ref(), a.result.as_ref()?, step, k);
         let d = self.doc.as_ref()?;
         let marks = x.trace.marks(key)?.clone();
-        let only = algorithms::Trace {
+        let only = crate::extract::Trace {
             marks: vec![marks],
             positions: x.trace.positions.clone(),
             ..Default::default()
         };
-        let lt = algorithms::to_lines(&only, &d.page, self.display_lines(d));
+        let lt = crate::extract::to_lines(&only, &d.page, self.display_lines(d));
         Some((key, lt.marks.into_iter().next()?.spans))
     }
 

@@ -2,7 +2,7 @@
 //! and of a pinned second one (`P`) — from their traces ([`candidate_table`]); the headline
 //! candidates panel (`#`): the headline finder's ranked candidates (the shipped ranker unless
 //! `--headline` names another), candidates with the same text merged into one row with their
-//! count, tags and DOM paths ([`crate::headline::group_candidates`]); `Y` takes the highlighted
+//! count, tags and DOM paths ([`crate::extract::headline::group_candidates`]); `Y` takes the highlighted
 //! one as the gold headline; the text block table (`B`, [`super::blocks`]): the page's atomic
 //! text blocks with the shown algorithms' verdicts, ← / → choose the sort column; and the
 //! records panel (`L`, [`super::units`]): a record group's records, `I` / `X` keep / strike
@@ -10,7 +10,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
-use crate::algorithms::candidates::{candidate_table, CandidateTable};
+use crate::extract::candidates::{candidate_table, CandidateTable};
 use crate::tui::keymap::Action;
 
 use std::sync::Arc;
@@ -34,8 +34,8 @@ pub enum TableKind {
 pub const HEADLINE_ROWS: usize = 20;
 
 /// One row of the headline panel: the candidates with one text, merged
-/// ([`crate::headline::CandidateGroup`]).
-pub type HeadlineRow = crate::headline::CandidateGroup;
+/// ([`crate::extract::headline::CandidateGroup`]).
+pub type HeadlineRow = crate::extract::headline::CandidateGroup;
 
 impl App {
     /// The candidate table of algorithm `i` on the open page (with the verdicts of the current
@@ -54,12 +54,12 @@ impl App {
     /// The headline finder of the panel and the suggestion ([`super::AppOptions::headline`],
     /// loaded when the app was made), `None` when it cannot be loaded (the command line checks
     /// the name first).
-    pub fn headline_finder(&self) -> Option<Arc<dyn crate::headline::HeadlineFinder>> {
+    pub fn headline_finder(&self) -> Option<Arc<dyn crate::extract::headline::HeadlineFinder>> {
         self.headline_finder.clone()
     }
 
     /// The headline candidates of the headline finder ([`App::headline_finder`]) on the open
-    /// page, merged by text ([`crate::headline::group_candidates`]), best first, at most
+    /// page, merged by text ([`crate::extract::headline::group_candidates`]), best first, at most
     /// [`HEADLINE_ROWS`] rows; computed once per page ([`super::Doc::headlines`]).
     pub fn headline_rows(&self) -> Arc<Vec<HeadlineRow>> {
         let Some(d) = self.doc.as_ref() else {
@@ -70,8 +70,8 @@ impl App {
                 let Some(f) = self.headline_finder() else {
                     return Arc::default();
                 };
-                let found = f.run(&d.page, &crate::algorithms::Params::defaults(f.params()));
-                Arc::new(crate::headline::group_candidates(
+                let found = f.run(&d.page, &crate::extract::Params::defaults(f.params()));
+                Arc::new(crate::extract::headline::group_candidates(
                     &d.page,
                     &found,
                     HEADLINE_ROWS,

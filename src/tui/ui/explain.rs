@@ -9,7 +9,7 @@ use ratatui::widgets::{Paragraph, StatefulWidget, Widget, Wrap};
 
 use super::super::app::{App, Rects, View};
 use super::style::title_block;
-use crate::algorithms::Location;
+use crate::extract::Location;
 
 /// The explain panel. Text longer than the panel scrolls from [`App::explain_scroll`] (the
 /// mouse wheel over the panel), at most to its end; records the panel and the rows beyond it
@@ -90,7 +90,7 @@ impl StatefulWidget for ExplainPanel<'_> {
 
 /// What the explain panel says for algorithm `i` at the cursor line: the step-mode header
 /// (phase, what it does) and the algorithm's explanation as known at the current step
-/// ([`crate::algorithms::Extractor::explain_step`]), word-wrapped.
+/// ([`crate::extract::Extractor::explain_step`]), word-wrapped.
 fn paragraph(app: &App, i: usize) -> Paragraph<'static> {
     let a = &app.algos[i];
     let step = if i == app.active { app.step_at() } else { None };

@@ -12,7 +12,7 @@ use ratatui::widgets::{Paragraph, StatefulWidget, Widget};
 
 use super::super::app::{App, Rects};
 use super::style::{fmt_value, title_block};
-use crate::algorithms::{revealed, LineMarks, LineSeries, LineTrace, Phase, Role};
+use crate::extract::{revealed, LineMarks, LineSeries, LineTrace, Phase, Role};
 
 /// The histogram panel, its title naming the series drawn and its bottom border the scale.
 /// Drawn after the frame's set-up has made the active algorithm's line trace

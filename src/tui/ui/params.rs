@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, StatefulWidget, Widget};
 
 use super::super::app::App;
-use crate::algorithms::{ParamKind, ParamValue};
+use crate::extract::{ParamKind, ParamValue};
 
 /// Columns of a slider's track.
 const TRACK: u16 = 16;

@@ -17,7 +17,7 @@ use super::style::{
     class_style, digits, shade_bg, shorten_middle, Runs, CURRENT_MATCH_BG, FN_BG, FP_BG,
     HEADLINE_BG, MATCH_BG, SELECT_BG, SUGGESTED_HEADLINE_BG, TP_BG,
 };
-use crate::algorithms::{revealed, Extraction, LineTrace, Role};
+use crate::extract::{revealed, Extraction, LineTrace, Role};
 use crate::page::{ByteClass, Page, Span as LexSpan};
 use crate::selection::Selection;
 

@@ -12,8 +12,8 @@ use ratatui::widgets::{Clear, Paragraph, Widget};
 use super::super::app::{App, TableKind};
 use super::super::keymap::Action;
 use super::style::{fmt_value, title_block};
-use crate::algorithms::candidates::CandidateTable;
-use crate::algorithms::Role;
+use crate::extract::candidates::CandidateTable;
+use crate::extract::Role;
 
 /// The table overlay over the main area: the headline candidates, or the region / block
 /// tables — the active algorithm's, and below it the pinned second algorithm's (`P`).
@@ -57,7 +57,7 @@ fn header() -> Style {
 }
 
 /// The distinct tags of a headline row's occurrences, in document order, joined by commas.
-fn row_tags(r: &crate::headline::CandidateGroup) -> String {
+fn row_tags(r: &crate::extract::headline::CandidateGroup) -> String {
     let mut tags: Vec<&str> = Vec::new();
     for o in &r.occurrences {
         if !tags.contains(&o.tag.as_str()) {

@@ -31,7 +31,7 @@ use std::ops::Range;
 use serde::Serialize;
 
 use crate::page::blocks::NodeLines;
-use crate::page::lines::{display_line_of, lines_over, solid};
+use crate::page::lines::{display_line_of, lines_over, raw_lines, solid};
 use crate::page::Page;
 
 /// The unit a trace item is indexed by.
@@ -41,7 +41,7 @@ pub enum Unit {
     /// Indices of the page's virtual lines ([`crate::page::lines`]).
     VirtualLine,
     /// Indices of the physical lines of the decoded text (split after each `\n`, see
-    /// [`raw_lines`]).
+    /// [`crate::page::lines::raw_lines`]).
     RawLine,
     /// Token indices of the extractor's own tokenisation; placed by [`Trace::positions`].
     Token,
@@ -440,13 +440,13 @@ impl Serialize for Keys {
 }
 
 /// How far step mode has gone: the phase, and in a phase that plays out span by span
-/// ([`crate::algorithms::Extractor::unfolds`]), how many of its spans are revealed.
+/// ([`crate::extract::Extractor::unfolds`]), how many of its spans are revealed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Step {
-    /// The phase, an index into [`crate::algorithms::Algorithm::phases`].
+    /// The phase, an index into [`crate::extract::Algorithm::phases`].
     pub phase: usize,
     /// In an unfolding phase, the number of its spans revealed so far (in
-    /// [`crate::algorithms::unfold_order`]); `None`: all of them.
+    /// [`crate::extract::unfold_order`]); `None`: all of them.
     pub unfolded: Option<usize>,
 }
 
@@ -483,21 +483,6 @@ pub enum Location {
     Token(usize),
     /// A DOM node index of the extractor's numbering.
     Node(usize),
-}
-
-/// The byte ranges of the physical lines of `text`: each ends after its `\n` (the last one at
-/// the end of the text). Never empty: an empty text has one empty line.
-pub fn raw_lines(text: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for i in memchr::memchr_iter(b'\n', text.as_bytes()) {
-        out.push(start..i + 1);
-        start = i + 1;
-    }
-    if start < text.len() || out.is_empty() {
-        out.push(start..text.len());
-    }
-    out
 }
 
 /// The byte ranges of the indices of `unit` on `page`: virtual and raw lines from the page,
@@ -896,13 +881,6 @@ mod tests {
     fn page() -> Page {
         // Virtual lines: `<p>`, `one two`, `</p>`, `<p>`, `three`, `</p>`.
         Page::from_text("t", "<p>one two</p>\n<p>three</p>\n")
-    }
-
-    #[test]
-    fn raw_lines_split_after_newlines() {
-        assert_eq!(raw_lines(""), vec![0..0]);
-        assert_eq!(raw_lines("a\nb"), vec![0..2, 2..3]);
-        assert_eq!(raw_lines("a\n"), vec![0..2]);
     }
 
     #[test]

@@ -325,7 +325,6 @@ pub fn sentences(page: &Page, line: &TextLine, first: String, rest: Vec<String>)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::Params;
 
     /// A line of markup between two blocks names both, with how much of each is selected;
     /// one after the last block names the last.
@@ -334,8 +333,7 @@ mod tests {
         let html = "<html><body>\n<p>Council approves the plan for the harbour.</p>\n<div>\n\
             <p>Weather</p>\n</div>\n</body></html>";
         let page = Page::from_text("t.html", html);
-        let e = crate::algorithms::find("lqf").unwrap();
-        let mut x = e.run(&page, &Params::defaults(e.params()));
+        let mut x = Extraction::default();
         let line_of = |needle: &str| page.lines().line_of(html.find(needle).unwrap()).unwrap();
         // Select the first block's first words only.
         let a = html.find("Council").unwrap();

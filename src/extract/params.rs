@@ -393,7 +393,7 @@ pub trait Choice: Copy + Sized + 'static {
 /// takes on the command line and in files.
 ///
 /// ```
-/// use cescope::algorithms::Choice;
+/// use cescope::extract::Choice;
 /// cescope::choice_enum! {
 ///     /// What a deleted block takes with it.
 ///     pub enum Delete { /// its own text
@@ -412,7 +412,7 @@ macro_rules! choice_enum {
         $vis enum $name {
             $($(#[$vmeta])* $variant),+
         }
-        impl $crate::algorithms::Choice for $name {
+        impl $crate::extract::Choice for $name {
             const NAMES: &'static [&'static str] = &[$($text),+];
             const ALL: &'static [Self] = &[$($name::$variant),+];
             fn name(self) -> &'static str {
@@ -421,17 +421,17 @@ macro_rules! choice_enum {
                 }
             }
         }
-        impl $crate::algorithms::ParamType for $name {
-            fn from_value(v: &$crate::algorithms::ParamValue) -> Option<Self> {
+        impl $crate::extract::ParamType for $name {
+            fn from_value(v: &$crate::extract::ParamValue) -> Option<Self> {
                 match v {
-                    $crate::algorithms::ParamValue::Choice(c) => {
-                        <$name as $crate::algorithms::Choice>::from_name(c)
+                    $crate::extract::ParamValue::Choice(c) => {
+                        <$name as $crate::extract::Choice>::from_name(c)
                     }
                     _ => None,
                 }
             }
             fn fallback() -> Self {
-                <$name as $crate::algorithms::Choice>::ALL[0]
+                <$name as $crate::extract::Choice>::ALL[0]
             }
         }
     };
@@ -471,10 +471,10 @@ macro_rules! typed_params {
         }
         impl $name {
             /// The parameters' specs, in field order.
-            pub const SPECS: &'static [$crate::algorithms::ParamSpec] = &[$($spec),*];
+            pub const SPECS: &'static [$crate::extract::ParamSpec] = &[$($spec),*];
             /// The values of `params` (each absent one: its spec's published default).
             #[allow(unused_variables)]
-            pub fn read(params: &$crate::algorithms::Params) -> Self {
+            pub fn read(params: &$crate::extract::Params) -> Self {
                 $name {
                     $($field: params.read::<$ty>(&$spec)),*
                 }

@@ -242,11 +242,11 @@ mod tests {
             8
         );
         assert_eq!(
-            <LinkFilter as crate::algorithms::Choice>::from_name("filter2"),
+            <LinkFilter as crate::extract::Choice>::from_name("filter2"),
             Some(LinkFilter::Filter2)
         );
         assert_eq!(
-            <LinkFilter as crate::algorithms::Choice>::from_name("nope"),
+            <LinkFilter as crate::extract::Choice>::from_name("nope"),
             None
         );
     }
