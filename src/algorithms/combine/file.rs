@@ -7,7 +7,9 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use super::{check_shape, known, lookup, Combine, FilterSet, Member, MemberKind, Removal, SetError};
+use super::{
+    check_shape, known, lookup, Combine, FilterSet, Member, MemberKind, Removal, SetError,
+};
 use super::{MAX_DEPTH, MAX_FILE_BYTES};
 use crate::error::{Error, Result};
 use crate::extract::{Extractor, Params};
