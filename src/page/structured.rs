@@ -40,11 +40,17 @@
 //!
 //! **Markdown** ([`Format::Markdown`], [`Page::render_markdown`]): that clean HTML converted by
 //! the `htmd` crate (a turndown.js port): ATX headings (`## Title`), `-` bullets and `1.` items
-//! nested by indentation, GitHub-flavoured pipe tables for tables with a header row (`th` cells
-//! or a `thead`; a table without one is written as its cells' text), fenced code blocks with the
-//! language after the fence (```` ```rust ````), `>` block quotes, `**strong**` / `_em_`,
-//! two-space line breaks, links `[text](href)` and images `![alt](src)` with the options.
-//! Markdown punctuation in the text is backslash-escaped (`\*`, `\_`, `\[`).
+//! nested by indentation, GitHub-flavoured pipe tables for tables with a header row, fenced code
+//! blocks with the language after the fence (```` ```rust ````), `>` block quotes,
+//! `**strong**` / `*em*`, two-space line breaks, links `[text](href)` and images `![alt](src)`
+//! with the options. Markdown punctuation in the text is backslash-escaped (`\*`, `\_`, `\[`),
+//! a `|` inside a table cell is written `&#124;`. A table's header row is the first row of its
+//! `thead`, or else its first row when that has a `th` cell and no other cell with text (a
+//! corner cell); every other row is a data row, its `th` cells (row headers) included, and an
+//! empty cell stays an empty column (the HTML handed to htmd is written for this: rows without
+//! `thead` / `tbody`, `th` only in the header row, a placeholder in empty cells that is removed
+//! afterwards). A table without a header row (also one whose header row the selection leaves
+//! out) is written as its cells' text, one paragraph each.
 
 use std::fmt;
 use std::ops::Range;
@@ -135,10 +141,19 @@ enum TextSel {
     Part(String),
 }
 
+/// Stands in an empty table cell of the HTML handed to the Markdown converter (which drops
+/// empty cells, shifting the row's later cells one column left); removed from its output.
+const EMPTY_CELL: char = '\u{E000}';
+
 /// The kept elements' walk state (module documentation).
 struct Writer<'a> {
     dom: &'a Dom,
     opts: RenderOptions,
+    /// Writing for the Markdown converter: tables as header row + data rows (module
+    /// documentation), empty cells holding [`EMPTY_CELL`].
+    for_markdown: bool,
+    /// Per table element: its header row, once looked up ([`Writer::header_row`]).
+    header_rows: std::collections::HashMap<usize, Option<usize>>,
     /// Per node: the selected part of a text node.
     texts: Vec<TextSel>,
     /// Per node: does its subtree hold selected text?
@@ -187,7 +202,7 @@ impl Page {
     /// fragment (see the module documentation for what is kept). Empty when `sel` holds no
     /// text. O(page nodes + selected bytes); builds the DOM on first use.
     pub fn render_html(&self, sel: &Selection, opts: &RenderOptions) -> String {
-        Writer::new(self, sel, *opts).write()
+        Writer::new(self, sel, *opts, false).write()
     }
 
     /// The selected content of `sel` as GitHub-flavoured Markdown: [`Page::render_html`]
@@ -195,11 +210,15 @@ impl Page {
     /// (a bug), the plain text ([`Page::render`]) is returned instead. Empty when `sel` holds no
     /// text.
     pub fn render_markdown(&self, sel: &Selection, opts: &RenderOptions) -> String {
-        let html = self.render_html(sel, opts);
+        let html = Writer::new(self, sel, *opts, true).write();
         if html.is_empty() {
             return String::new();
         }
-        markdown_of_html(&html).unwrap_or_else(|| self.render(sel))
+        match markdown_of_html(&html) {
+            Some(md) if md.contains(EMPTY_CELL) => md.replace(EMPTY_CELL, ""),
+            Some(md) => md,
+            None => self.render(sel),
+        }
     }
 }
 
@@ -377,7 +396,7 @@ fn decode_piece(src: &str, out: &mut String) {
 impl<'a> Writer<'a> {
     /// Finds the selected part of every text node and which nodes hold selected text.
     /// O(nodes + text nodes · log ranges + selected bytes).
-    fn new(page: &'a Page, sel: &Selection, opts: RenderOptions) -> Writer<'a> {
+    fn new(page: &'a Page, sel: &Selection, opts: RenderOptions, for_markdown: bool) -> Writer<'a> {
         let dom = page.dom();
         let n = dom.len();
         let mut texts = vec![TextSel::None; n];
@@ -407,6 +426,8 @@ impl<'a> Writer<'a> {
         Writer {
             dom,
             opts,
+            for_markdown,
+            header_rows: std::collections::HashMap::new(),
             texts,
             holds,
             out: String::new(),
@@ -483,9 +504,13 @@ impl<'a> Writer<'a> {
                 return;
             }
             Mode::EmptyCell => {
-                self.open(id, name);
+                let cell = self.cell_name(id, name);
+                self.open(id, cell);
+                if self.for_markdown {
+                    self.out.push(EMPTY_CELL);
+                }
                 self.out.push_str("</");
-                self.out.push_str(if name == "th" { "th" } else { "td" });
+                self.out.push_str(cell);
                 self.out.push('>');
                 return;
             }
@@ -511,9 +536,11 @@ impl<'a> Writer<'a> {
             _ if !html => None,
             _ => kept_name(name).or_else(|| dom.tag(id).is_block().then_some("div")),
         };
-        // The document's own wrappers are never written.
+        // The document's own wrappers are never written; for Markdown, a table is its rows.
         let out_name = match name {
             "html" | "head" | "body" => None,
+            "thead" | "tbody" | "tfoot" if self.for_markdown => None,
+            "td" | "th" if out_name.is_some() => Some(self.cell_name(id, name)),
             _ => out_name,
         };
         let depth = match out_name {
@@ -577,6 +604,37 @@ impl<'a> Writer<'a> {
             }
         }
         stack.extend(tasks.into_iter().rev());
+    }
+
+    /// The name cell `id` (a `td` or `th` named `name`) is written under: as it is in clean HTML;
+    /// for Markdown, `th` in its table's header row ([`Writer::header_row`]) and `td` elsewhere
+    /// (the converter takes only `td` cells from other rows, and a `th` anywhere as a header).
+    fn cell_name(&mut self, id: usize, name: &str) -> &'static str {
+        if !self.for_markdown {
+            return if name == "th" { "th" } else { "td" };
+        }
+        let dom = self.dom;
+        let row = dom.parent(id);
+        let table = row.and_then(|r| {
+            let p = dom.parent(r)?;
+            if dom.tag_name(p) == Some("table") {
+                Some(p)
+            } else {
+                dom.parent(p).filter(|&t| dom.tag_name(t) == Some("table"))
+            }
+        });
+        let header = match table {
+            Some(t) => *self
+                .header_rows
+                .entry(t)
+                .or_insert_with(|| header_row(dom, t)),
+            None => None,
+        };
+        if header.is_some() && header == row {
+            "th"
+        } else {
+            "td"
+        }
     }
 
     /// Writes the start tag `<name …>` of element `id` with the attributes it keeps.
@@ -726,6 +784,40 @@ impl<'a> Writer<'a> {
         self.out.push_str(&htmlize::escape_text(body));
         self.out.push_str("</code></pre>\n");
     }
+}
+
+/// The header row of `table` for Markdown: the first row of its `thead`; without one, its first
+/// row when that has a `th` cell and every other cell is without text (a corner cell). `None`
+/// otherwise: the table has no header, and the converter writes its cells' text.
+fn header_row(dom: &Dom, table: usize) -> Option<usize> {
+    let is = |id: usize, name: &str| dom.is_html_element(id) && dom.tag_name(id) == Some(name);
+    let mut first = None;
+    for c in dom.children(table) {
+        if is(c, "tr") {
+            first = first.or(Some(c));
+        } else if is(c, "thead") || is(c, "tbody") || is(c, "tfoot") {
+            let row = dom.children(c).find(|&r| is(r, "tr"));
+            if is(c, "thead") && row.is_some() {
+                return row;
+            }
+            first = first.or(row);
+        }
+    }
+    let row = first?;
+    let text = |cell: usize| {
+        dom.subtree(cell).any(|n| {
+            dom.kind(n) == NodeKind::Text
+                && !dom.is_non_text(n)
+                && !blank(dom.node_text(n).unwrap_or(""))
+        })
+    };
+    let cells: Vec<usize> = dom
+        .children(row)
+        .filter(|&c| is(c, "td") || is(c, "th"))
+        .collect();
+    let has_th = cells.iter().any(|&c| is(c, "th"));
+    let others_empty = cells.iter().all(|&c| is(c, "th") || !text(c));
+    (has_th && others_empty).then_some(row)
 }
 
 /// The selected part of a text node whose source spans are `spans` (byte ranges of `text`).
