@@ -349,6 +349,25 @@ fn markdown_tables_keep_their_columns() {
 }
 
 #[test]
+fn line_breaks_inside_inline_elements_stay() {
+    // A ranking written as `<br>` inside nested spans: one entry per line, as in the text.
+    let src = "<p>Ranks:<span> <br>1. Finland <span> <br>2. Norway<span> <br>3. Chile</span></span></span></p>";
+    let page = Page::from_text("br.html", src);
+    let all = Selection::from_range(0..page.text().len());
+    let md = markdown(&page, &all, RenderOptions::default());
+    let lines: Vec<&str> = md.lines().map(str::trim).collect();
+    assert_eq!(
+        lines,
+        ["Ranks:", "1\\. Finland", "2\\. Norway", "3\\. Chile"],
+        "{md}"
+    );
+    assert_eq!(
+        cescope::metrics::words(&strip_marks(&md)),
+        cescope::metrics::words(&page.render(&all))
+    );
+}
+
+#[test]
 fn text_format_is_render() {
     let page = Page::from_text("t.html", PAGE);
     for sel in [

@@ -14,8 +14,9 @@
 //! and unselected text becomes one space (so words never run together); a selected table row
 //! keeps all its cells (unselected ones empty, so the columns stay aligned); nothing else without
 //! selected text is kept, except, with [`RenderOptions::images`], the images that lie between
-//! selected content or directly inside a kept element, and `<br>` / `<hr>` between selected
-//! content. So a selection that covers part of a table or list keeps the rows or items it covers.
+//! selected content or directly inside a kept element, `<hr>` between selected content, and
+//! `<br>` directly inside a kept element (a line break ends a line in [`Page::render`] too, so
+//! `a<span><br>b</span>` stays two lines). So a selection that covers part of a table or list keeps the rows or items it covers.
 //!
 //! **Clean HTML** ([`Format::Html`], [`Page::render_html`]): the kept elements serialised with
 //! no `script`, `style`, `template`, comments, or raw `noscript` text, and with attributes
@@ -166,8 +167,8 @@ struct Writer<'a> {
 enum Mode {
     /// It holds selected text: written with its kept content.
     Kept,
-    /// It holds none but lies between selected content: only its images (and itself when it is
-    /// a `br` / `hr`) are written.
+    /// It holds none but lies between selected content (or is an image or a `br` of a kept
+    /// element): only its images (and itself when it is a `br` / `hr`) are written.
     Between,
     /// An unselected cell of a kept table row: written empty.
     EmptyCell,
@@ -592,7 +593,7 @@ impl<'a> Writer<'a> {
                             mode: Mode::EmptyCell,
                             depth,
                         });
-                    } else if between || (html && name == "img") {
+                    } else if between || (html && matches!(name, "img" | "br")) {
                         tasks.push(Task::Node {
                             id: c,
                             mode: Mode::Between,
