@@ -11,6 +11,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No example database: the tests write nothing into the checkout (.hypothesis/).
+settings.register_profile("cescope", database=None)
+settings.load_profile("cescope")
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample-pages"

@@ -1,7 +1,7 @@
 """datatrove: WarcReader → CescopeExtractor → JsonlWriter over a WARC the test writes (the
 sample pages as HTTP responses, with a request, a warcinfo, a metadata record and an image
 response among them) gives one document per HTML record with main content, holding the text
-the cescope binary gives for that record (`cescope extract --input FILE.warc.gz`)."""
+the cescope binary gives for that record (`cescope extract --algo learned --input FILE.warc.gz`)."""
 
 import io
 import json
@@ -71,7 +71,7 @@ def test_warc_reader_cescope_extractor_jsonl_writer(tmp_path, samples, cescope_b
     assert len(html_ids) == len(samples)
 
     # The binary's records for the same WARC: every HTML response, by WARC-Record-ID.
-    want = {r["id"]: r for r in map(json.loads, run_bin(cescope_bin, "extract", "--input", warc).splitlines())}
+    want = {r["id"]: r for r in map(json.loads, run_bin(cescope_bin, "extract", "--algo", "learned", "--input", warc).splitlines())}
     assert set(want) == set(html_ids)
     assert all("error" not in r for r in want.values())
     with_text = {i for i, r in want.items() if r["text"]}
