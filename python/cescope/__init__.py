@@ -61,6 +61,9 @@ def _merge_params(params: Any, kwargs: dict) -> dict:
         merged = dict(params)
     else:
         raise CescopeError(f"params must be a dict, not {type(params).__name__}")
+    for k in merged:
+        if not isinstance(k, str):
+            raise CescopeError(f"parameter error: a parameter name must be a str, not {type(k).__name__}")
     for k, v in kwargs.items():
         if k in merged:
             raise CescopeError(f"parameter error: {k} is given twice (in params and as a keyword)")
@@ -163,6 +166,8 @@ class Extractor:
         text does not depend on it). Raises :class:`CescopeError` when ``html`` is not
         ``str`` / ``bytes``, looks binary (an image, an archive), or is over 1 GiB.
         """
+        if url is not None and not isinstance(url, str):
+            raise CescopeError(f"url must be a str, not {type(url).__name__}")
         return self._job.extract(html, url)
 
     def extract_many(
@@ -172,15 +177,17 @@ class Extractor:
         errors: str = "raise",
     ) -> List[Optional[str]]:
         """The main content of every page, in input order, on ``threads`` worker threads
-        (``None``: one per core) with the GIL released.
+        (``None``: one per core; at most 1024) with the GIL released.
 
         All pages are copied into cescope before the work starts (pass chunks of a long
         stream). ``errors="raise"``: a page that fails (not ``str`` / ``bytes``, binary,
         too large) raises :class:`CescopeError` naming its index, after all pages ran;
         ``errors="none"``: its result is ``None`` and the others are returned.
         """
-        if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 1):
-            raise CescopeError(f"threads must be at least 1 (None: one per core), not {threads!r}")
+        if threads is not None and (
+            not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 1024
+        ):
+            raise CescopeError(f"threads must be 1 to 1024 (None: one per core), not {threads!r}")
         if not isinstance(errors, str):
             raise CescopeError(f'errors={errors!r}: expected "raise" or "none"')
         return self._job.extract_many(pages, threads, errors)
@@ -283,7 +290,9 @@ def title(
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise CescopeError(f"top must be a non-negative int, not {top!r}")
     found = json.loads(
-        _cescope.title_json(html, _name(method, "method"), n, _encoding(encoding), bool(scripting))
+        _cescope.title_json(
+            html, _name(method, "method"), min(n, 2**32), _encoding(encoding), bool(scripting)
+        )
     )
     if top is not None:
         return found

@@ -208,6 +208,9 @@ fn param_value(name: &str, v: &Bound<'_, PyAny>) -> PyResult<Result<ParamValue, 
     )))
 }
 
+/// The most worker threads `extract_many` starts (a pool's threads all start at once).
+const MAX_THREADS: usize = 1024;
+
 /// The rayon pool of `threads` workers (`None`: the global pool, one thread per core), built
 /// once per size and kept.
 fn pool(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
@@ -215,8 +218,10 @@ fn pool(threads: Option<usize>) -> PyResult<Option<Arc<rayon::ThreadPool>>> {
     let Some(n) = threads else {
         return Ok(None);
     };
-    if n == 0 {
-        return Err(err("threads must be at least 1 (None: one per core)"));
+    if n == 0 || n > MAX_THREADS {
+        return Err(err(format!(
+            "threads must be 1 to {MAX_THREADS} (None: one per core), not {n}"
+        )));
     }
     let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
     let map = pools.get_or_insert_with(HashMap::new);
@@ -325,7 +330,12 @@ impl Job {
     /// The main content of one page; the GIL is released while it runs. Errors:
     /// `CescopeError` (not a page, a binary input, a panic).
     #[pyo3(signature = (html, url=None))]
-    fn extract(&self, py: Python<'_>, html: &Bound<'_, PyAny>, url: Option<String>) -> PyResult<String> {
+    fn extract(
+        &self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        url: Option<String>,
+    ) -> PyResult<String> {
         let page = Input::from_py(html)?;
         py.detach(|| self.run(page, "<input>".into(), url))
             .map_err(err)
@@ -366,9 +376,7 @@ impl Job {
         let mut inputs = Vec::new();
         for (i, p) in iter.enumerate() {
             let p = p?;
-            inputs.push(
-                Input::from_py(&p).map_err(|e| err(format!("page {i}: {}", e.value(py))))?,
-            );
+            inputs.push(Input::from_py(&p).map_err(|e| err(format!("page {i}: {}", e.value(py))))?);
         }
         let pool = pool(threads)?;
         let results: Vec<Result<String, String>> = py.detach(|| {

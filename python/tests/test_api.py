@@ -107,8 +107,9 @@ def test_extract_many_errors_raise_or_none():
         cescope.extract_many(good)
     with pytest.raises(cescope.CescopeError, match="errors="):
         cescope.extract_many([good], errors="ignore")
-    with pytest.raises(cescope.CescopeError, match="threads must be at least 1"):
-        cescope.extract_many([good], threads=0)
+    for threads in (0, 1025, 10**30):
+        with pytest.raises(cescope.CescopeError, match="threads must be 1 to 1024"):
+            cescope.extract_many([good], threads=threads)
 
 
 def test_blocks_are_the_binarys_rows(cescope_bin):

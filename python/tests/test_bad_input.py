@@ -148,6 +148,20 @@ def test_wrong_types_and_parameters_never_crash():
             for v in bad_values:
                 r = outcome(cescope.Extractor, algo, params={spec["name"]: v})
                 assert isinstance(r, (cescope.Extractor, cescope.CescopeError))
-    for kwargs in (dict(threads=-1), dict(threads="2"), dict(errors=None), dict(encoding=3), dict(format=None)):
+    for kwargs in (dict(threads=-1), dict(threads="2"), dict(threads=2**70), dict(errors=None), dict(encoding=3),
+                   dict(format=None)):
         with pytest.raises(cescope.CescopeError):
             cescope.extract_many(["<p>x</p>"], **kwargs)
+    for kwargs in (dict(url=3), dict(url=b"http://x"), dict(guideline=3), dict(scripting="yes", encoding=[])):
+        with pytest.raises(cescope.CescopeError):
+            cescope.extract("<p>x</p>", **kwargs)
+    with pytest.raises(cescope.CescopeError, match="parameter name must be a str"):
+        cescope.Extractor("danag", params={1: 2})
+    # A huge `top` is "all candidates", not an overflow.
+    assert isinstance(cescope.title("<h1>A headline</h1><p>text</p>", top=10**40), list)
+    for kwargs in (dict(top=-1), dict(top="3"), dict(method=None), dict(encoding=1)):
+        with pytest.raises(cescope.CescopeError):
+            cescope.title("<p>x</p>", **kwargs)
+    for kwargs in (dict(algo=3), dict(algo="nope"), dict(why="nope"), dict(encoding="klingon")):
+        with pytest.raises(cescope.CescopeError):
+            cescope.blocks("<p>x</p>", **kwargs)
