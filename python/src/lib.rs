@@ -161,12 +161,14 @@ const ACCEPTED_FORMATS: &str = "text";
 /// format yet), so `"text"` is accepted and anything else is a `CescopeError` naming the
 /// accepted formats (`"markdown"` / `"html"`: not in this build yet).
 ///
-/// To connect the library's `Format` {text, markdown, html} once it is on `ExtractJob`:
-/// return `name.parse::<cescope::batch::Format>()` here (the CLI's parser, its error as
-/// `lib_err`), store the result in the `ExtractJob { format, .. }` that [`Job::new`] builds,
-/// set [`ACCEPTED_FORMATS`] to `"text, markdown, html"`, and drop the two `not in this build`
-/// cases from `python/tests/test_api.py`. Nothing else in the package changes: `extract` /
-/// `extract_many` already return whatever `ExtractJob::run` puts in `text`.
+/// To connect the library's `Format` once `ExtractJob` renders it (the `markdown` branch adds
+/// `cescope::page::structured::Format` {text, markdown, html} with `FromStr` and `NAMES`, and
+/// `RenderOptions { links, images }`): return `name.parse::<Format>()` here (the CLI's
+/// parser; its error through `lib_err`), store the result in the `ExtractJob { .. }` that
+/// [`Job::new`] builds, set [`ACCEPTED_FORMATS`] from `Format::NAMES`, and drop the two `not
+/// in this build` cases from `python/tests/test_api.py` (links / images would be two more
+/// keyword arguments beside `format`). Nothing else in the package changes: `extract` and
+/// `extract_many` return whatever `ExtractJob::run` puts in `text`.
 fn check_format(name: &str) -> PyResult<()> {
     match name.trim().to_ascii_lowercase().as_str() {
         "text" => Ok(()),
