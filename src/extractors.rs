@@ -55,7 +55,7 @@ pub const LEARNED_HEADLINE: &str = "learned";
 /// The headline finder used where none is named: `cescope title`, `cescope extract --input
 /// … --headline`, the inspector's headline suggestion and `#` panel. The shipped ranker
 /// ([`LEARNED_HEADLINE`]): cross-validated exact match 0.717 on readability and 0.674 on
-/// wcxb-dev against TitleFinder `tf`'s 0.442 / 0.581 (README, "Headlines").
+/// wcxb-dev against TitleFinder `tf`'s 0.442 / 0.581 (docs/headlines.md).
 pub const DEFAULT_HEADLINE: &str = LEARNED_HEADLINE;
 
 /// The shipped headline ranker's bytes.

@@ -1,6 +1,6 @@
 //! cescope — main content extraction (MCE) from web pages: the library behind the `cescope` binary.
 //!
-//! The pipeline (see `README.md`): raw bytes are decoded once ([`page::decode`]) into a
+//! The pipeline (see `docs/page-model.md`): raw bytes are decoded once ([`page::decode`]) into a
 //! [`page::Page`], whose lexing and virtual lines are built lazily on first use. An
 //! [`algorithms::Extractor`] maps a page and its parameters to an [`algorithms::Extraction`]: a
 //! [`selection::Selection`] (byte ranges over the decoded UTF-8 text) and a

@@ -456,25 +456,181 @@ fn readme_synopses_list_every_option() {
     }
 }
 
-/// The README names the key that jumps to the next page without gold as the keymap binds it.
+/// The README and the pages of `docs/` name the key that jumps to the next page without gold as
+/// the keymap binds it, wherever they name it.
 #[cfg(feature = "tui")]
 #[test]
-fn readme_names_the_next_page_without_gold_key() {
+fn readme_and_docs_name_the_next_page_without_gold_key() {
     use cescope::tui::keymap::{Action, Keymap};
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let action = Action::from_name("next_unannotated").unwrap();
     let key = Keymap::builtin("default").unwrap().keys_label(action);
     let mut seen = 0;
-    for (at, _) in readme.match_indices("page without gold") {
-        // The last code span before the phrase, within its sentence.
-        let before = &readme[..at];
-        let sentence = &before[before.rfind(['.', ';', '(']).map_or(0, |i| i + 1)..];
-        let named = sentence.rsplit('`').nth(1).unwrap_or("");
-        assert_eq!(named, key, "README: {sentence}page without gold");
-        seen += 1;
+    for (file, text) in readme_and_docs() {
+        for (at, _) in text.match_indices("page without gold") {
+            // The last code span before the phrase, within its sentence.
+            let before = &text[..at];
+            let sentence = &before[before.rfind(['.', ';', '(']).map_or(0, |i| i + 1)..];
+            let named = sentence.rsplit('`').nth(1).unwrap_or("");
+            assert_eq!(named, key, "{file}: {sentence}page without gold");
+            seen += 1;
+        }
     }
     assert!(seen >= 1);
+}
+
+/// README.md and every `docs/*.md` page, as (path relative to the checkout, text).
+fn readme_and_docs() -> Vec<(String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| format!("docs/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    names.sort();
+    names.insert(0, "README.md".to_string());
+    names
+        .into_iter()
+        .map(|n| {
+            let text = std::fs::read_to_string(root.join(&n)).unwrap();
+            (n, text)
+        })
+        .collect()
+}
+
+/// The Markdown text outside fenced code blocks (their lines left empty).
+fn outside_fences(text: &str) -> String {
+    let mut out = String::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The Markdown text outside fenced code blocks and code spans (a code span ends at the next run
+/// of as many backticks as opened it, possibly on a later line), so that links are read as GitHub
+/// reads them.
+fn markdown_prose(text: &str) -> String {
+    let backticks = |s: &str| s.len() - s.trim_start_matches('`').len();
+    let outside = outside_fences(text);
+    let mut out = String::new();
+    let mut rest = outside.as_str();
+    while let Some(open) = rest.find('`') {
+        out.push_str(&rest[..open]);
+        let run = backticks(&rest[open..]);
+        let after = &rest[open + run..];
+        let mut close = None;
+        let mut from = 0;
+        while let Some(i) = after[from..].find('`') {
+            let n = backticks(&after[from + i..]);
+            if n == run {
+                close = Some(from + i);
+                break;
+            }
+            from += i + n;
+        }
+        match close {
+            Some(at) => rest = &after[at + run..],
+            None => {
+                // No closing run: the backticks are literal.
+                out.push_str(&rest[open..open + run]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The anchors GitHub gives a Markdown file's headings: lower case, characters other than
+/// letters, digits, `-`, `_` and spaces dropped (code spans keep their text), spaces made `-`,
+/// a repeated heading numbered `-1`, `-2`, ….
+fn heading_anchors(text: &str) -> Vec<String> {
+    let mut seen = std::collections::HashMap::<String, usize>::new();
+    let mut anchors = Vec::new();
+    for line in outside_fences(text).lines() {
+        let hashes = line.len() - line.trim_start_matches('#').len();
+        if !(1..=6).contains(&hashes) || !line[hashes..].starts_with(' ') {
+            continue;
+        }
+        let slug: String = line[hashes..]
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let n = seen.entry(slug.clone()).or_insert(0);
+        anchors.push(if *n == 0 { slug } else { format!("{slug}-{n}") });
+        *n += 1;
+    }
+    anchors
+}
+
+/// Every relative link in README.md and `docs/*.md` points to a file of the checkout, and one
+/// with `#anchor` into a Markdown file to one of its headings; the README links every docs page
+/// and every docs page links back to the README.
+#[test]
+fn readme_and_docs_links_resolve() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = readme_and_docs();
+    assert!(files.len() > 1, "no docs/*.md pages");
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (name, text) in &files {
+        let dir = root.join(name).parent().unwrap().to_path_buf();
+        let prose = markdown_prose(text);
+        for (at, _) in prose.match_indices("](") {
+            let target = &prose[at + 2..];
+            let Some(end) = target.find([')', ' ', '\n']) else {
+                continue;
+            };
+            let target = &target[..end];
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            checked += 1;
+            let (path, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let dest = if path.is_empty() {
+                root.join(name)
+            } else {
+                dir.join(path)
+            };
+            if !dest.exists() {
+                problems.push(format!("{name}: ({target}): no such file"));
+                continue;
+            }
+            if anchor.is_empty() {
+                continue;
+            }
+            if dest.extension().is_none_or(|e| e != "md") {
+                problems.push(format!(
+                    "{name}: ({target}): an anchor into a file not Markdown"
+                ));
+            } else if !heading_anchors(&std::fs::read_to_string(&dest).unwrap())
+                .iter()
+                .any(|a| a == anchor)
+            {
+                problems.push(format!("{name}: ({target}): no such heading"));
+            }
+        }
+    }
+    assert!(checked >= files.len(), "only {checked} links found");
+    let readme = &files[0].1;
+    for (name, text) in &files[1..] {
+        if !readme.contains(&format!("]({name})")) && !readme.contains(&format!("]({name}#")) {
+            problems.push(format!("README.md does not link {name}"));
+        }
+        if !text.contains("](../README.md") {
+            problems.push(format!("{name} does not link back to README.md"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 // ---------------------------------------------------------------------------------------------

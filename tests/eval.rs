@@ -578,7 +578,7 @@ fn exit_codes_and_notes() {
     }
 }
 
-/// cescope's DANAg scores 0.866 on scrapinghub-dev (README).
+/// cescope's DANAg scores 0.866 on scrapinghub-dev (docs/accuracy.md).
 #[test]
 #[ignore = "needs ../shared/corpus"]
 fn danag_on_scrapinghub_dev() {

@@ -298,7 +298,7 @@ fn gold_files_of_the_sample_pages() {
     }
 }
 
-/// The teaching page, worked by hand (README, "Teaching: DANAg on one screen"). Its 23 virtual
+/// The teaching page, worked by hand (README, "Teach with step mode: DANAg on one screen"). Its 23 virtual
 /// lines; T1 = characters of text on the line, T2 = characters of markup (line breaks not
 /// counted):
 ///

@@ -584,7 +584,7 @@ fn soak_short() {
     }
 }
 
-/// The long walk (figures for the README): `CESCOPE_SOAK_EVENTS` events per page set
+/// The long walk (figures for docs/safety.md): `CESCOPE_SOAK_EVENTS` events per page set
 /// (default 20 000), syntax highlighting on, as in the real inspector.
 #[test]
 #[ignore = "long run: CESCOPE_SOAK_EVENTS=N cargo test --release --test soak -- --ignored"]

@@ -756,7 +756,7 @@ fn side_by_side_explain_and_tables() {
     assert!(!screen(&mut app, 160, 40).contains("explain — danag"));
 }
 
-/// The README's "Teaching: DANAg on one screen", key by key as written there, with each
+/// The README's "Teach with step mode: DANAg on one screen", key by key as written there, with each
 /// number it states checked on screen (the page's gold from the project's `gold/`).
 #[test]
 fn teaching_walkthrough_as_in_the_readme() {

@@ -57,7 +57,7 @@
 //! folded; equal to the plain loop up to rounding, tested), about `r + 1` multiplications and
 //! `2r + 1` additions per element and pass; the data-driven stop criterion needs 10–25 passes
 //! on real pages. The thesis measured ACCB at 0.40 MB/s and TCCB at 15.9–17.1 MB/s
-//! (Table 4.7); see the README for cescope's figures.
+//! (Table 4.7); see docs/speed.md for cescope's figures.
 //!
 //! **Trace.** `ccb` / `accb` (unit virtual line, so the trace stays small on large pages):
 //! `ccv` (content signal, content characters per line), `code` (code signal, tag characters per

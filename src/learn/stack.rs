@@ -30,7 +30,7 @@
 //! Algorithm 3) and BTE (Finn et al. 2001, thesis Algorithm 5) — the extractors the best single
 //! runs on the dev corpora are built from (CETD; the serial set LQF → BTE), and cheap on the
 //! page's shared DOM and tokens (BTE 0.2 ms, CETD and LQF about 0.3 ms a page beyond the DOM).
-//! Cross-validated against other member sets (README, learning section): adding CETR, or
+//! Cross-validated against other member sets (docs/learning.md): adding CETR, or
 //! `lqf_bte` instead of LQF, moved F1 by less than the fold noise and cost 0.7 and 1.4 ms a
 //! page. They are cescope's own extractors, so the shipped model measures cescope (a
 //! reference extractor is not a member).
@@ -64,8 +64,8 @@ pub const MEMBERS: [&str; 3] = ["cetd", "lqf", "bte"];
 /// The verdict features per member, after the member's name and `_`.
 pub const VERDICTS: [&str; 5] = ["block", "prev", "next", "parent", "coverage"];
 
-/// perpetual's complexity budget for the stack (its default is 0.5; see the README's
-/// learning section for the cross-validated choice).
+/// perpetual's complexity budget for the stack (its default is 0.5; see
+/// docs/learning.md for the cross-validated choice).
 pub const BUDGET: f32 = 0.5;
 
 /// The most blocks a model is fitted on (a seeded sample beyond).
@@ -240,8 +240,8 @@ impl BlockScorer for Forest {
 /// words counts as half a word), scaled so the weights average 1. The score the stack is
 /// judged by is a macro mean over pages of word-level F1, so each page weighs the same and,
 /// within a page, each word: unweighted, a forum page of 2 000 blocks outweighs forty articles
-/// and a one-word link as much as a paragraph. Cross-validated in the README's learning
-/// section. O(text).
+/// and a one-word link as much as a paragraph. Cross-validated in
+/// docs/learning.md. O(text).
 pub fn page_weights(pages: &[&BlockData]) -> Vec<f64> {
     let mut w = Vec::with_capacity(pages.iter().map(|p| p.len()).sum());
     for p in pages {

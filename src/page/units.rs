@@ -65,7 +65,9 @@
 //!   `answer`, `thread`), or which is the largest group of a page that declares a forum and no article, or
 //!   the page's largest group with at least 5 records, 40 % of its words, 15 words a record on
 //!   average and no record with half of the group's words (a page cut into a few big parts is
-//!   no thread). Each post is one unit, numbered in the thread; a comment unit found by its
+//!   no thread), not inside an article's wrapper (an `<article>` element above the records, a
+//!   record or one of its 3 nearest ancestors whose `class` / `id` names an `article` or
+//!   `story`, or `itemprop=articleBody`: an article cut into same-class sections is no thread). Each post is one unit, numbered in the thread; a comment unit found by its
 //!   names that is a post's record is dropped.
 //! - **post_meta** (the metadata lines of posts and comments: author, date, number, reactions,
 //!   "Reply"): in a posts or comments group, a block of at most 6 words that is not its
@@ -82,7 +84,8 @@
 //!   block on average); (c) a related marker after at least 50 words of prose and the run of
 //!   linked (≥ 0.5) or short (≤ 12 words) blocks after it, up to 40 blocks.
 //! - **supplemental**: the outermost `<aside>` elements and elements named as boxes beside the
-//!   text (`infobox`, `factbox`, `pullquote`, `callout`, `sidebox`, `bio`, …), not page
+//!   text (`infobox`, `factbox`, `pullquote`, `sidebox`, `bio`, …; not `callout`, which
+//!   documentation sites and shops use for content: admonitions, product features), not page
 //!   wrappers, holding at most 40 % of the page's words.
 //! - **link_list**: the outermost `ul`, `ol`, `dl` and `menu` elements of at least 2 blocks
 //!   whose words are mostly linked (≥ 0.7) and short (≤ 12 words a block on average).
@@ -308,6 +311,9 @@ pub const UNIT_KEYWORDS: &[(&str, &[&str])] = &[
         &["comment", "disqus", "respond", "discussion", "commento"],
     ),
     ("post", &["post", "message", "reply", "answer", "thread"]),
+    // Wrappers of an article's text: a group inside one is the article's sections, not a
+    // thread's posts (the size rule of posts only).
+    ("article", &["article", "story", "articlebody"]),
     (
         "related",
         &[
@@ -329,7 +335,6 @@ pub const UNIT_KEYWORDS: &[(&str, &[&str])] = &[
             "infobox",
             "factbox",
             "pullquote",
-            "callout",
             "sidebox",
             "bio=",
             "authorbio",
@@ -346,6 +351,14 @@ static COMMENT_LANDMARK: LazyLock<u16> = LazyLock::new(|| {
     LANDMARKS
         .iter()
         .position(|(n, _)| *n == "comment")
+        .map_or(0, |g| 1 << g)
+});
+
+/// The index of the article-body landmark (`itemprop=articleBody`, …) in [`LANDMARKS`].
+static BODY_LANDMARK: LazyLock<u16> = LazyLock::new(|| {
+    LANDMARKS
+        .iter()
+        .position(|(n, _)| *n == "body")
         .map_or(0, |g| 1 << g)
 });
 
@@ -797,6 +810,7 @@ impl Units {
         let mut class: Vec<Option<UnitKind>> = vec![None; groups.len()];
         let comment_bit = Facts::bit("comment");
         let post_bit = Facts::bit("post");
+        let article_bit = Facts::bit("article");
         let related_bit = Facts::bit("related");
         // A thread: the page declares a forum (a discussion posting, a question, a comment…)
         // and no article.
@@ -839,6 +853,15 @@ impl Units {
             let kc = near(first.node, 2) & comment_bit != 0
                 || landmark_up(dom, first.node, 2) & *COMMENT_LANDMARK != 0;
             let kp = near(first.node, 1) & post_bit != 0;
+            // Inside an article's wrapper: an `<article>` element above the records, or a
+            // record or one of its 3 nearest ancestors named as an article or story, or
+            // marked `itemprop=articleBody`.
+            let in_article = near(first.node, 3) & article_bit != 0
+                || landmark_up(dom, first.node, 3) & *BODY_LANDMARK != 0
+                || std::iter::successors(dom.parent(first.node), |&a| dom.parent(a))
+                    .filter(|&a| dom.kind(a) == NodeKind::Element)
+                    .take(3)
+                    .any(|a| f.tag_name(a) == "article");
             let kr = near(first.node, 3) & related_bit != 0;
             let lead = f.prose[first_block];
             let marker = (first_block.saturating_sub(5)..first_block)
@@ -892,6 +915,7 @@ impl Units {
                     || (kc && forum)
                     || (forum && largest == Some(g))
                     || (largest == Some(g)
+                        && !in_article
                         && count >= 5
                         && w as f64 >= 0.4 * f.page_words as f64
                         && mean >= 15.0

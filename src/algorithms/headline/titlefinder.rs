@@ -11,7 +11,7 @@
 //!    removes no stop words and stems nothing, so by default neither happens; `stop_words=true`
 //!    removes the Stopwords ISO list of the page's language and `stemming=true` applies its
 //!    Snowball stemmer ([`crate::lang`], language detected by whatlang on the sentences' text).
-//!    On the shared corpora both lower the exact-match F1 of every variant (README figures).
+//!    On the shared corpora both lower the exact-match F1 of every variant (docs/headlines.md).
 //! 2. **Sentences and vector space (5.3.2, Formula 5.1).** A sentence is a text node of the
 //!    DOM's `body` (text in `<head>`, i.e. the `title` itself, is not a candidate) holding at
 //!    least one word; with `fragment=inline` (cescope's option, not the thesis'), consecutive

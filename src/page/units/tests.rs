@@ -289,3 +289,47 @@ fn a_caption_class_counts_beside_a_picture_only() {
         ["The old mill in 1910."]
     );
 }
+
+/// Six same-class sections (an account line and a paragraph of 29 words each), without names of
+/// posts, inside `wrapper` (an opening tag, closed by `close`).
+fn sections(wrapper: &str, close: &str) -> String {
+    let mut s =
+        format!("<html><body><nav><a href=/>Home</a></nav><h1>Six food bloggers</h1>{wrapper}");
+    for k in 1..=6 {
+        s.push_str(&format!(
+            "<div class=\"block\"><div class=\"block-text\"><p>Account: @cook{k}</p><p>Blogger {k} began cooking at home years ago and now \
+             shares a recipe each week with readers who follow every step of her kitchen from morning to night.</p></div></div>"
+        ));
+    }
+    s.push_str(close);
+    s.push_str("<footer>About us</footer></body></html>");
+    s
+}
+
+#[test]
+fn an_article_cut_into_sections_is_no_thread() {
+    // Unnamed same-class records holding the page's words: a thread by their size ...
+    let html = sections("<div class=\"wrap\">", "</div>");
+    let page = Page::from_text("s.html", html.as_str());
+    let units = Units::find(&page, h1(&page));
+    let posts: Vec<&Unit> = units.of_kind(UnitKind::Posts).collect();
+    assert_eq!(posts.len(), 6);
+    assert!(
+        posts[0].why.contains("largest record group"),
+        "{}",
+        posts[0].why
+    );
+    // ... but not inside an article's wrapper: an <article> element, a class naming an
+    // article or story, or itemprop=articleBody.
+    for (open, close) in [
+        ("<article>", "</article>"),
+        ("<div class=\"article__content\">", "</div>"),
+        ("<div id=\"story-body\">", "</div>"),
+        ("<div itemprop=\"articleBody\">", "</div>"),
+    ] {
+        let html = sections(open, close);
+        let page = Page::from_text("s.html", html.as_str());
+        let units = Units::find(&page, h1(&page));
+        assert_eq!(units.of_kind(UnitKind::Posts).count(), 0, "{open}");
+    }
+}
