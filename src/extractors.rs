@@ -168,6 +168,30 @@ pub fn resolve_headlines(spec: &str) -> Result<Vec<Arc<dyn crate::headline::Head
     crate::headline::registry().resolve(spec, find_headline)
 }
 
+/// Every extractor and headline finder a user can name, with its parameters, as JSON (what
+/// `cescope algos --format json` prints and the Python package's `cescope.algorithms()`
+/// returns): an array of `{name, description, params: [ParamSpec…]}` — the registered
+/// extractors in display order, then the shipped learned model (`kind: "learned"`), the
+/// registered headline finders (`kind: "headline"`) and the shipped headline ranker (`kind:
+/// "learned headline"`). A shipped model that does not load is left out.
+pub fn catalogue() -> serde_json::Value {
+    use serde_json::json;
+    let mut v: Vec<serde_json::Value> = registry()
+        .iter()
+        .map(|e| json!({"name": e.name(), "description": e.describe(), "params": e.params()}))
+        .collect();
+    if let Ok(e) = learned() {
+        v.push(json!({"name": e.name(), "kind": "learned", "description": e.describe(), "params": e.params()}));
+    }
+    v.extend(crate::headline::registry().iter().map(|f| {
+        json!({"name": f.name(), "kind": "headline", "description": f.describe(), "params": f.params()})
+    }));
+    if let Ok(f) = learned_headline() {
+        v.push(json!({"name": f.name(), "kind": "learned headline", "description": f.describe(), "params": f.params()}));
+    }
+    serde_json::Value::Array(v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,6 @@ use std::io::Write;
 
 use anyhow::Result;
 use clap::Args;
-use serde_json::json;
 
 use cescope::algorithms::{self, ParamKind, ParamSpec};
 
@@ -96,19 +95,7 @@ pub fn run(args: &AlgosArgs) -> Result<()> {
             }
         }
         TextOrJson::Json => {
-            let mut v: Vec<_> = reg
-                .iter()
-                .map(|e| json!({"name": e.name(), "description": e.describe(), "params": e.params()}))
-                .collect();
-            if let Ok(e) = cescope::extractors::learned() {
-                v.push(json!({"name": e.name(), "kind": "learned", "description": e.describe(), "params": e.params()}));
-            }
-            v.extend(cescope::headline::registry().iter().map(|f| {
-                json!({"name": f.name(), "kind": "headline", "description": f.describe(), "params": f.params()})
-            }));
-            if let Ok(f) = cescope::extractors::learned_headline() {
-                v.push(json!({"name": f.name(), "kind": "learned headline", "description": f.describe(), "params": f.params()}));
-            }
+            let v = cescope::extractors::catalogue();
             serde_json::to_writer_pretty(&mut out, &v)?;
             writeln!(out)?;
         }
