@@ -3,6 +3,7 @@ algorithms for the same pages, and errors as CescopeError."""
 
 import json
 import pickle
+import re
 import threading
 import time
 
@@ -241,14 +242,15 @@ in this order, which matters for anyone reading it later.</p></article>
 
 
 def test_markdown_and_html_formats():
-    # The whole article selected (danag on this page), rendered three ways.
-    text = cescope.extract(STRUCTURED, algo="danag")
-    md = cescope.extract(STRUCTURED, algo="danag", format="markdown")
-    html = cescope.extract(STRUCTURED, algo="danag", format="html")
-    assert "println!" in text and "```" not in text
-    assert "```rust" in md, md
-    assert "| Crate | Version | Use |" in md, md
-    assert "| serde | 1.0 | serialisation of the rows |" in md, md
-    assert "<table>" in html and "<script" not in html, html
+    # The article (learned selects it on this page), rendered three ways.
+    text = cescope.extract(STRUCTURED)
+    md = cescope.extract(STRUCTURED, format="markdown")
+    html = cescope.extract(STRUCTURED, format="html")
+    assert "println!" in text and "```" not in text and "Home" not in text
+    assert "```rust\nfn main() {\n    println!(\"hello\");\n}\n```" in md, md
+    assert re.search(r"^\| Crate +\| Version +\| Use +\|$", md, re.M), md
+    assert re.search(r"^\| serde +\| 1\.0 +\| serialisation of the rows +\|$", md, re.M), md
+    assert md.startswith("# Reading a table in Rust"), md
+    assert "<table>" in html and "<script" not in html and "<nav" not in html, html
     # extract_many renders the same way, and the format name is case-insensitive.
-    assert cescope.extract_many([STRUCTURED], algo="danag", format="Markdown") == [md]
+    assert cescope.extract_many([STRUCTURED], format="Markdown") == [md]
