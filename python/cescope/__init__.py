@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterable, List, Mapping, Optional, Union
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Union, overload
 
 from . import _cescope
 from ._cescope import CescopeError, __version__
@@ -40,6 +40,16 @@ __all__ = [
 Page = Union[str, bytes, bytearray]
 """One page: ``str`` (decoded HTML) or ``bytes`` / ``bytearray`` (raw HTML bytes)."""
 
+ParamValue = Union[bool, int, float, str]
+"""An extractor parameter's value (a ``str`` is parsed as ``--set NAME=VALUE`` parses it)."""
+
+Format = Literal["text", "markdown", "html"]
+"""Output formats: plain text, GitHub-flavoured Markdown, clean HTML (``cescope extract
+--format``)."""
+
+PathOrName = Union[str, "os.PathLike[str]"]
+"""A registered name or a file path (a model, set, guideline or headline model file)."""
+
 
 def _name(value: Any, what: str) -> Optional[str]:
     """``value`` as a name or path string (``os.PathLike`` allowed), ``None`` kept."""
@@ -50,6 +60,14 @@ def _name(value: Any, what: str) -> Optional[str]:
     if isinstance(value, os.PathLike):
         return os.fspath(value)  # type: ignore[return-value]
     raise CescopeError(f"{what} must be a str or a path, not {type(value).__name__}")
+
+
+def _required_name(value: Any, what: str) -> str:
+    """``value`` as a name or path string; ``None`` is an error."""
+    name = _name(value, what)
+    if name is None:
+        raise CescopeError(f"{what} must be a str or a path, not None")
+    return name
 
 
 def _merge_params(params: Any, kwargs: dict) -> dict:
@@ -85,9 +103,9 @@ class Extractor:
     path, read once here). ``format``: ``"text"`` (the main content as plain text, one line
     per block, as ``cescope extract`` prints it), ``"markdown"`` (GitHub-flavoured Markdown
     of the selected subtrees: headings, lists, tables, fenced code with its language) or
-    ``"html"`` (the selected subtrees as clean HTML), as ``cescope extract --format``. ``guideline``: a preset name or a guideline TOML
-    file (``cescope guideline list``) that adds or removes whole units (headline, captions,
-    comments, ...). ``encoding``: a WHATWG label (``"windows-1256"``) that overrides detection
+    ``"html"`` (the selected subtrees as clean HTML), as ``cescope extract --format``.
+    ``guideline``: a preset name or a guideline TOML file (``cescope guideline list``) that
+    adds or removes whole units (headline, captions, comments, ...). ``encoding``: a WHATWG label (``"windows-1256"``) that overrides detection
     for ``bytes`` pages. ``scripting``: read ``<noscript>`` as a browser with JavaScript does.
     ``**params``: the extractor's parameters by name (``cescope algos``), e.g. ``gap=12``;
     bools, ints, floats, or strings parsed as ``--set NAME=VALUE``. ``params``: the same as
@@ -106,21 +124,19 @@ class Extractor:
 
     def __init__(
         self,
-        algo: Union[str, "os.PathLike[str]"] = "learned",
-        format: str = "text",
-        guideline: Union[str, "os.PathLike[str]", None] = None,
+        algo: PathOrName = "learned",
+        format: Format = "text",
+        guideline: Optional[PathOrName] = None,
         *,
         encoding: Optional[str] = None,
         scripting: bool = False,
-        params: Optional[Mapping[str, Union[bool, int, float, str]]] = None,
-        **kwargs: Union[bool, int, float, str],
+        params: Optional[Mapping[str, ParamValue]] = None,
+        **kwargs: ParamValue,
     ) -> None:
-        algo_s = _name(algo, "algo")
-        if algo_s is None:
-            raise CescopeError("algo must be a str or a path, not None")
+        algo_s = _required_name(algo, "algo")
         if not isinstance(format, str):
             raise CescopeError(f"format must be a str, not {type(format).__name__}")
-        self._settings = {
+        self._settings: Dict[str, Any] = {
             "algo": algo_s,
             "format": format,
             "guideline": _name(guideline, "guideline"),
@@ -163,20 +179,28 @@ class Extractor:
     def extract(self, html: Page, url: Optional[str] = None) -> str:
         """The main content of one page as text (``""`` when the page has none).
 
-        ``url``: where the page came from (kept for the Markdown / HTML formats' links; the
-        text does not depend on it). Raises :class:`CescopeError` when ``html`` is not
+        ``url``: where the page came from (passed with the page as ``cescope extract --input``
+        passes a record's URL; the output does not depend on it). Raises :class:`CescopeError` when ``html`` is not
         ``str`` / ``bytes``, looks binary (an image, an archive), or is over 1 GiB.
         """
         if url is not None and not isinstance(url, str):
             raise CescopeError(f"url must be a str, not {type(url).__name__}")
         return self._job.extract(html, url)
 
+    @overload
+    def extract_many(
+        self, pages: Iterable[Page], threads: Optional[int] = None, errors: Literal["raise"] = "raise"
+    ) -> List[str]: ...
+    @overload
+    def extract_many(
+        self, pages: Iterable[Page], threads: Optional[int] = None, *, errors: Literal["none"]
+    ) -> List[Optional[str]]: ...
     def extract_many(
         self,
         pages: Iterable[Page],
         threads: Optional[int] = None,
         errors: str = "raise",
-    ) -> List[Optional[str]]:
+    ) -> List[Any]:
         """The main content of every page, in input order, on ``threads`` worker threads
         (``None``: one per core; at most 1024) with the GIL released.
 
@@ -185,6 +209,13 @@ class Extractor:
         too large) raises :class:`CescopeError` naming its index, after all pages ran;
         ``errors="none"``: its result is ``None`` and the others are returned.
         """
+        return self._extract_many(pages, threads, errors)
+
+    def _extract_many(
+        self, pages: Iterable[Page], threads: Optional[int], errors: str
+    ) -> List[Any]:
+        """:meth:`extract_many` for an ``errors`` known only at run time (the module-level
+        :func:`extract_many`'s)."""
         if threads is not None and (
             not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 1024
         ):
@@ -196,15 +227,15 @@ class Extractor:
 
 def extract(
     html: Page,
-    algo: Union[str, "os.PathLike[str]"] = "learned",
-    format: str = "text",
+    algo: PathOrName = "learned",
+    format: Format = "text",
     url: Optional[str] = None,
-    guideline: Union[str, "os.PathLike[str]", None] = None,
+    guideline: Optional[PathOrName] = None,
     *,
     encoding: Optional[str] = None,
     scripting: bool = False,
-    params: Optional[Mapping[str, Union[bool, int, float, str]]] = None,
-    **kwargs: Union[bool, int, float, str],
+    params: Optional[Mapping[str, ParamValue]] = None,
+    **kwargs: ParamValue,
 ) -> str:
     """The main content of one page (``str`` or ``bytes``) as text.
 
@@ -219,25 +250,53 @@ def extract(
     ).extract(html, url)
 
 
+@overload
 def extract_many(
     pages: Iterable[Page],
-    algo: Union[str, "os.PathLike[str]"] = "learned",
-    format: str = "text",
-    guideline: Union[str, "os.PathLike[str]", None] = None,
+    algo: PathOrName = "learned",
+    format: Format = "text",
+    guideline: Optional[PathOrName] = None,
+    threads: Optional[int] = None,
+    errors: Literal["raise"] = "raise",
+    *,
+    encoding: Optional[str] = None,
+    scripting: bool = False,
+    params: Optional[Mapping[str, ParamValue]] = None,
+    **kwargs: ParamValue,
+) -> List[str]: ...
+@overload
+def extract_many(
+    pages: Iterable[Page],
+    algo: PathOrName = "learned",
+    format: Format = "text",
+    guideline: Optional[PathOrName] = None,
+    threads: Optional[int] = None,
+    *,
+    errors: Literal["none"],
+    encoding: Optional[str] = None,
+    scripting: bool = False,
+    params: Optional[Mapping[str, ParamValue]] = None,
+    **kwargs: ParamValue,
+) -> List[Optional[str]]: ...
+def extract_many(
+    pages: Iterable[Page],
+    algo: PathOrName = "learned",
+    format: Format = "text",
+    guideline: Optional[PathOrName] = None,
     threads: Optional[int] = None,
     errors: str = "raise",
     *,
     encoding: Optional[str] = None,
     scripting: bool = False,
-    params: Optional[Mapping[str, Union[bool, int, float, str]]] = None,
-    **kwargs: Union[bool, int, float, str],
-) -> List[Optional[str]]:
+    params: Optional[Mapping[str, ParamValue]] = None,
+    **kwargs: ParamValue,
+) -> List[Any]:
     """The main content of every page, in input order, on ``threads`` worker threads
     (``None``: one per core), the GIL released. See :meth:`Extractor.extract_many`.
     """
     return Extractor(
         algo, format, guideline, encoding=encoding, scripting=scripting, params=params, **kwargs
-    ).extract_many(pages, threads, errors)
+    )._extract_many(pages, threads, errors)
 
 
 def blocks(
@@ -268,6 +327,24 @@ def blocks(
     )["blocks"]
 
 
+@overload
+def title(
+    html: Page,
+    method: str = "learned",
+    *,
+    top: None = None,
+    encoding: Optional[str] = None,
+    scripting: bool = False,
+) -> Optional[str]: ...
+@overload
+def title(
+    html: Page,
+    method: str = "learned",
+    *,
+    top: int,
+    encoding: Optional[str] = None,
+    scripting: bool = False,
+) -> List[dict]: ...
 def title(
     html: Page,
     method: str = "learned",
@@ -285,14 +362,13 @@ def title(
     candidates, best first, each ``{"score", "range": {"start", "end"} (bytes of the decoded
     text), "text", ...}``.
     """
-    if method is None:
-        raise CescopeError("method must be a str or a path, not None")
+    method_s = _required_name(method, "method")
     n = 1 if top is None else top
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise CescopeError(f"top must be a non-negative int, not {top!r}")
     found = json.loads(
         _cescope.title_json(
-            html, _name(method, "method"), min(n, 2**32), _encoding(encoding), bool(scripting)
+            html, method_s, min(n, 2**32), _encoding(encoding), bool(scripting)
         )
     )
     if top is not None:

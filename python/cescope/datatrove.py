@@ -19,12 +19,11 @@ Needs the ``datatrove`` package (``pip install datatrove``, or ``pip install
 
 from __future__ import annotations
 
-import os
-from typing import Mapping, Optional, Union
+from typing import List, Mapping, Optional
 
 from datatrove.pipeline.extractors.base import BaseExtractor
 
-from . import Extractor
+from . import Extractor, Format, ParamValue, PathOrName
 
 
 class CescopeExtractor(BaseExtractor):
@@ -39,22 +38,26 @@ class CescopeExtractor(BaseExtractor):
     """
 
     name = "🔬 cescope"
-    _requires_dependencies = []
+    _requires_dependencies: List[str] = []
 
     def __init__(
         self,
-        algo: Union[str, "os.PathLike[str]"] = "learned",
-        format: str = "text",
-        guideline: Union[str, "os.PathLike[str]", None] = None,
+        algo: PathOrName = "learned",
+        format: Format = "text",
+        guideline: Optional[PathOrName] = None,
         timeout: float = 1.0,
         *,
         scripting: bool = False,
-        params: Optional[Mapping[str, Union[bool, int, float, str]]] = None,
-        **kwargs: Union[bool, int, float, str],
+        params: Optional[Mapping[str, ParamValue]] = None,
+        **kwargs: ParamValue,
     ) -> None:
         super().__init__(timeout)
         # Pickles as its settings (datatrove ships steps to worker processes).
-        self.extractor = Extractor(algo, format, guideline, scripting=scripting, params=params, **kwargs)
+        # (mypy cannot tell that **kwargs holds no `encoding`: a keyword of that name is
+        # Extractor's `encoding` here, as it would be on Extractor itself.)
+        self.extractor: Extractor = Extractor(
+            algo, format, guideline, scripting=scripting, params=params, **kwargs  # type: ignore[arg-type]
+        )
 
     def extract(self, text: str) -> str:
         """cescope's main content of one document's HTML (``""`` when there is none)."""
