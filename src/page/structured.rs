@@ -242,108 +242,64 @@ fn markdown_of_html(html: &str) -> Option<String> {
     std::panic::catch_unwind(run).ok().flatten()
 }
 
+/// Kept block elements: written under their own name (module documentation), and the HTML
+/// output starts a new line after their end tag (`hr` is void).
+const BLOCK_ELEMENTS: &[&str] = &[
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "table",
+    "caption",
+    "thead",
+    "tbody",
+    "tfoot",
+    "tr",
+    "blockquote",
+    "hr",
+    "figure",
+    "figcaption",
+    "details",
+    "summary",
+    "address",
+    "article",
+    "section",
+    "main",
+    "header",
+    "footer",
+    "aside",
+    "nav",
+    "div",
+];
+
+/// Kept table cells and inline elements: written under their own name, on the line they are
+/// on (`br` is void).
+const INLINE_ELEMENTS: &[&str] = &[
+    "th", "td", "code", "em", "strong", "b", "i", "u", "s", "del", "ins", "sub", "sup", "mark",
+    "small", "kbd", "samp", "var", "cite", "q", "abbr", "br",
+];
+
 /// Elements written under their own name (module documentation); `br`, `hr`, `img` are void.
 fn kept_name(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "p" => "p",
-        "h1" => "h1",
-        "h2" => "h2",
-        "h3" => "h3",
-        "h4" => "h4",
-        "h5" => "h5",
-        "h6" => "h6",
-        "ul" => "ul",
-        "ol" => "ol",
-        "li" => "li",
-        "dl" => "dl",
-        "dt" => "dt",
-        "dd" => "dd",
-        "table" => "table",
-        "caption" => "caption",
-        "thead" => "thead",
-        "tbody" => "tbody",
-        "tfoot" => "tfoot",
-        "tr" => "tr",
-        "th" => "th",
-        "td" => "td",
-        "code" => "code",
-        "blockquote" => "blockquote",
-        "em" => "em",
-        "strong" => "strong",
-        "b" => "b",
-        "i" => "i",
-        "u" => "u",
-        "s" => "s",
-        "del" => "del",
-        "ins" => "ins",
-        "sub" => "sub",
-        "sup" => "sup",
-        "mark" => "mark",
-        "small" => "small",
-        "kbd" => "kbd",
-        "samp" => "samp",
-        "var" => "var",
-        "cite" => "cite",
-        "q" => "q",
-        "abbr" => "abbr",
-        "br" => "br",
-        "hr" => "hr",
-        "figure" => "figure",
-        "figcaption" => "figcaption",
-        "details" => "details",
-        "summary" => "summary",
-        "address" => "address",
-        "article" => "article",
-        "section" => "section",
-        "main" => "main",
-        "header" => "header",
-        "footer" => "footer",
-        "aside" => "aside",
-        "nav" => "nav",
-        "div" => "div",
-        _ => return None,
-    })
+    BLOCK_ELEMENTS
+        .iter()
+        .chain(INLINE_ELEMENTS)
+        .find(|&&k| k == name)
+        .copied()
 }
 
 /// Elements after whose end tag the HTML output starts a new line.
 fn is_block_name(name: &str) -> bool {
-    matches!(
-        name,
-        "p" | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "ul"
-            | "ol"
-            | "li"
-            | "dl"
-            | "dt"
-            | "dd"
-            | "table"
-            | "caption"
-            | "thead"
-            | "tbody"
-            | "tfoot"
-            | "tr"
-            | "blockquote"
-            | "hr"
-            | "figure"
-            | "figcaption"
-            | "details"
-            | "summary"
-            | "address"
-            | "article"
-            | "section"
-            | "main"
-            | "header"
-            | "footer"
-            | "aside"
-            | "nav"
-            | "div"
-            | "pre"
-    )
+    name == "pre" || BLOCK_ELEMENTS.contains(&name)
 }
 
 /// Elements whose text is preformatted (written as `<pre><code>`).
