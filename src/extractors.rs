@@ -331,6 +331,32 @@ pub fn resolve_headlines(spec: &str) -> Result<Vec<Arc<dyn HeadlineFinder>>> {
     headlines().resolve(spec, find_headline)
 }
 
+/// Every extractor and headline finder a user can name, with its parameters, as JSON (what
+/// `cescope algos --format json` prints and the Python package's `cescope.algorithms()`
+/// returns): an array of `{name, description, params: [ParamSpec…]}` — the registered
+/// extractors in display order, then the shipped learned model (`kind: "learned"`), the
+/// registered headline finders (`kind: "headline"`) and the shipped headline ranker (`kind:
+/// "learned headline"`). A shipped model that does not load is left out.
+pub fn catalogue() -> serde_json::Value {
+    use serde_json::json;
+    let reg = registry();
+    let mut v: Vec<serde_json::Value> = reg
+        .iter()
+        .map(|e| json!({"name": e.name(), "description": e.describe(), "params": e.params()}))
+        .collect();
+    for e in reg.trained().iter().filter_map(|t| (t.load)().ok()) {
+        v.push(json!({"name": e.name(), "kind": "learned", "description": e.describe(), "params": e.params()}));
+    }
+    let heads = headlines();
+    v.extend(heads.iter().map(|f| {
+        json!({"name": f.name(), "kind": "headline", "description": f.describe(), "params": f.params()})
+    }));
+    for f in heads.trained().iter().filter_map(|t| (t.load)().ok()) {
+        v.push(json!({"name": f.name(), "kind": "learned headline", "description": f.describe(), "params": f.params()}));
+    }
+    serde_json::Value::Array(v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

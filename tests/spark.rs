@@ -1,11 +1,14 @@
-//! The Spark recipe (`tests/spark/cescope_spark.py`, RDD.pipe over JSONL partitions) gives the
-//! same records as the single-machine run (compared as sorted JSONL lines).
+//! The Spark recipe (`tests/spark/cescope_spark.py`: the `cescope` Python package inside
+//! `mapPartitions` over JSONL partitions; and its `--cescope BIN` route, `RDD.pipe` through the
+//! binary) gives the same records as the single-machine run `cescope extract --input
+//! pages.jsonl` (compared as sorted JSONL lines).
 //!
-//! It installs pyspark from PyPI into a venv under `target/spark-venv` (once; later runs reuse
-//! it), runs Spark in local mode with 2 cores and 3 partitions, and needs Java (17+) and python3
-//! on the PATH. Without them it says SKIPPED and why, and checks nothing — except in CI (`CI`
-//! set, as `.ci/run` sets it, and `.ci/run` installs both): there a missing prerequisite fails
-//! the test.
+//! It makes the venv `target/py-venv` with `python/venv.sh` (pyspark and the test
+//! requirements from PyPI, once; the package built from this checkout with `pip install
+//! ./python`, every run, so it is never stale), runs Spark in local mode with 2 cores and 3
+//! partitions, and needs Java (17+), python3 and cargo on the PATH. Without Java or python3 it
+//! says SKIPPED and why, and checks nothing — except in CI (`CI` set, as `.ci/run` sets it,
+//! and `.ci/run` installs both): there a missing prerequisite fails the test.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -28,45 +31,75 @@ fn missing(why: &str) {
     eprintln!("SKIPPED: {why}");
 }
 
-/// The venv with pyspark, created and filled on first use.
-fn spark_venv() -> PathBuf {
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/spark-venv");
-    let python = venv.join("bin/python");
-    let ok = Command::new(&python)
-        .args(["-c", "import pyspark"])
+/// The venv with pyspark and the cescope package (`python/venv.sh`).
+fn python_venv() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let venv = root.join("target/py-venv");
+    let out = Command::new("bash")
+        .arg(root.join("python/venv.sh"))
+        .arg(&venv)
         .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !ok {
-        let st = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .expect("python3 runs");
-        assert!(st.success(), "python3 -m venv {} failed", venv.display());
-        let out = Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--no-cache-dir",
-                "pyspark",
-            ])
-            .output()
-            .expect("pip runs");
-        assert!(
-            out.status.success(),
-            "installing pyspark from PyPI into {} failed (network?): {}",
-            venv.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+        .expect("bash runs");
+    assert!(
+        out.status.success(),
+        "python/venv.sh {} failed (network? a Rust toolchain for the wheel?): {}",
+        venv.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
     venv
 }
 
+/// Runs the Spark recipe with `extra` arguments on `jsonl` and returns the lines of its part
+/// files (at least 3 of them).
+fn spark_lines(venv: &Path, jsonl: &Path, out_dir: &Path, extra: &[&str]) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = Command::new(venv.join("bin/spark-submit"))
+        .env_remove("SPARK_HOME")
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                venv.join("bin").display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .env("PYSPARK_PYTHON", venv.join("bin/python"))
+        .args(["--master", "local[2]"])
+        .arg(root.join("tests/spark/cescope_spark.py"))
+        .arg("--input")
+        .arg(jsonl)
+        .arg("--output")
+        .arg(out_dir)
+        .args(["--algo", "bte", "--partitions", "3"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "spark-submit {extra:?} failed: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let mut parts = 0;
+    let mut lines = Vec::new();
+    for e in std::fs::read_dir(out_dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("part-")
+        {
+            parts += 1;
+            let text = std::fs::read_to_string(&p).unwrap();
+            lines.extend(text.lines().map(str::to_string));
+        }
+    }
+    assert!(parts >= 3, "{parts} part files");
+    lines.sort();
+    lines
+}
+
 #[test]
-#[ignore = "needs pyspark (installed from PyPI) and Java"]
+#[ignore = "needs pyspark and the Python package (built and installed by python/venv.sh) and Java"]
 fn spark_local_mode_gives_the_single_machine_output() {
     if !have("java", "-version") {
         missing("no `java` on the PATH; Spark needs Java 17 or later");
@@ -76,7 +109,7 @@ fn spark_local_mode_gives_the_single_machine_output() {
         missing("no `python3` on the PATH; the Spark recipe is a PySpark script");
         return;
     }
-    let venv = spark_venv();
+    let venv = python_venv();
     let bin = env!("CARGO_BIN_EXE_cescope");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
@@ -107,48 +140,6 @@ fn spark_local_mode_gives_the_single_machine_output() {
         .output()
         .unwrap();
     assert!(single.status.success());
-
-    let out_dir = dir.path().join("spark-out");
-    let run = Command::new(venv.join("bin/spark-submit"))
-        .env_remove("SPARK_HOME")
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                venv.join("bin").display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
-        .env("PYSPARK_PYTHON", venv.join("bin/python"))
-        .args(["--master", "local[2]"])
-        .arg(root.join("tests/spark/cescope_spark.py"))
-        .arg("--input")
-        .arg(&jsonl)
-        .arg("--output")
-        .arg(&out_dir)
-        .args(["--cescope", bin, "--algo", "bte", "--partitions", "3"])
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "spark-submit failed: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let mut parts = 0;
-    let mut spark_lines = Vec::new();
-    for e in std::fs::read_dir(&out_dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.file_name()
-            .unwrap()
-            .to_string_lossy()
-            .starts_with("part-")
-        {
-            parts += 1;
-            let text = std::fs::read_to_string(&p).unwrap();
-            spark_lines.extend(text.lines().map(str::to_string));
-        }
-    }
-    assert!(parts >= 3, "{parts} part files");
     let mut single_lines: Vec<String> = String::from_utf8(single.stdout)
         .unwrap()
         .lines()
@@ -161,7 +152,23 @@ fn spark_local_mode_gives_the_single_machine_output() {
         .count();
     assert!(sample_pages >= 10, "{sample_pages} sample pages");
     assert_eq!(single_lines.len(), 3 * sample_pages);
-    spark_lines.sort();
+    assert!(single_lines.iter().all(|l| !l.contains("\"error\"")));
     single_lines.sort();
-    assert_eq!(spark_lines, single_lines);
+
+    // The Python package inside mapPartitions (2 worker threads per task).
+    let package = spark_lines(
+        &venv,
+        &jsonl,
+        &dir.path().join("spark-package"),
+        &["--threads", "2"],
+    );
+    assert_eq!(package, single_lines);
+    // The binary route (RDD.pipe), for clusters without the wheel.
+    let piped = spark_lines(
+        &venv,
+        &jsonl,
+        &dir.path().join("spark-pipe"),
+        &["--cescope", bin],
+    );
+    assert_eq!(piped, single_lines);
 }

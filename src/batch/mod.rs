@@ -10,9 +10,10 @@
 //!   a time; nothing holds the whole input.
 //! - the [`pipeline`]: a reader thread → bounded channel → rayon workers → writer, ordered by
 //!   default (bounded reorder window) or unordered.
-//! - [`extract_stream`]: decode, extract, render (as `cescope extract` does), optionally find the
-//!   headline, and write an [`OutputRecord`] per page — also for pages that fail (the record
-//!   carries an `error`; the stream never stops on a record). It returns a [`Summary`].
+//! - [`extract_stream`]: decode, extract, render (as `cescope extract` does, in the job's
+//!   [`Format`]: plain text, Markdown or clean HTML), optionally find the headline, and write an
+//!   [`OutputRecord`] per page — also for pages that fail (the record carries an `error`; the
+//!   stream never stops on a record). It returns a [`Summary`].
 //! - [`pages_stream`]: write the input records as JSONL pages (the [`jsonl`] schema), which turns
 //!   a directory corpus or a WARC file into the JSONL that `cescope eval` and Spark read.
 //! - [`eval`]: `cescope eval` over JSONL files with gold, streaming.
@@ -24,7 +25,7 @@
 //! | `id`       | string          | the record's id (JSONL `id`, WARC-Record-ID, page file stem) |
 //! | `url`      | string or null  | the page's URL (JSONL `url`, WARC-Target-URI, gold url) |
 //! | `algo`     | string          | the extractor's registered name |
-//! | `text`     | string          | the main content as `cescope extract` prints it (empty on error) |
+//! | `text`     | string          | the main content as `cescope extract` prints it, in the job's [`ExtractJob::format`] (plain text, Markdown or clean HTML; empty on error) |
 //! | `headline` | string or null  | only with a headline finder: its best candidate |
 //! | `error`    | string          | only when the record failed (bad record, decode error, extractor panic) |
 //! | `bytes`    | integer         | size of the page's raw bytes (HTTP body, `html` as UTF-8), bytes |
@@ -46,7 +47,7 @@ use crate::corpus::GoldText;
 use crate::error::{Error, Result};
 use crate::extract::headline::HeadlineFinder;
 use crate::extract::{Extractor, Params};
-use crate::page::{DecodeOptions, Page};
+use crate::page::{DecodeOptions, Format, Page, RenderOptions};
 
 pub use pipeline::PipelineOptions;
 
@@ -259,7 +260,8 @@ pub struct OutputRecord {
     pub url: Option<String>,
     /// The extractor's name.
     pub algo: String,
-    /// The extracted main content, rendered as `cescope extract` prints it; empty on error.
+    /// The extracted main content, rendered as `cescope extract` prints it in the job's
+    /// [`ExtractJob::format`] ([`Page::render_as`]); empty on error.
     pub text: String,
     /// The best headline candidate, when a headline finder was asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -282,10 +284,29 @@ pub struct ExtractJob {
     /// Decoding options for every page; a record's own Content-Type fills
     /// [`DecodeOptions::content_type`] when this has none.
     pub decode: DecodeOptions,
+    /// The form of [`OutputRecord::text`]: plain text (the default, [`Page::render`]), Markdown
+    /// or clean HTML of the selected subtrees ([`Page::render_as`]).
+    pub format: Format,
+    /// Links and images kept in the Markdown and HTML forms (ignored for plain text).
+    pub render: RenderOptions,
 }
 
 impl ExtractJob {
-    /// Runs the job on one record: decode ([`Page::from_bytes`]), extract, render, headline. A
+    /// A job running `extractor` with `params` on pages decoded with the default options,
+    /// rendering plain text, with no headline finder: set the public fields to change that.
+    pub fn new(extractor: Arc<dyn Extractor>, params: Params) -> ExtractJob {
+        ExtractJob {
+            extractor,
+            params,
+            headline: None,
+            decode: DecodeOptions::default(),
+            format: Format::Text,
+            render: RenderOptions::default(),
+        }
+    }
+
+    /// Runs the job on one record: decode ([`Page::from_bytes`]), extract, render in
+    /// [`ExtractJob::format`] ([`Page::render_as`]), headline. A
     /// record that failed to read, a decode error and a panic inside the extractor all give an
     /// output record with [`OutputRecord::error`] set.
     pub fn run(&self, rec: InputRecord) -> OutputRecord {
@@ -315,7 +336,7 @@ impl ExtractJob {
         };
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let x = self.extractor.run(&page, &self.params);
-            let text = page.render(&x.selection);
+            let text = page.render_as(&x.selection, self.format, &self.render);
             let headline = self.headline.as_ref().map(|(f, p)| {
                 f.run(&page, p)
                     .best()

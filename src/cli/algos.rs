@@ -4,7 +4,6 @@ use std::io::Write;
 
 use anyhow::Result;
 use clap::Args;
-use serde_json::json;
 
 use cescope::extract::{ParamKind, ParamSpec};
 
@@ -102,20 +101,7 @@ pub fn run(args: &AlgosArgs) -> Result<()> {
             }
         }
         TextOrJson::Json => {
-            let mut v: Vec<_> = reg
-                .iter()
-                .map(|e| json!({"name": e.name(), "description": e.describe(), "params": e.params()}))
-                .collect();
-            for e in reg.trained().iter().filter_map(|t| (t.load)().ok()) {
-                v.push(json!({"name": e.name(), "kind": "learned", "description": e.describe(), "params": e.params()}));
-            }
-            v.extend(cescope::extractors::headlines().iter().map(|f| {
-                json!({"name": f.name(), "kind": "headline", "description": f.describe(), "params": f.params()})
-            }));
-            let heads = cescope::extractors::headlines();
-            for f in heads.trained().iter().filter_map(|t| (t.load)().ok()) {
-                v.push(json!({"name": f.name(), "kind": "learned headline", "description": f.describe(), "params": f.params()}));
-            }
+            let v = cescope::extractors::catalogue();
             serde_json::to_writer_pretty(&mut out, &v)?;
             writeln!(out)?;
         }

@@ -14,13 +14,15 @@ use cescope::batch::InputFormat;
 use cescope::extractors::DEFAULT_ALGORITHM;
 use cescope::extractors::DEFAULT_HEADLINE;
 use cescope::guideline::guided;
-use cescope::page::Page;
+use cescope::page::{Format, Page, RenderOptions};
 
-use super::{named, shown, PageArgs, TextOrJson};
+use super::{named, shown, PageArgs};
 
 /// Extract the main content of one page (`-` reads standard input; .gz is read transparently),
 /// or stream many with --input: WARC, JSONL or a directory of pages, one JSONL record out per
-/// page (id, url, algo, text, headline?, error?, bytes), on all cores, constant memory.
+/// page (id, url, algo, text, headline?, error?, bytes), on all cores, constant memory. The
+/// content is plain text, or with --format markdown|html its structure kept (headings, lists,
+/// tables, code blocks, quotes) as Markdown or clean HTML.
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
     /// The page: a path, `-` for standard input.
@@ -56,9 +58,51 @@ pub struct ExtractArgs {
     /// `cescope guideline list`).
     #[arg(long, value_name = "NAME|FILE")]
     guideline: Option<String>,
-    /// --set, --format, --encoding, --scripting.
+    /// Output format: text (one line per line of content), json (one page: the text with the
+    /// selection, parameters, encoding and timing), markdown (GitHub-flavoured: headings,
+    /// lists, tables, fenced code) or html (the selected elements, cleaned). With --input the
+    /// records' `text` takes the form (json is text there).
+    #[arg(long, short, value_enum, default_value = "text")]
+    format: ExtractFormat,
+    /// Keep links (markdown, html): [text](href) instead of the text alone.
+    #[arg(long)]
+    links: bool,
+    /// Keep images (markdown, html): ![alt](src) where they lie in the content.
+    #[arg(long)]
+    images: bool,
+    /// --set, --encoding, --scripting.
     #[command(flatten)]
     page: PageArgs,
+}
+
+/// `--format` of `cescope extract`.
+// No doc comments on the variants: clap would show them as the values' help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExtractFormat {
+    Text,
+    Json,
+    Markdown,
+    Html,
+}
+
+impl ExtractArgs {
+    /// The library form of the content (`json` carries plain text) and the links / images
+    /// options. Errors: --links or --images with a format that cannot show them.
+    fn rendering(&self) -> Result<(Format, RenderOptions)> {
+        let format = match self.format {
+            ExtractFormat::Text | ExtractFormat::Json => Format::Text,
+            ExtractFormat::Markdown => Format::Markdown,
+            ExtractFormat::Html => Format::Html,
+        };
+        if format == Format::Text && (self.links || self.images) {
+            anyhow::bail!("--links and --images need --format markdown or html");
+        }
+        let opts = RenderOptions {
+            links: self.links,
+            images: self.images,
+        };
+        Ok((format, opts))
+    }
 }
 
 /// Output of `cescope extract --input`.
@@ -83,9 +127,10 @@ pub fn run(args: &ExtractArgs) -> Result<()> {
     one_page(file, args)
 }
 
-/// One page: its extract as text, or as JSON with the selection, parameters, encoding, hash and
-/// timing, on standard output; warnings on standard error.
+/// One page: its extract as text, Markdown or clean HTML, or as JSON with the selection,
+/// parameters, encoding, hash and timing, on standard output; warnings on standard error.
 fn one_page(file: &Path, args: &ExtractArgs) -> Result<()> {
+    let (format, render) = args.rendering()?;
     let guideline = super::guideline(args.guideline.as_deref())?;
     let extractor = guided(cescope::extractors::find(&args.algo)?, guideline.as_ref());
     let params = args.page.params(extractor.params())?;
@@ -96,17 +141,17 @@ fn one_page(file: &Path, args: &ExtractArgs) -> Result<()> {
     let t1 = Instant::now();
     let x = extractor.run(&page, &params);
     let t_run = t1.elapsed();
-    let text = page.render(&x.selection);
+    let text = page.render_as(&x.selection, format, &render);
     let mut warnings: Vec<String> = page.warnings().to_vec();
     warnings.extend(extractor.warnings(&page, &x));
     let mut out = std::io::stdout().lock();
-    match args.page.format {
-        TextOrJson::Text => {
+    match args.format {
+        ExtractFormat::Text | ExtractFormat::Markdown | ExtractFormat::Html => {
             if !text.is_empty() {
                 writeln!(out, "{text}")?;
             }
         }
-        TextOrJson::Json => {
+        ExtractFormat::Json => {
             let ranges: Vec<[usize; 2]> = x
                 .selection
                 .ranges()
@@ -159,6 +204,7 @@ fn batch(input: &Path, args: &ExtractArgs) -> Result<()> {
             InputFormat::NAMES.join("|")
         );
     };
+    let (text_format, render) = args.rendering()?;
     let guideline = super::guideline(args.guideline.as_deref())?;
     let extractor = guided(cescope::extractors::find(&args.algo)?, guideline.as_ref());
     let params = args.page.params(extractor.params())?;
@@ -182,6 +228,8 @@ fn batch(input: &Path, args: &ExtractArgs) -> Result<()> {
                 params,
                 headline,
                 decode,
+                format: text_format,
+                render,
             };
             batch::extract_stream(
                 source,

@@ -96,9 +96,6 @@ pub struct PageArgs {
     /// Set a parameter: NAME=VALUE (repeatable).
     #[arg(long = "set", short = 's', value_name = "NAME=VALUE")]
     set: Vec<String>,
-    /// Output format.
-    #[arg(long, short, value_enum, default_value = "text")]
-    format: TextOrJson,
     /// --encoding, --scripting.
     #[command(flatten)]
     read: ReadArgs,

@@ -28,7 +28,10 @@ pub struct TitleArgs {
     /// How many candidates to show, best first.
     #[arg(long, default_value_t = 1)]
     top: usize,
-    /// --set, --format, --encoding, --scripting.
+    /// Output format.
+    #[arg(long, short, value_enum, default_value = "text")]
+    format: TextOrJson,
+    /// --set, --encoding, --scripting.
     #[command(flatten)]
     page: PageArgs,
 }
@@ -44,7 +47,7 @@ pub fn run(args: &TitleArgs) -> Result<()> {
     let found = finder.run(&page, &params);
     let best = &found.candidates[..args.top.min(found.candidates.len())];
     let mut out = std::io::stdout().lock();
-    match args.page.format {
+    match args.format {
         TextOrJson::Text => {
             for c in best {
                 writeln!(

@@ -15,6 +15,7 @@ pub mod lines;
 pub mod locate;
 pub mod mask;
 pub mod shell;
+pub mod structured;
 pub mod text;
 pub mod tokens;
 pub mod units;
@@ -31,6 +32,7 @@ pub use decode::{DecodeOptions, EncodingSource};
 pub use dom::{Dom, DomOptions, NodeId, NodeKind};
 pub use lex::{ByteClass, Lexed, Span, Tag};
 pub use lines::{VLine, VirtualLines};
+pub use structured::{Format, RenderOptions};
 
 use crate::error::{Error, Result};
 

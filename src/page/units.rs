@@ -67,7 +67,9 @@
 //!   average and no record with half of the group's words (a page cut into a few big parts is
 //!   no thread), not inside an article's wrapper (an `<article>` element above the records, a
 //!   record or one of its 3 nearest ancestors whose `class` / `id` names an `article` or
-//!   `story`, or `itemprop=articleBody`: an article cut into same-class sections is no thread). Each post is one unit, numbered in the thread; a comment unit found by its
+//!   `story` or whose `itemprop` marks the body text: `articleBody`, `reviewBody`, `text`,
+//!   `description`, `mainContentOfPage`; an article cut into same-class sections is no
+//!   thread). Each post is one unit, numbered in the thread; a comment unit found by its
 //!   names that is a post's record is dropped.
 //! - **post_meta** (the metadata lines of posts and comments: author, date, number, reactions,
 //!   "Reply"): in a posts or comments group, a block of at most 6 words that is not its
@@ -354,7 +356,8 @@ static COMMENT_LANDMARK: LazyLock<u16> = LazyLock::new(|| {
         .map_or(0, |g| 1 << g)
 });
 
-/// The index of the article-body landmark (`itemprop=articleBody`, …) in [`LANDMARKS`].
+/// The bit of the body-text landmark (`itemprop` articleBody, reviewBody, text, description,
+/// mainContentOfPage) in [`LANDMARKS`] masks.
 static BODY_LANDMARK: LazyLock<u16> = LazyLock::new(|| {
     LANDMARKS
         .iter()
@@ -855,7 +858,7 @@ impl Units {
             let kp = near(first.node, 1) & post_bit != 0;
             // Inside an article's wrapper: an `<article>` element above the records, or a
             // record or one of its 3 nearest ancestors named as an article or story, or
-            // marked `itemprop=articleBody`.
+            // whose `itemprop` marks the body text (the `body` landmark: articleBody, …).
             let in_article = near(first.node, 3) & article_bit != 0
                 || landmark_up(dom, first.node, 3) & *BODY_LANDMARK != 0
                 || std::iter::successors(dom.parent(first.node), |&a| dom.parent(a))
