@@ -76,7 +76,7 @@
 
 use crate::extract::explain::{self as ex, TextLine};
 use crate::extract::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
-use crate::extract::trace::{Trace, Unit};
+use crate::extract::trace::{Key, Missing, Trace, Unit};
 use crate::extract::{AlgoInfo, Choice, StaticInfo};
 use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, DomOptions, NodeId, NodeKind};
@@ -391,6 +391,15 @@ pub fn analyse(dom: &Dom, density: Density, rule: ThresholdRule) -> Analysis {
 pub struct Cetd;
 
 /// The label of the `density` series with `density=td`.
+/// The trace items CETD reads back in its explanation: built and read by
+/// these [`Key`]s.
+const DENSITY: Key<Series> = Key::new("density");
+const DSUM: Key<Series> = Key::new("dsum");
+const T: Key<Scalar> = Key::new("t");
+const PATH: Key<Marks> = Key::new("path");
+const TARGETS: Key<Marks> = Key::new("targets");
+const CONTENT: Key<Marks> = Key::new("content");
+
 const TD_LABEL: &str = "text density TD = C/T (Formula 3.1)";
 /// The label of the `density` series with `density=ctd`.
 const CTD_LABEL: &str = "composite text density CTD (Formula 3.2)";
@@ -485,7 +494,7 @@ impl Extractor for Cetd {
         let trace = Trace {
             series: vec![
                 Series::new(
-                    "density",
+                    DENSITY,
                     name,
                     Unit::Node,
                     Role::CombinedSignal,
@@ -493,7 +502,7 @@ impl Extractor for Cetd {
                 )
                 .with_agg(Agg::Max),
                 Series::new(
-                    "dsum",
+                    DSUM,
                     "DensitySum (sum of the children's densities)",
                     Unit::Node,
                     Role::Size,
@@ -531,7 +540,7 @@ impl Extractor for Cetd {
             ],
             scalars: vec![
                 Scalar::new(
-                    "t",
+                    T,
                     "threshold t (a density)",
                     None,
                     Role::Threshold,
@@ -555,21 +564,21 @@ impl Extractor for Cetd {
                     runs(unit_of(max_node)),
                 ),
                 Marks::new(
-                    "path",
+                    PATH,
                     "path from it up to <body>",
                     Unit::Node,
                     Role::Bound,
                     runs(path_units),
                 ),
                 Marks::new(
-                    "targets",
+                    TARGETS,
                     "elements marked as content",
                     Unit::Node,
                     Role::Candidates,
                     runs(a.targets.iter().filter_map(|&x| unit_of(x))),
                 ),
                 Marks::new(
-                    "content",
+                    CONTENT,
                     "content elements",
                     Unit::Node,
                     Role::Selected,
@@ -592,106 +601,106 @@ impl Extractor for Cetd {
     /// `t` — the max-DensitySum element that was taken instead; and what hides the block.
     /// Elsewhere, and in step mode before the last phase, [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
-        let Some(e) = line.element() else {
-            return ex::sentences(
-                page,
-                line,
-                "its text lies outside the <body> subtree CETD reads: not content".into(),
-                Vec::new(),
-            );
-        };
-        let d = |k: usize| ex::value(trace, "density", k);
-        let dsum = |k: usize| ex::value(trace, "dsum", k);
-        let name = |k: usize| ex::element_name(page, trace, k, line);
-        let measure = match trace.series("density") {
-            Some(s) if s.label == TD_LABEL => "TD",
-            _ => "CTD",
-        };
-        let t = trace.scalar("t").unwrap_or(0.0);
-        let path: Vec<usize> = trace
-            .marks("path")
-            .map(|m| m.spans.iter().flat_map(Clone::clone).collect())
-            .unwrap_or_default();
-        let path_min = path.iter().map(|&k| d(k)).fold(f64::INFINITY, f64::min);
-        let source = if path_min == t {
-            "the smallest density on the path from the max-DensitySum element up to <body>"
-        } else {
-            "the density of <body>"
-        };
-        let first = format!(
-            "text of {} ({}; {measure} {}, DensitySum {})",
-            name(e),
-            ex::element_lines(page, trace, e),
-            ex::num(d(e)),
-            ex::num(dsum(e))
-        );
-        let cite = "(Sun et al. 2011; Mohammadzadeh 2013, 3.2.7)";
-        let decision = if ex::marked(trace, "content", e) {
-            let target = line
-                .chain
-                .iter()
-                .copied()
-                .find(|&k| ex::marked(trace, "targets", k))
-                .unwrap_or(e);
-            format!(
-                "inside {} (DensitySum {}), the max-DensitySum element of a subtree reached from \
+        ex::or_missing(explain_line(page, trace, line))
+    }
+}
+
+/// [`Cetd::explain_text_line`]'s sentences, reading the trace through its typed keys.
+fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Result<Vec<String>, Missing> {
+    let Some(e) = line.element() else {
+        return Ok(ex::sentences(
+            page,
+            line,
+            "its text lies outside the <body> subtree CETD reads: not content".into(),
+            Vec::new(),
+        ));
+    };
+    let d = |k: usize| ex::value(trace, DENSITY, k);
+    let dsum = |k: usize| ex::value(trace, DSUM, k);
+    let name = |k: usize| ex::element_name(page, trace, k, line);
+    let measure = if trace.get(DENSITY)?.label == TD_LABEL {
+        "TD"
+    } else {
+        "CTD"
+    };
+    let t = trace.scalar_of(T)?;
+    let path = ex::indices(trace, PATH)?;
+    let path_min = path
+        .iter()
+        .try_fold(f64::INFINITY, |m, &k| Ok::<f64, Missing>(m.min(d(k)?)))?;
+    let source = if path_min == t {
+        "the smallest density on the path from the max-DensitySum element up to <body>"
+    } else {
+        "the density of <body>"
+    };
+    let first = format!(
+        "text of {} ({}; {measure} {}, DensitySum {})",
+        name(e),
+        ex::element_lines(page, trace, e),
+        ex::num(d(e)?),
+        ex::num(dsum(e)?)
+    );
+    let cite = "(Sun et al. 2011; Mohammadzadeh 2013, 3.2.7)";
+    let decision = if ex::marked(trace, CONTENT, e)? {
+        let target = ex::try_find(line.chain.iter().copied(), |k| {
+            ex::marked(trace, TARGETS, k)
+        })?
+        .unwrap_or(e);
+        format!(
+            "inside {} (DensitySum {}), the max-DensitySum element of a subtree reached from \
                  <body> through {measure} ≥ threshold t {} ({source}) → content, with its whole \
                  subtree {cite}",
-                name(target),
-                ex::num(dsum(target)),
-                ex::num(t)
-            )
-        } else if let Some(&c) = line.chain.iter().find(|&&k| d(k) < t) {
-            let at = if c == e {
-                String::new()
-            } else {
-                format!(" of {} around it", name(c))
-            };
-            format!(
-                "{measure} {}{at} < threshold t {} ({source}) → the walk from <body> stops there: \
-                 not content {cite}",
-                ex::num(d(c)),
-                ex::num(t)
-            )
+            name(target),
+            ex::num(dsum(target)?),
+            ex::num(t)
+        )
+    } else if let Some(c) = ex::try_find(line.chain.iter().copied(), |k| Ok(d(k)? < t))? {
+        let at = if c == e {
+            String::new()
         } else {
-            // Reached, yet not inside the max-DensitySum element of a reached subtree: name the
-            // one taken in the innermost subtree around the text that has one.
-            let extents = trace.positions(Unit::Node).unwrap_or(&[]);
-            let inside = |k: usize, a: usize| {
-                extents
-                    .get(a)
-                    .zip(extents.get(k))
-                    .is_some_and(|(a, k)| a.start <= k.start && k.end <= a.end)
-            };
-            let targets: Vec<usize> = trace
-                .marks("targets")
-                .map(|m| m.spans.iter().flat_map(Clone::clone).collect())
-                .unwrap_or_default();
-            let taken = line
-                .chain
-                .iter()
-                .rev()
-                .find_map(|&a| targets.iter().find(|&&k| inside(k, a)).map(|&k| (a, k)));
-            match taken {
-                Some((a, k)) => format!(
-                    "{measure} ≥ threshold t {} on the whole path from <body> down to it, but of the \
+            format!(" of {} around it", name(c))
+        };
+        format!(
+            "{measure} {}{at} < threshold t {} ({source}) → the walk from <body> stops there: \
+                 not content {cite}",
+            ex::num(d(c)?),
+            ex::num(t)
+        )
+    } else {
+        // Reached, yet not inside the max-DensitySum element of a reached subtree: name the
+        // one taken in the innermost subtree around the text that has one.
+        let extents = trace.positions(Unit::Node).unwrap_or(&[]);
+        let inside = |k: usize, a: usize| {
+            extents
+                .get(a)
+                .zip(extents.get(k))
+                .is_some_and(|(a, k)| a.start <= k.start && k.end <= a.end)
+        };
+        let targets = ex::indices(trace, TARGETS)?;
+        let taken = line
+            .chain
+            .iter()
+            .rev()
+            .find_map(|&a| targets.iter().find(|&&k| inside(k, a)).map(|&k| (a, k)));
+        match taken {
+            Some((a, k)) => format!(
+                "{measure} ≥ threshold t {} on the whole path from <body> down to it, but of the \
                      subtree of {} only its max-DensitySum element {} ({}, DensitySum {}) is \
                      content → not content {cite}",
-                    ex::num(t),
-                    name(a),
-                    name(k),
-                    ex::element_lines(page, trace, k),
-                    ex::num(dsum(k))
-                ),
-                None => format!(
-                    "{measure} ≥ threshold t {} on the whole path from <body> down to it, but no \
+                ex::num(t),
+                name(a),
+                name(k),
+                ex::element_lines(page, trace, k),
+                ex::num(dsum(k)?)
+            ),
+            None => format!(
+                "{measure} ≥ threshold t {} on the whole path from <body> down to it, but no \
                      max-DensitySum element around it was taken → not content {cite}",
-                    ex::num(t)
-                ),
-            }
-        };
-        ex::sentences(page, line, first, vec![decision])
-    }
+                ex::num(t)
+            ),
+        }
+    };
+    Ok(ex::sentences(page, line, first, vec![decision]))
 }
 
 #[cfg(test)]

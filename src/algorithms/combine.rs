@@ -69,7 +69,7 @@ pub use crate::error::SetError;
 use crate::error::{Error, Result};
 use crate::extract::params::Text;
 use crate::extract::trace::Keys;
-use crate::extract::trace::{Marks, Phase, Role, Scalar, Series, Trace, Unit};
+use crate::extract::trace::{Marks, Missing, Phase, Role, Scalar, Series, Trace, Unit};
 use crate::extract::{explain_default, is_whole_run, AlgoInfo, Algorithm, Step};
 use crate::extract::{
     explain_generic, Extraction, Extractor, Location, ParamSpec, ParamValue, Params,
@@ -757,14 +757,22 @@ impl Extractor for FilterSet {
 
 fn explain_at(set: &FilterSet, x: &Extraction, place: String, range: Range<usize>) -> Vec<String> {
     let names: Vec<&str> = set.members.iter().map(|m| m.extractor().name()).collect();
-    let hit: Vec<bool> = (0..set.members.len())
+    let hit: Result<Vec<bool>, Missing> = (0..set.members.len())
         .map(|i| {
-            x.trace.marks(&member_key(i)).is_some_and(|m| {
-                let k = m.spans.partition_point(|s| s.end <= range.start);
-                m.spans.get(k).is_some_and(|s| s.start < range.end)
-            })
+            let key = member_key(i);
+            let m = x.trace.marks(&key).ok_or(Missing {
+                kind: "marks",
+                key,
+                index: None,
+            })?;
+            let k = m.spans.partition_point(|s| s.end <= range.start);
+            Ok(m.spans.get(k).is_some_and(|s| s.start < range.end))
         })
         .collect();
+    let hit = match hit {
+        Ok(hit) => hit,
+        Err(e) => return crate::extract::explain::or_missing(Err(e)),
+    };
     let selected = x.selection.intersects(range.clone());
     let mut out = vec![format!(
         "{place} (bytes {}..{}): {} by {} ({})",

@@ -41,7 +41,7 @@
 
 use crate::extract::explain::{self as ex, TextLine};
 use crate::extract::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
-use crate::extract::trace::{Trace, Unit};
+use crate::extract::trace::{Key, Missing, Trace, Unit};
 use crate::extract::{AlgoInfo, Choice, StaticInfo};
 use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::dom::{Dom, NodeKind};
@@ -296,6 +296,12 @@ fn prefix(dom: &Dom) -> Prefix {
     p
 }
 
+/// The trace items Crunch reads back in its explanation: built and read by
+/// these [`Key`]s.
+const REMOVAL: Key<Series> = Key::new("removal");
+const RATIO: Key<Series> = Key::new("ratio");
+const T: Key<Scalar> = Key::new("t");
+
 const PHASES: &[Phase] = &[
             Phase::new("elements", "the elements the filters examine (cells, links, elements with a URL) and their text: link text (left), other text (right)", &["link", "text", "examined"]),
             Phase::new("ad links", "filter 1: elements pointing at an ad server are removed (isAdLink)", &["ad links"]),
@@ -462,7 +468,7 @@ impl Extractor for Crunch {
                         .collect(),
                 ),
                 Series::new(
-                    "ratio",
+                    RATIO,
                     "link-text ratio (subtree)",
                     Unit::Node,
                     Role::CombinedSignal,
@@ -473,7 +479,7 @@ impl Extractor for Crunch {
                 )
                 .with_agg(Agg::Max),
                 Series::new(
-                    "removal",
+                    REMOVAL,
                     "removed by (0 kept, 1 ad link, 2 link cell, 3 text link, 4 ancestor)",
                     Unit::Node,
                     Role::Label,
@@ -481,7 +487,7 @@ impl Extractor for Crunch {
                 ),
             ],
             scalars: vec![Scalar::new(
-                "t",
+                T,
                 "link-text ratio threshold t",
                 None,
                 Role::Threshold,
@@ -542,71 +548,80 @@ impl Extractor for Crunch {
     /// line; and what hides the block. Elsewhere, and in step mode before the last phase,
     /// [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
-        let removal = |k: usize| ex::value(trace, "removal", k);
-        let ratio = |k: usize| ex::value(trace, "ratio", k);
-        let name = |k: usize| ex::element_name(page, trace, k, line);
-        let t = ex::num(trace.scalar("t").unwrap_or(0.0));
-        let cite = "(Mohammadzadeh 2013, 3.2.1, Algorithm 1)";
-        let first = match line.element() {
-            Some(e) => format!(
-                "text in {} ({}), an element Crunch examines",
-                name(e),
-                ex::element_lines(page, trace, e)
-            ),
-            None => {
-                "text in no element Crunch examines (no cell, link or element with a URL)".into()
-            }
-        };
-        // The outermost removed element around the text decided it (the walk is top-down and does
-        // not enter a removed subtree).
-        let removed = line.chain.iter().copied().find(|&k| {
-            let r = removal(k);
-            r > 0.0 && r < f64::from(Removal::Ancestor as u8)
-        });
-        let mut rest = vec![match removed {
-            Some(k) if removal(k) == f64::from(Removal::AdLink as u8) => format!(
-                "{} points at an ad server → removed with its subtree (filter 1, isAdLink) {cite}",
-                name(k)
-            ),
-            Some(k) if removal(k) == f64::from(Removal::LinkCell as u8) => format!(
-                "link-text ratio of {} = {} > t {t} → removed with its subtree (filter 2, \
-                 getLinkTextRatio) {cite}",
-                name(k),
-                ex::num(ratio(k))
-            ),
-            Some(k) => format!(
-                "{} is a text link → removed (filter 3, isTextLink) {cite}",
-                name(k)
-            ),
-            None => match line.element() {
-                Some(e) => format!(
-                    "no element around it was removed: no ad link, no link cell over t {t} (the \
-                     link-text ratio of {} is {}), no text link → kept {cite}",
-                    name(e),
-                    ex::num(ratio(e))
-                ),
-                None => format!("no filter applies → kept {cite}"),
-            },
-        }];
-        // Other text links removed from this line (a link inside a kept paragraph).
-        let extents = trace.positions(Unit::Node).unwrap_or(&[]);
-        let range = page.lines().lines[line.line].range();
-        let links = (0..extents.len())
-            .filter(|&k| {
-                removal(k) == f64::from(Removal::TextLink as u8)
-                    && Some(k) != removed
-                    && range.start <= extents[k].start
-                    && extents[k].start < range.end
-            })
-            .count();
-        if links > 0 {
-            rest.push(format!(
-                "on this line {links} text link{} removed (filter 3)",
-                if links == 1 { " is" } else { "s are" }
-            ));
-        }
-        ex::sentences(page, line, first, rest)
+        ex::or_missing(explain_line(page, trace, line))
     }
+}
+
+/// [`Crunch::explain_text_line`]'s sentences, reading the trace through its typed keys.
+fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Result<Vec<String>, Missing> {
+    let removal = |k: usize| ex::value(trace, REMOVAL, k);
+    let ratio = |k: usize| ex::value(trace, RATIO, k);
+    let name = |k: usize| ex::element_name(page, trace, k, line);
+    let t = ex::num(trace.scalar_of(T)?);
+    let cite = "(Mohammadzadeh 2013, 3.2.1, Algorithm 1)";
+    let first = match line.element() {
+        Some(e) => format!(
+            "text in {} ({}), an element Crunch examines",
+            name(e),
+            ex::element_lines(page, trace, e)
+        ),
+        None => "text in no element Crunch examines (no cell, link or element with a URL)".into(),
+    };
+    // The outermost removed element around the text decided it (the walk is top-down and does
+    // not enter a removed subtree).
+    let removed = ex::try_find(line.chain.iter().copied(), |k| {
+        let r = removal(k)?;
+        Ok(r > 0.0 && r < f64::from(Removal::Ancestor as u8))
+    })?;
+    let removed_by = match removed {
+        Some(k) => Some((k, removal(k)?)),
+        None => None,
+    };
+    let mut rest = vec![match removed_by {
+        Some((k, r)) if r == f64::from(Removal::AdLink as u8) => format!(
+            "{} points at an ad server → removed with its subtree (filter 1, isAdLink) {cite}",
+            name(k)
+        ),
+        Some((k, r)) if r == f64::from(Removal::LinkCell as u8) => format!(
+            "link-text ratio of {} = {} > t {t} → removed with its subtree (filter 2, \
+                 getLinkTextRatio) {cite}",
+            name(k),
+            ex::num(ratio(k)?)
+        ),
+        Some((k, _)) => format!(
+            "{} is a text link → removed (filter 3, isTextLink) {cite}",
+            name(k)
+        ),
+        None => match line.element() {
+            Some(e) => format!(
+                "no element around it was removed: no ad link, no link cell over t {t} (the \
+                     link-text ratio of {} is {}), no text link → kept {cite}",
+                name(e),
+                ex::num(ratio(e)?)
+            ),
+            None => format!("no filter applies → kept {cite}"),
+        },
+    }];
+    // Other text links removed from this line (a link inside a kept paragraph).
+    let extents = trace.positions(Unit::Node).unwrap_or(&[]);
+    let range = page.lines().lines[line.line].range();
+    let mut links = 0;
+    for (k, extent) in extents.iter().enumerate() {
+        if Some(k) != removed
+            && range.start <= extent.start
+            && extent.start < range.end
+            && removal(k)? == f64::from(Removal::TextLink as u8)
+        {
+            links += 1;
+        }
+    }
+    if links > 0 {
+        rest.push(format!(
+            "on this line {links} text link{} removed (filter 3)",
+            if links == 1 { " is" } else { "s are" }
+        ));
+    }
+    Ok(ex::sentences(page, line, first, rest))
 }
 
 #[cfg(test)]

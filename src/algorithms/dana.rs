@@ -25,7 +25,9 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use crate::extract::explain as ex;
 use crate::extract::preprocess::{link_filter, LinkFilter};
+use crate::extract::trace::{Key, Missing};
 use crate::extract::{AlgoInfo, Algorithm, Choice};
 use crate::extract::{
     Extraction, Extractor, Location, Marks, ParamKind, ParamSpec, ParamValue, Params, Phase, Role,
@@ -219,6 +221,20 @@ impl DanaFamily {
     }
 }
 
+/// The trace items DANA reads back in its explanation: built and read by
+/// these [`Key`]s.
+const LENGTH: Key<Series> = Key::new("length");
+const FILTERED: Key<Series> = Key::new("filtered");
+const T1: Key<Series> = Key::new("T1");
+const T2: Key<Series> = Key::new("T2");
+const DIFF: Key<Series> = Key::new("diff");
+const GAP: Key<Scalar> = Key::new("gap");
+const WINDOW: Key<Scalar> = Key::new("window");
+const SEED_INDEX: Key<Scalar> = Key::new("seed_index");
+const REGION_MARKS: Key<Marks> = Key::new("regions");
+const SELECTED: Key<Marks> = Key::new("selected");
+const BOUNDS: Key<Marks> = Key::new("bounds");
+
 const PREPROCESSING: Phase = Phase::new("preprocessing", "scripts, styles and comments removed; block tags on lines of their own: the virtual lines (thesis 4.3.1)", &["length"]);
 const FILTER: Phase = Phase::new("filter", "hyperlink normalisation: Filter 3 gives each anchor start tag LT - 7 placeholder characters (Algorithm 4; Filters 1-2: Algorithms 2-3)", &["filtered"]);
 const T1_T2: Phase = Phase::new("T1 / T2", "content and code characters per line: T1 right of the axis, T2 left (Fig. 4.3; Formula 4.5 for DANAg)", &["T1", "T2"]);
@@ -309,8 +325,8 @@ impl Algorithm for DanaFamily {
 
 impl Extractor for DanaFamily {
     /// The gap expansion plays region by region from the seed (Algorithm 1).
-    fn unfolds(&self, step: usize) -> Option<&'static str> {
-        (self.phases().get(step)?.name == "gap expansion").then_some("selected")
+    fn unfolds(&self, step: usize) -> Option<Key<Marks>> {
+        (self.phases().get(step)?.name == "gap expansion").then_some(SELECTED)
     }
 
     /// The explanation grows with the phases: T1 / T2, then diff, then the region, then the
@@ -334,19 +350,18 @@ impl Extractor for DanaFamily {
             _ => crate::extract::trace::location_bytes(&x.trace, page, at)
                 .and_then(|b| page.lines().line_of(b.start)),
         };
-        let reached = Reached {
-            spans: seen
-                .trace
-                .marks("selected")
-                .map_or(&[][..], |m| m.spans.as_slice()),
-            all: partial.is_none()
-                || seen.trace.marks("selected").map(|m| m.spans.len())
-                    == x.trace.marks("selected").map(|m| m.spans.len()),
+        let explained = || -> Result<Vec<String>, Missing> {
+            let reached = Reached {
+                spans: seen.trace.get(SELECTED)?.spans.as_slice(),
+                all: partial.is_none()
+                    || seen.trace.get(SELECTED)?.spans.len() == x.trace.get(SELECTED)?.spans.len(),
+            };
+            Ok(match line {
+                Some(line) => explain_line(self.variant, x, line, &known, &reached)?,
+                None => crate::extract::explain_generic_known(page, &seen.trace, at, &known),
+            })
         };
-        match line {
-            Some(line) => explain_line(self.variant, x, line, &known, &reached),
-            None => crate::extract::explain_generic_known(page, &seen.trace, at, &known),
-        }
+        ex::or_missing(explained())
     }
 
     fn run(&self, page: &Page, params: &Params) -> Extraction {
@@ -456,10 +471,10 @@ impl Extractor for DanaFamily {
             ),
         };
         let vl = Unit::VirtualLine;
-        let mut series = vec![Series::new("length", ll, vl, Role::Size, as_f(&length))];
+        let mut series = vec![Series::new(LENGTH, ll, vl, Role::Size, as_f(&length))];
         if let Some(f) = &filtered {
             series.push(Series::new(
-                "filtered",
+                FILTERED,
                 "length after the hyperlink filter (kept chars)",
                 vl,
                 Role::Size,
@@ -467,10 +482,10 @@ impl Extractor for DanaFamily {
             ));
         }
         series.extend([
-            Series::new("T1", l1, vl, Role::ContentSignal, as_f(&t1)),
-            Series::new("T2", l2, vl, Role::CodeSignal, as_f(&t2)),
+            Series::new(T1, l1, vl, Role::ContentSignal, as_f(&t1)),
+            Series::new(T2, l2, vl, Role::CodeSignal, as_f(&t2)),
             Series::new(
-                "diff",
+                DIFF,
                 if window {
                     "diff (Formula 4.2)"
                 } else {
@@ -484,9 +499,9 @@ impl Extractor for DanaFamily {
         let trace = Trace {
             series,
             scalars: vec![
-                Scalar::new("gap", "gap", Some(vl), Role::Bound, gap as f64),
+                Scalar::new(GAP, "gap", Some(vl), Role::Bound, gap as f64),
                 Scalar::new(
-                    "window",
+                    WINDOW,
                     "three-line smoothing",
                     None,
                     Role::Info,
@@ -500,7 +515,7 @@ impl Extractor for DanaFamily {
                     regions.len() as f64,
                 ),
                 Scalar::new(
-                    "seed_index",
+                    SEED_INDEX,
                     "seed region index",
                     None,
                     Role::Info,
@@ -509,7 +524,7 @@ impl Extractor for DanaFamily {
             ],
             marks: vec![
                 Marks::new(
-                    "regions",
+                    REGION_MARKS,
                     "regions (Formula 4.3)",
                     vl,
                     Role::Candidates,
@@ -524,14 +539,14 @@ impl Extractor for DanaFamily {
                         .unwrap_or_default(),
                 ),
                 Marks::new(
-                    "selected",
+                    SELECTED,
                     "main content regions (Algorithm 1)",
                     vl,
                     Role::Selected,
                     selected_lines,
                 ),
                 Marks::new(
-                    "bounds",
+                    BOUNDS,
                     "headline to the end of its DOM subtree (thesis 7.2.1)",
                     vl,
                     Role::Bound,
@@ -620,28 +635,26 @@ struct Reached<'a> {
 /// The explain-panel text for one virtual line (0-based `line`; shown 1-based, as are regions).
 /// `known` says which trace items the phases so far computed; `reached`, how far the gap
 /// expansion has gone (a region's verdict waits until the expansion has reached it, or, for a
-/// region it never reaches, until it has reached all it takes).
+/// region it never reaches, until it has reached all it takes). Errors: [`Missing`] when the
+/// trace lacks an item it reads (the hyperlink filter's `filtered` series is optional).
 fn explain_line(
     variant: Variant,
     x: &Extraction,
     line: usize,
     known: &dyn Fn(&str) -> bool,
     reached: &Reached,
-) -> Vec<String> {
-    let val = |name: &str| {
-        x.trace
-            .series(name)
-            .and_then(|s| s.values.get(line).copied())
-            .unwrap_or(0.0) as i64
-    };
-    let Some(n) = x.trace.series("diff").map(|s| s.values.len()) else {
-        return vec![];
-    };
+) -> Result<Vec<String>, Missing> {
+    let val =
+        |key: Key<Series>| -> Result<i64, Missing> { Ok(x.trace.value_at(key, line)? as i64) };
+    let n = x.trace.get(DIFF)?.values.len();
     if line >= n {
-        return vec![format!("line {}: past the last virtual line", line + 1)];
+        return Ok(vec![format!(
+            "line {}: past the last virtual line",
+            line + 1
+        )]);
     }
-    let gap = x.trace.scalar("gap").unwrap_or(0.0) as usize;
-    let formula = if x.trace.scalar("window") == Some(0.0) {
+    let gap = x.trace.scalar_of(GAP)? as usize;
+    let formula = if x.trace.scalar_of(WINDOW)? == 0.0 {
         "Formula 4.6"
     } else {
         "Formula 4.2"
@@ -652,54 +665,45 @@ fn explain_line(
     };
     let mut first = Vec::new();
     if !known("T1") {
-        first.push(
-            if known("filtered") && x.trace.series("filtered").is_some() {
-                format!(
-                    "{} characters after the hyperlink filter (of {} before)",
-                    val("filtered"),
-                    val("length")
-                )
-            } else {
-                format!(
-                    "{} characters of content and code (virtual line, 4.3.1)",
-                    val("length")
-                )
-            },
-        );
+        first.push(if known(FILTERED.name()) && x.trace.get(FILTERED).is_ok() {
+            format!(
+                "{} characters after the hyperlink filter (of {} before)",
+                val(FILTERED)?,
+                val(LENGTH)?
+            )
+        } else {
+            format!(
+                "{} characters of content and code (virtual line, 4.3.1)",
+                val(LENGTH)?
+            )
+        });
     }
     if known("T1") {
-        first.push(format!("{t1} = {}, {t2} = {}", val("T1"), val("T2")));
+        first.push(format!("{t1} = {}, {t2} = {}", val(T1)?, val(T2)?));
     }
     if known("diff") {
-        first.push(format!("diff = {} ({formula})", val("diff")));
+        first.push(format!("diff = {} ({formula})", val(DIFF)?));
     }
     let mut out = vec![format!("line {}: {}", line + 1, first.join(", "))];
     if !known("regions") {
-        return out;
+        return Ok(out);
     }
     let regions: Vec<Region> = x
         .trace
-        .marks("regions")
-        .map(|m| {
-            m.spans
-                .iter()
-                .map(|r| Region {
-                    x: r.start,
-                    y: r.end.saturating_sub(1),
-                })
-                .collect()
+        .get(REGION_MARKS)?
+        .spans
+        .iter()
+        .map(|r| Region {
+            x: r.start,
+            y: r.end.saturating_sub(1),
         })
-        .unwrap_or_default();
+        .collect();
     let Some(k) = regions.iter().position(|r| r.x <= line && line <= r.y) else {
         out.push("diff <= 0: the line is in no region (Formula 4.3) -> not selected".into());
-        return out;
+        return Ok(out);
     };
     let r = regions[k];
-    let t1s = x
-        .trace
-        .series("T1")
-        .map(|s| s.values.as_slice())
-        .unwrap_or(&[]);
+    let t1s = x.trace.get(T1)?.values.as_slice();
     let chars = |r: Region| -> i64 {
         t1s.get(r.x..=r.y)
             .map_or(0, |s| s.iter().sum::<f64>() as i64)
@@ -711,14 +715,11 @@ fn explain_line(
         r.y + 1,
         chars(r)
     ));
-    let Some(m) = x
-        .trace
-        .scalar("seed_index")
-        .filter(|&m| m >= 0.0 && known("seed_index"))
-        .map(|m| m as usize)
-    else {
-        return out;
-    };
+    let seed_index = x.trace.scalar_of(SEED_INDEX)?;
+    if seed_index < 0.0 || !known(SEED_INDEX.name()) {
+        return Ok(out);
+    }
+    let m = seed_index as usize;
     if k == m {
         // Selected is Algorithm 1's verdict: the seed phase names the seed only.
         out.push(if known("selected") {
@@ -732,7 +733,7 @@ fn explain_line(
                 k + 1
             )
         });
-        return out;
+        return Ok(out);
     }
     if !known("selected") {
         out.push(format!(
@@ -740,7 +741,7 @@ fn explain_line(
             m + 1,
             chars(regions[m])
         ));
-        return out;
+        return Ok(out);
     }
     let in_reached = reached.spans.iter().any(|s| s.contains(&line));
     let not_yet = || {
@@ -752,11 +753,7 @@ fn explain_line(
     };
     // With a headline bound (thesis 7.2.1) the verdict is the bounded selection's, not
     // Algorithm 1's chain from the seed.
-    if let Some(b) = x
-        .trace
-        .marks("bounds")
-        .and_then(|m| m.spans.first().cloned())
-    {
+    if let Some(b) = x.trace.get(BOUNDS)?.spans.first().cloned() {
         let (inside, verdict) = (
             b.contains(&line),
             if in_reached {
@@ -767,7 +764,7 @@ fn explain_line(
         );
         if inside && !in_reached && !reached.all {
             out.push(not_yet());
-            return out;
+            return Ok(out);
         }
         out.push(format!(
             "{} the headline bounds [{}, {}] (thesis 7.2.1) -> {verdict}",
@@ -775,14 +772,14 @@ fn explain_line(
             b.start + 1,
             b.end
         ));
-        return out;
+        return Ok(out);
     }
     let chosen = expand(&regions, m, gap);
     // The verdict waits until the expansion has reached the region, or (for a region it never
     // reaches) until it has reached every region it takes.
     if !in_reached && (chosen.contains(&k) || !reached.all) {
         out.push(not_yet());
-        return out;
+        return Ok(out);
     }
     let (i, j) = if k < m { (k, k + 1) } else { (k - 1, k) };
     let d = distance(regions[i], regions[j]);
@@ -811,7 +808,7 @@ fn explain_line(
             gap
         ));
     }
-    out
+    Ok(out)
 }
 
 /// Formula 4.2 (`window = true`): `diff_i = Σ_{k=i−1}^{i+1} (T1_k − T2_k)`, terms outside the

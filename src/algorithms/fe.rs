@@ -41,7 +41,9 @@
 
 use crate::extract::cluster::kmeans;
 use crate::extract::explain::{self as ex, TextLine};
-use crate::extract::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
+use crate::extract::trace::{
+    runs, Agg, Key, Marks, Missing, Phase, Positions, Role, Scalar, Series,
+};
 use crate::extract::trace::{Trace, Unit};
 use crate::extract::{AlgoInfo, Algorithm, Choice};
 use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
@@ -267,6 +269,14 @@ pub fn features(dom: &Dom, block: NodeId) -> Features {
     f
 }
 
+/// The trace items FE reads back in its explanation: built and read by
+/// these [`Key`]s.
+const DESIRED: Key<Series> = Key::new("desired");
+const OTHER: Key<Series> = Key::new("other");
+const VALUE: Key<Series> = Key::new("value");
+const WINNER: Key<Marks> = Key::new("winner");
+const IN_BASKET: Key<Marks> = Key::new("basket");
+
 const BLOCKS: Phase = Phase::new(
     "blocks",
     "the page is split into blocks at <table>, <tr>, <p>, <hr>, <ul> (Algorithm 2)",
@@ -392,21 +402,21 @@ impl Extractor for FeatureExtractor {
 
         let mut series = vec![
             Series::new(
-                "desired",
+                DESIRED,
                 "desired features D (text words, h1-h6, li, style elements)",
                 Unit::Node,
                 Role::ContentSignal,
                 d.iter().map(|&x| x as f64).collect(),
             ),
             Series::new(
-                "other",
+                OTHER,
                 "remaining features (link words, img, form controls, scripts)",
                 Unit::Node,
                 Role::CodeSignal,
                 o.iter().map(|&x| x as f64).collect(),
             ),
             Series::new(
-                "value",
+                VALUE,
                 "value D / sum of D over the basket",
                 Unit::Node,
                 Role::CombinedSignal,
@@ -443,14 +453,14 @@ impl Extractor for FeatureExtractor {
                     runs(0..nb),
                 ),
                 Marks::new(
-                    "basket",
+                    IN_BASKET,
                     "winner basket",
                     Unit::Node,
                     Role::Seed,
                     runs(basket.iter().copied()),
                 ),
                 Marks::new(
-                    "winner",
+                    WINNER,
                     if self.k_means {
                         "winner blocks"
                     } else {
@@ -475,28 +485,33 @@ impl Extractor for FeatureExtractor {
     /// the lowest value of the highest k-means cluster (K-FE); and what hides the block.
     /// Elsewhere, and in step mode before the last phase, [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
-        explain_line(page, trace, line, self.k_means)
+        ex::or_missing(explain_line(page, trace, line, self.k_means))
     }
 }
 
 /// [`FeatureExtractor`]'s explanation of a line of text (see [`Extractor::explain`]), from its
 /// trace; `k_means` for K-FE.
-fn explain_line(page: &Page, trace: &Trace, line: &TextLine, k_means: bool) -> Vec<String> {
+fn explain_line(
+    page: &Page,
+    trace: &Trace,
+    line: &TextLine,
+    k_means: bool,
+) -> Result<Vec<String>, Missing> {
     let cite = "(Debnath et al. 2005; Mohammadzadeh 2013, 3.2.3)";
     let Some(k) = line.element() else {
-        return ex::sentences(
+        return Ok(ex::sentences(
             page,
             line,
             "its text lies in no block of Algorithm 2 (no <table>, <tr>, <p>, <hr> or <ul> \
              holds it where the decomposition ended)"
                 .into(),
             vec![format!("→ not content {cite}")],
-        );
+        ));
     };
     let name = |b: usize| ex::element_name(page, trace, b, line);
-    let desired = ex::value(trace, "desired", k);
-    let other = ex::value(trace, "other", k);
-    let value = |b: usize| ex::value(trace, "value", b);
+    let desired = ex::value(trace, DESIRED, k)?;
+    let other = ex::value(trace, OTHER, k)?;
+    let value = |b: usize| ex::value(trace, VALUE, b);
     let first = format!(
         "in the block {} ({}): desired features D = {} (text words, h1-h6, li, style \
          elements), remaining features {} (link words, img, form controls, scripts)",
@@ -505,11 +520,8 @@ fn explain_line(page: &Page, trace: &Trace, line: &TextLine, k_means: bool) -> V
         ex::num(desired),
         ex::num(other)
     );
-    let winners: Vec<usize> = trace
-        .marks("winner")
-        .map(|m| m.spans.iter().flat_map(Clone::clone).collect())
-        .unwrap_or_default();
-    let decision = if !ex::marked(trace, "basket", k) {
+    let winners = ex::indices(trace, WINNER)?;
+    let decision = if !ex::marked(trace, IN_BASKET, k)? {
         if desired < other {
             format!(
                 "D {} < remaining {} → not in the winner basket → not content {cite}",
@@ -524,47 +536,46 @@ fn explain_line(page: &Page, trace: &Trace, line: &TextLine, k_means: bool) -> V
             format!(
                 "in the winner basket; value D / ΣD = {} is in the highest k-means cluster → \
                  one of the K winner blocks: content {cite}",
-                ex::num(value(k))
+                ex::num(value(k)?)
             )
         } else {
             format!(
                 "in the winner basket; value D / ΣD = {}, the highest → the winner block: \
                  content {cite}",
-                ex::num(value(k))
+                ex::num(value(k)?)
             )
         }
     } else if k_means {
         let lowest = winners
             .iter()
-            .map(|&w| value(w))
-            .fold(f64::INFINITY, f64::min);
+            .try_fold(f64::INFINITY, |m, &w| Ok::<f64, Missing>(m.min(value(w)?)))?;
         format!(
             "in the winner basket, but its value D / ΣD = {} is below the highest k-means \
              cluster (from {}) → not among the K winners {cite}",
-            ex::num(value(k)),
+            ex::num(value(k)?),
             ex::num(lowest)
         )
     } else {
         match winners.first() {
-            Some(&w) if value(k) == value(w) => format!(
+            Some(&w) if value(k)? == value(w)? => format!(
                 "in the winner basket; its value D / ΣD = {} ties with the winner block {} ({}), \
                  which comes first → not content {cite}",
-                ex::num(value(k)),
+                ex::num(value(k)?),
                 name(w),
                 ex::element_lines(page, trace, w)
             ),
             Some(&w) => format!(
                 "in the winner basket, but its value D / ΣD = {} < {} of the winner block {} \
                  ({}) → not content {cite}",
-                ex::num(value(k)),
-                ex::num(value(w)),
+                ex::num(value(k)?),
+                ex::num(value(w)?),
                 name(w),
                 ex::element_lines(page, trace, w)
             ),
             None => format!("no winner block → not content {cite}"),
         }
     };
-    ex::sentences(page, line, first, vec![decision])
+    Ok(ex::sentences(page, line, first, vec![decision]))
 }
 
 #[cfg(test)]

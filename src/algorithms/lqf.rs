@@ -37,7 +37,9 @@
 //! (Tables 4.4–4.6, "LQF-25/50/75").
 
 use crate::extract::explain::{self as ex, TextLine};
-use crate::extract::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
+use crate::extract::trace::{
+    runs, Agg, Key, Marks, Missing, Phase, Positions, Role, Scalar, Series,
+};
 use crate::extract::trace::{Trace, Unit};
 use crate::extract::{AlgoInfo, Choice, StaticInfo};
 use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
@@ -171,6 +173,14 @@ pub fn block_quotas(dom: &Dom) -> BlockQuotas {
     q
 }
 
+/// The trace items LQF reads back in its explanation: built and read by
+/// these [`Key`]s.
+const LINK: Key<Series> = Key::new("link");
+const TEXT: Key<Series> = Key::new("text");
+const T: Key<Scalar> = Key::new("t");
+const KEPT: Key<Marks> = Key::new("kept");
+const DELETED: Key<Marks> = Key::new("deleted");
+
 const PHASES: &[Phase] = &[
             Phase::new("blocks", "each block element's own text, nested blocks excluded: link text (left) and other text (right)", &["link", "text", "blocks"]),
             Phase::new("link quota", "q = link text / all text per block (Algorithm 3), against the threshold t", &["quota", "t"]),
@@ -237,14 +247,14 @@ impl Extractor for Lqf {
         let trace = Trace {
             series: vec![
                 Series::new(
-                    "link",
+                    LINK,
                     "link chars (own text, nested blocks excluded)",
                     Unit::Node,
                     Role::CodeSignal,
                     q.link.iter().map(|&x| x as f64).collect(),
                 ),
                 Series::new(
-                    "text",
+                    TEXT,
                     "non-link chars (own text)",
                     Unit::Node,
                     Role::ContentSignal,
@@ -263,7 +273,7 @@ impl Extractor for Lqf {
                 )
                 .with_agg(Agg::Max),
             ],
-            scalars: vec![Scalar::new("t", "threshold t", None, Role::Threshold, t)],
+            scalars: vec![Scalar::new(T, "threshold t", None, Role::Threshold, t)],
             marks: vec![
                 Marks::new(
                     "blocks",
@@ -273,14 +283,14 @@ impl Extractor for Lqf {
                     runs_of(&has_text),
                 ),
                 Marks::new(
-                    "deleted",
+                    DELETED,
                     "deleted blocks (q > t)",
                     Unit::Node,
                     Role::Bound,
                     runs_of(&|k| deleted[k]),
                 ),
                 Marks::new(
-                    "kept",
+                    KEPT,
                     "kept blocks",
                     Unit::Node,
                     Role::Selected,
@@ -301,64 +311,67 @@ impl Extractor for Lqf {
     /// its text anyway (a deleted ancestor with `delete=subtree`, `<head>`), and what hides the
     /// block. Elsewhere, and in step mode before the last phase, [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
-        let Some(k) = line.element() else {
-            return ex::sentences(
-                page,
-                line,
-                "its text lies in no block element, and LQF keeps text outside every block".into(),
-                Vec::new(),
-            );
-        };
-        let name = ex::element_name(page, trace, k, line);
-        let link = ex::value(trace, "link", k);
-        let total = link + ex::value(trace, "text", k);
-        let t = trace.scalar("t").unwrap_or(0.0);
-        let first = format!(
-            "own text of the block {name} ({}; nested blocks excluded): {} of {} characters in links",
-            ex::element_lines(page, trace, k),
-            ex::num(link),
-            ex::num(total)
-        );
-        let q = if total > 0.0 { link / total } else { 0.0 };
-        let quota = format!(
-            "link quota q = {} / {} = {}",
-            ex::num(link),
-            ex::num(total),
-            ex::num(q)
-        );
-        let kept = ex::marked(trace, "kept", k);
-        let deleted_above = line
-            .chain
-            .iter()
-            .rev()
-            .skip(1)
-            .find(|&&a| ex::marked(trace, "deleted", a));
-        let decision = if total == 0.0 {
-            "no own text: no link quota, the block is not deleted (Algorithm 3)".to_string()
-        } else if ex::marked(trace, "deleted", k) {
-            format!(
-                "{quota} > t {} → the block's text is removed (Mohammadzadeh 2013, 3.2.4, Algorithm 3)",
-                ex::num(t)
-            )
-        } else if let (false, Some(&a)) = (kept, deleted_above) {
-            let (al, at) = (ex::value(trace, "link", a), ex::value(trace, "text", a));
-            format!(
-                "{quota} ≤ t {t}, but the block {} around it has link quota {} > t {t}, and \
-                 delete=subtree removes its whole subtree",
-                ex::element_name(page, trace, a, line),
-                ex::num(al / (al + at).max(1.0)),
-                t = ex::num(t)
-            )
-        } else if !kept {
-            format!(
-                "{quota} ≤ t {}, but text in <head> is never main content",
-                ex::num(t)
-            )
-        } else {
-            format!("{quota} ≤ t {} → the block's text is kept", ex::num(t))
-        };
-        ex::sentences(page, line, first, vec![decision])
+        ex::or_missing(explain_line(page, trace, line))
     }
+}
+
+/// [`Lqf::explain_text_line`]'s sentences, reading the trace through its typed keys. Errors:
+/// [`Missing`] when the trace lacks an item it reads.
+fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Result<Vec<String>, Missing> {
+    let Some(k) = line.element() else {
+        return Ok(ex::sentences(
+            page,
+            line,
+            "its text lies in no block element, and LQF keeps text outside every block".into(),
+            Vec::new(),
+        ));
+    };
+    let name = ex::element_name(page, trace, k, line);
+    let link = ex::value(trace, LINK, k)?;
+    let total = link + ex::value(trace, TEXT, k)?;
+    let t = trace.scalar_of(T)?;
+    let first = format!(
+        "own text of the block {name} ({}; nested blocks excluded): {} of {} characters in links",
+        ex::element_lines(page, trace, k),
+        ex::num(link),
+        ex::num(total)
+    );
+    let q = if total > 0.0 { link / total } else { 0.0 };
+    let quota = format!(
+        "link quota q = {} / {} = {}",
+        ex::num(link),
+        ex::num(total),
+        ex::num(q)
+    );
+    let kept = ex::marked(trace, KEPT, k)?;
+    let deleted_above = ex::try_find(line.chain.iter().rev().skip(1).copied(), |a| {
+        ex::marked(trace, DELETED, a)
+    })?;
+    let decision = if total == 0.0 {
+        "no own text: no link quota, the block is not deleted (Algorithm 3)".to_string()
+    } else if ex::marked(trace, DELETED, k)? {
+        format!(
+            "{quota} > t {} → the block's text is removed (Mohammadzadeh 2013, 3.2.4, Algorithm 3)",
+            ex::num(t)
+        )
+    } else if let (false, Some(a)) = (kept, deleted_above) {
+        let (al, at) = (ex::value(trace, LINK, a)?, ex::value(trace, TEXT, a)?);
+        format!(
+            "{quota} ≤ t {t}, but the block {} around it has link quota {} > t {t}, and \
+             delete=subtree removes its whole subtree",
+            ex::element_name(page, trace, a, line),
+            ex::num(al / (al + at).max(1.0)),
+            t = ex::num(t)
+        )
+    } else if !kept {
+        format!(
+            "{quota} ≤ t {}, but text in <head> is never main content",
+            ex::num(t)
+        )
+    } else {
+        format!("{quota} ≤ t {} → the block's text is kept", ex::num(t))
+    };
+    Ok(ex::sentences(page, line, first, vec![decision]))
 }
 
 #[cfg(test)]
@@ -444,6 +457,23 @@ mod tests {
     /// the numbers by hand: the menu's own text is "Home page" (8 characters, a link) and "and
     /// more" (7): q = 8 / 15 ≈ 0.53 > 0.25, removed; the paragraph's is "Plain words here" (14)
     /// and "link" (4, a link): q = 4 / 18 ≈ 0.22, kept. A hidden block says what hides it.
+    /// The explanation reads `t` back through its typed key: a trace without it (a renamed or
+    /// dropped item) gives a sentence naming the missing item, never `t 0`.
+    #[test]
+    fn explain_names_a_missing_trace_item_instead_of_a_default() {
+        let html = "<html><body><div id=menu><a href=/a>Home page</a> and more</div></body></html>";
+        let (p, mut x) = run(html, 0.25);
+        let whole = ex::explain_at(&Lqf, &p, &x, "Home page");
+        assert!(whole.contains("> t 0.25"), "{whole}");
+        x.trace.scalars.retain(|s| s.key != T.name());
+        let said = ex::explain_at(&Lqf, &p, &x, "Home page");
+        assert!(
+            said.contains("cannot explain this line: the trace has no scalar \"t\""),
+            "{said}"
+        );
+        assert!(!said.contains("t 0"), "{said}");
+    }
+
     #[test]
     fn explain_gives_the_blocks_link_quota_against_t() {
         let html = "<html><head><title>T</title></head><body>\n<div id=menu>\n\

@@ -10,7 +10,9 @@
 //! carry, not a general extractor. A page without a group extracts nothing.
 
 use crate::extract::explain::{self as ex, TextLine};
-use crate::extract::trace::{Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use crate::extract::trace::{
+    Key, Marks, Missing, Phase, Positions, Role, Scalar, Series, Trace, Unit,
+};
 use crate::extract::{AlgoInfo, StaticInfo};
 use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params};
 use crate::page::blocks::{RecordOptions, Records};
@@ -57,6 +59,13 @@ crate::typed_params! {
 /// The largest record group.
 #[derive(Debug, Clone, Default)]
 pub struct RecordGroups;
+
+/// The trace items Records reads back in its explanation: built and read by
+/// these [`Key`]s.
+const GROUPS: Key<Scalar> = Key::new("groups");
+const CHOSEN: Key<Marks> = Key::new("chosen");
+const GROUP: Key<Series> = Key::new("group");
+const WORDS: Key<Series> = Key::new("words");
 
 const PHASES: &[Phase] = &[
     Phase::new(
@@ -118,14 +127,14 @@ impl Extractor for RecordGroups {
         let trace = Trace {
             series: vec![
                 Series::new(
-                    "words",
+                    WORDS,
                     "words of the record",
                     Unit::Node,
                     Role::ContentSignal,
                     rs.iter().map(|r| r.words as f64).collect(),
                 ),
                 Series::new(
-                    "group",
+                    GROUP,
                     "record group number",
                     Unit::Node,
                     Role::Label,
@@ -133,7 +142,7 @@ impl Extractor for RecordGroups {
                 ),
             ],
             scalars: vec![Scalar::new(
-                "groups",
+                GROUPS,
                 "record groups found",
                 None,
                 Role::Info,
@@ -148,7 +157,7 @@ impl Extractor for RecordGroups {
                     records.groups().iter().map(|g| g.records.clone()).collect(),
                 ),
                 Marks::new(
-                    "chosen",
+                    CHOSEN,
                     "the largest group's records",
                     Unit::Node,
                     Role::Selected,
@@ -175,55 +184,65 @@ impl Extractor for RecordGroups {
     /// (1330 words in all); the largest of 2 groups → selected whole`. Elsewhere, and in step
     /// mode before the last phase, [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
-        let groups = trace.scalar("groups").unwrap_or(0.0);
-        let chosen = trace.marks("chosen").and_then(|m| m.spans.first().cloned());
-        let group_words = |g: f64| -> f64 {
-            let n = trace.series("group").map_or(0, |s| s.values.len());
-            (0..n)
-                .filter(|&k| ex::value(trace, "group", k) == g)
-                .map(|k| ex::value(trace, "words", k))
-                .sum()
-        };
-        let chosen_words = chosen
-            .as_ref()
-            .map_or(0.0, |r| group_words(ex::value(trace, "group", r.start)));
-        let Some(k) = line.element() else {
-            let why = if groups == 0.0 {
-                "the page has no record group (min_records siblings of one signature, each with min_blocks blocks of text), so nothing is selected".to_string()
-            } else {
-                format!(
-                    "its text lies in no record → not selected (the largest of {} groups holds {} words)",
-                    ex::num(groups),
-                    ex::num(chosen_words)
-                )
-            };
-            return ex::sentences(page, line, why, Vec::new());
-        };
-        let g = ex::value(trace, "group", k);
-        let in_chosen = chosen.as_ref().is_some_and(|r| r.contains(&k));
-        let first = format!(
-            "record {} ({}; {} words) of group {} ({} words in all)",
-            ex::element_name(page, trace, k, line),
-            ex::element_lines(page, trace, k),
-            ex::num(ex::value(trace, "words", k)),
-            ex::num(g),
-            ex::num(group_words(g))
-        );
-        let verdict = if in_chosen {
-            format!("the largest of {} groups → selected whole", ex::num(groups))
+        ex::or_missing(explain_line(page, trace, line))
+    }
+}
+
+/// [`Records::explain_text_line`]'s sentences, reading the trace through its typed keys. Errors:
+/// [`Missing`] when the trace lacks an item it reads.
+fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Result<Vec<String>, Missing> {
+    let groups = trace.scalar_of(GROUPS)?;
+    let chosen = trace.get(CHOSEN)?.spans.first().cloned();
+    let group = &trace.get(GROUP)?.values;
+    let words = &trace.get(WORDS)?.values;
+    let group_words = |g: f64| -> f64 {
+        group
+            .iter()
+            .zip(words)
+            .filter(|&(&h, _)| h == g)
+            .map(|(_, &w)| w)
+            .sum()
+    };
+    let chosen_words = match &chosen {
+        Some(r) => group_words(ex::value(trace, GROUP, r.start)?),
+        None => 0.0,
+    };
+    let Some(k) = line.element() else {
+        let why = if groups == 0.0 {
+            "the page has no record group (min_records siblings of one signature, each with min_blocks blocks of text), so nothing is selected".to_string()
         } else {
             format!(
-                "the largest group holds {} words → not selected",
+                "its text lies in no record → not selected (the largest of {} groups holds {} words)",
+                ex::num(groups),
                 ex::num(chosen_words)
             )
         };
-        let mut said = ex::sentences(page, line, first, vec![verdict]);
-        // The first sentence named the record already: drop the shared record note.
-        if let Some(note) = ex::record_note(page, line) {
-            said.retain(|s| *s != note);
-        }
-        said
+        return Ok(ex::sentences(page, line, why, Vec::new()));
+    };
+    let g = ex::value(trace, GROUP, k)?;
+    let in_chosen = chosen.as_ref().is_some_and(|r| r.contains(&k));
+    let first = format!(
+        "record {} ({}; {} words) of group {} ({} words in all)",
+        ex::element_name(page, trace, k, line),
+        ex::element_lines(page, trace, k),
+        ex::num(ex::value(trace, WORDS, k)?),
+        ex::num(g),
+        ex::num(group_words(g))
+    );
+    let verdict = if in_chosen {
+        format!("the largest of {} groups → selected whole", ex::num(groups))
+    } else {
+        format!(
+            "the largest group holds {} words → not selected",
+            ex::num(chosen_words)
+        )
+    };
+    let mut said = ex::sentences(page, line, first, vec![verdict]);
+    // The first sentence named the record already: drop the shared record note.
+    if let Some(note) = ex::record_note(page, line) {
+        said.retain(|s| *s != note);
     }
+    Ok(said)
 }
 
 #[cfg(test)]

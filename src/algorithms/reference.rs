@@ -29,6 +29,7 @@
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use crate::extract::trace::Key;
 use crate::extract::trace::{Location, Marks, Phase, Positions, Role, Scalar, Series};
 use crate::extract::trace::{Trace, Unit};
 use crate::extract::{explain_default, is_whole_run, AlgoInfo, Algorithm, Step};
@@ -66,6 +67,14 @@ pub trait RefCrate: Send + Sync {
     /// Runs the crate on the page's decoded text. Errors: the crate's error, in words.
     fn extract(&self, html: &str, params: &Params) -> std::result::Result<String, String>;
 }
+
+/// The trace items a reference extractor reads back in its explanation: built and read by
+/// these [`Key`]s.
+const OUTPUT: Key<Scalar> = Key::new("output");
+const FAILED: Key<Scalar> = Key::new("failed");
+const MATCHED: Key<Scalar> = Key::new("matched");
+const SHARE: Key<Scalar> = Key::new("share");
+const ALIGNED: Key<Marks> = Key::new("aligned");
 
 const PHASES: &[Phase] = &[
     Phase::new("page", "the page's word tokens per line: the text the crate's output is aligned to", &["page_words"]),
@@ -189,28 +198,28 @@ pub fn locate_output(page: &Page, output: &Output) -> Extraction {
         ],
         scalars: vec![
             Scalar::new(
-                "output",
+                OUTPUT,
                 "words in the crate's output",
                 None,
                 Role::Info,
                 located.text_words as f64,
             ),
             Scalar::new(
-                "failed",
+                FAILED,
                 "the crate failed (1) or ran (0)",
                 None,
                 Role::Info,
                 f64::from(u8::from(output.failure.is_some())),
             ),
             Scalar::new(
-                "matched",
+                MATCHED,
                 "output words aligned to the page",
                 None,
                 Role::Info,
                 located.matched as f64,
             ),
             Scalar::new(
-                "share",
+                SHARE,
                 "aligned share of the output words",
                 None,
                 Role::Info,
@@ -218,7 +227,7 @@ pub fn locate_output(page: &Page, output: &Output) -> Extraction {
             ),
         ],
         marks: vec![Marks::new(
-            "aligned",
+            ALIGNED,
             "aligned blocks",
             Unit::Token,
             Role::Selected,
@@ -242,10 +251,10 @@ pub fn locate_output(page: &Page, output: &Output) -> Extraction {
 pub fn alignment(x: &Extraction) -> Option<(usize, usize, f64, bool)> {
     let t = &x.trace;
     Some((
-        t.scalar("output")? as usize,
-        t.scalar("matched")? as usize,
-        t.scalar("share")?,
-        t.scalar("failed")? > 0.0,
+        t.scalar_of(OUTPUT).ok()? as usize,
+        t.scalar_of(MATCHED).ok()? as usize,
+        t.scalar_of(SHARE).ok()?,
+        t.scalar_of(FAILED).ok()? > 0.0,
     ))
 }
 
@@ -306,10 +315,10 @@ fn summary(version: &str, licence: &str, x: &Extraction) -> String {
             format!("{version} ({licence}) failed on this page: no output, nothing selected")
         }
         Some((out, matched, share, false)) => {
-            let blocks = x
-                .trace
-                .marks("aligned")
-                .map_or(0, |m| m.spans.iter().map(|r| r.len()).sum());
+            let blocks: usize = match x.trace.get(ALIGNED) {
+                Ok(m) => m.spans.iter().map(|r| r.len()).sum(),
+                Err(e) => return format!("{version} ({licence}) selected the text; {e}"),
+            };
             let low = if share < MIN_SHARE {
                 format!(
                     " — below {:.0} %: the rest is not page text or not in page order",

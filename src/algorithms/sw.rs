@@ -42,7 +42,9 @@
 
 use super::lqf::block_owners;
 use crate::extract::explain::{self as ex, TextLine};
-use crate::extract::trace::{runs, Agg, Marks, Phase, Positions, Role, Scalar, Series};
+use crate::extract::trace::{
+    runs, Agg, Key, Marks, Missing, Phase, Positions, Role, Scalar, Series,
+};
 use crate::extract::trace::{Trace, Unit};
 use crate::extract::{AlgoInfo, Choice, StaticInfo};
 use crate::extract::{Extraction, Extractor, ParamKind, ParamSpec, ParamType, ParamValue, Params};
@@ -305,6 +307,14 @@ impl ParamType for LangChoice {
     }
 }
 
+/// The trace items SW reads back in its explanation: built and read by
+/// these [`Key`]s.
+const WORDS: Key<Series> = Key::new("words");
+const STOP: Key<Series> = Key::new("stop");
+const T: Key<Scalar> = Key::new("t");
+const FILTERED: Key<Scalar> = Key::new("filtered");
+const KEPT: Key<Marks> = Key::new("kept");
+
 const PHASES: &[Phase] = &[
     Phase::new(
         "blocks",
@@ -406,14 +416,14 @@ impl Extractor for Sw {
         let trace = Trace {
             series: vec![
                 Series::new(
-                    "words",
+                    WORDS,
                     "words (own text, nested blocks excluded)",
                     Unit::Node,
                     Role::Size,
                     counts.iter().map(|&x| x as f64).collect(),
                 ),
                 Series::new(
-                    "stop",
+                    STOP,
                     "stop words",
                     Unit::Node,
                     Role::ContentSignal,
@@ -429,7 +439,7 @@ impl Extractor for Sw {
                 .with_agg(Agg::Max),
             ],
             scalars: vec![
-                Scalar::new("t", t_label, None, Role::Threshold, t),
+                Scalar::new(T, t_label, None, Role::Threshold, t),
                 Scalar::new(
                     "confidence",
                     format!("language {} confidence", lang.name),
@@ -438,7 +448,7 @@ impl Extractor for Sw {
                     lang.confidence,
                 ),
                 Scalar::new(
-                    "filtered",
+                    FILTERED,
                     "stop-word list applied (1) or fallback (0)",
                     None,
                     Role::Info,
@@ -454,7 +464,7 @@ impl Extractor for Sw {
                     runs_of(&|k| counts[k] > 0),
                 ),
                 Marks::new(
-                    "kept",
+                    KEPT,
                     "kept blocks (ratio > t)",
                     Unit::Node,
                     Role::Selected,
@@ -475,58 +485,60 @@ impl Extractor for Sw {
     /// language has no usable stop-word list; and what hides the block. Elsewhere, and in step
     /// mode before the last phase, [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
-        let Some(k) = line.element() else {
-            return ex::sentences(
-                page,
-                line,
-                "its text lies in no block element: never main content for SW".into(),
-                Vec::new(),
-            );
-        };
-        let words = ex::value(trace, "words", k);
-        let stop = ex::value(trace, "stop", k);
-        let t = trace.scalar("t").unwrap_or(0.0);
-        // The threshold's label names its parameter and the language: "threshold t_en (English, en)".
-        let t_name = trace
-            .scalars
-            .iter()
-            .find(|s| s.key == "t")
-            .map_or("t", |s| s.label.trim_start_matches("threshold "));
-        let (t_param, t_lang) = t_name.split_once(' ').unwrap_or((t_name, ""));
-        let t_is = format!("{t_param} {} {t_lang}", ex::num(t));
-        let t_is = t_is.trim_end();
-        let kept = ex::marked(trace, "kept", k);
-        let first = format!(
-            "own words of the block {} ({}; nested blocks excluded): {} stop words of {}",
-            ex::element_name(page, trace, k, line),
-            ex::element_lines(page, trace, k),
-            ex::num(stop),
-            ex::num(words)
-        );
-        let cite = "(Gottron 2009, 5.3)";
-        let decision = if trace.scalar("filtered") == Some(0.0) {
-            format!(
-                "no stop-word list for the page's language ({t_name}): the fallback {} every block \
-                 with words {cite}",
-                if kept { "keeps" } else { "drops" }
-            )
-        } else if words == 0.0 {
-            format!("no words of its own → not main content {cite}")
-        } else {
-            let ratio = format!(
-                "stop-word ratio {} / {} = {}",
-                ex::num(stop),
-                ex::num(words),
-                ex::num(stop / words)
-            );
-            if kept {
-                format!("{ratio} > {t_is} → main content {cite}")
-            } else {
-                format!("{ratio} ≤ {t_is} → not main content {cite}")
-            }
-        };
-        ex::sentences(page, line, first, vec![decision])
+        ex::or_missing(explain_line(page, trace, line))
     }
+}
+
+/// [`Sw::explain_text_line`]'s sentences, reading the trace through its typed keys. Errors:
+/// [`Missing`] when the trace lacks an item it reads.
+fn explain_line(page: &Page, trace: &Trace, line: &TextLine) -> Result<Vec<String>, Missing> {
+    let Some(k) = line.element() else {
+        return Ok(ex::sentences(
+            page,
+            line,
+            "its text lies in no block element: never main content for SW".into(),
+            Vec::new(),
+        ));
+    };
+    let words = ex::value(trace, WORDS, k)?;
+    let stop = ex::value(trace, STOP, k)?;
+    let t = trace.scalar_of(T)?;
+    // The threshold's label names its parameter and the language: "threshold t_en (English, en)".
+    let t_name = trace.get(T)?.label.trim_start_matches("threshold ");
+    let (t_param, t_lang) = t_name.split_once(' ').unwrap_or((t_name, ""));
+    let t_is = format!("{t_param} {} {t_lang}", ex::num(t));
+    let t_is = t_is.trim_end();
+    let kept = ex::marked(trace, KEPT, k)?;
+    let first = format!(
+        "own words of the block {} ({}; nested blocks excluded): {} stop words of {}",
+        ex::element_name(page, trace, k, line),
+        ex::element_lines(page, trace, k),
+        ex::num(stop),
+        ex::num(words)
+    );
+    let cite = "(Gottron 2009, 5.3)";
+    let decision = if trace.scalar_of(FILTERED)? == 0.0 {
+        format!(
+            "no stop-word list for the page's language ({t_name}): the fallback {} every block \
+             with words {cite}",
+            if kept { "keeps" } else { "drops" }
+        )
+    } else if words == 0.0 {
+        format!("no words of its own → not main content {cite}")
+    } else {
+        let ratio = format!(
+            "stop-word ratio {} / {} = {}",
+            ex::num(stop),
+            ex::num(words),
+            ex::num(stop / words)
+        );
+        if kept {
+            format!("{ratio} > {t_is} → main content {cite}")
+        } else {
+            format!("{ratio} ≤ {t_is} → not main content {cite}")
+        }
+    };
+    Ok(ex::sentences(page, line, first, vec![decision]))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use super::trace::{Location, Marks, Step, Trace, Unit};
+use super::trace::{Key, Location, Marks, Missing, Series, Step, Trace, Unit};
 use super::{explain_default, is_whole_run, Extraction, Extractor};
 use crate::page::blocks::{dom_path, node_label, Blocks, NodeLines, Visibility};
 use crate::page::dom::{Dom, NodeKind};
@@ -185,19 +185,48 @@ pub fn text_line(page: &Page, trace: &Trace, at: Location) -> Option<TextLine> {
     })
 }
 
-/// Item `k` of a node-unit series of `trace` (0 when missing).
-pub fn value(trace: &Trace, key: &str, k: usize) -> f64 {
-    trace
-        .series(key)
-        .and_then(|s| s.values.get(k).copied())
-        .unwrap_or(0.0)
+/// Item `k` of a node-unit series of `trace` ([`Trace::value_at`]). Errors: [`Missing`] when
+/// the series or its index `k` is not in the trace.
+pub fn value(trace: &Trace, key: Key<Series>, k: usize) -> Result<f64, Missing> {
+    trace.value_at(key, k)
 }
 
-/// Does a node-unit mark set of `trace` hold item `k`?
-pub fn marked(trace: &Trace, key: &str, k: usize) -> bool {
-    trace
-        .marks(key)
-        .is_some_and(|m: &Marks| m.spans.iter().any(|r| r.contains(&k)))
+/// Does a node-unit mark set of `trace` hold item `k`? ([`Trace::is_marked`].) Errors:
+/// [`Missing`] when the mark set is not in the trace.
+pub fn marked(trace: &Trace, key: Key<Marks>, k: usize) -> Result<bool, Missing> {
+    trace.is_marked(key, k)
+}
+
+/// The first of `items` for which `pred` holds, where `pred` reads the trace. Errors: the first
+/// [`Missing`] `pred` meets before a match.
+pub fn try_find(
+    items: impl IntoIterator<Item = usize>,
+    mut pred: impl FnMut(usize) -> Result<bool, Missing>,
+) -> Result<Option<usize>, Missing> {
+    for k in items {
+        if pred(k)? {
+            return Ok(Some(k));
+        }
+    }
+    Ok(None)
+}
+
+/// Every index a mark set of `trace` holds, ascending. Errors: [`Missing`] when the trace has
+/// no such mark set.
+pub fn indices(trace: &Trace, key: Key<Marks>) -> Result<Vec<usize>, Missing> {
+    Ok(trace
+        .get(key)?
+        .spans
+        .iter()
+        .flat_map(Clone::clone)
+        .collect())
+}
+
+/// An explanation built from typed trace reads: its sentences, or — when the algorithm's own
+/// trace lacks an item it reads back (a bug, never a page's fault) — one sentence saying so,
+/// instead of an explanation with a made-up number in it.
+pub fn or_missing(explained: Result<Vec<String>, Missing>) -> Vec<String> {
+    explained.unwrap_or_else(|e| vec![format!("cannot explain this line: {e}")])
 }
 
 /// A number as explanations write ratios and densities: two decimals (`0.41`), three below

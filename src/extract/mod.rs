@@ -48,8 +48,9 @@ pub mod trace;
 
 pub use params::{find_spec, Choice, ParamKind, ParamSpec, ParamType, ParamValue, Params, Text};
 pub use trace::{
-    explain_generic, explain_generic_known, revealed, to_lines, Agg, Keys, LineMarks, LineSeries,
-    LineTrace, Location, Marks, Phase, Positions, Role, Scalar, Series, Step, Trace, Unit,
+    explain_generic, explain_generic_known, revealed, to_lines, Agg, Item, Key, Keys, LineMarks,
+    LineSeries, LineTrace, Location, Marks, Missing, Phase, Positions, Role, Scalar, Series, Step,
+    Trace, Unit,
 };
 
 use std::borrow::Cow;
@@ -201,7 +202,7 @@ pub trait Extractor: Algorithm {
     /// The key of the marks that phase `step` reveals one span at a time, if it plays out
     /// stepwise (DANA's gap expansion: region by region from the seed). Step mode then walks
     /// those spans in [`unfold_order`] before moving to the next phase. Default: none.
-    fn unfolds(&self, step: usize) -> Option<&'static str> {
+    fn unfolds(&self, step: usize) -> Option<Key<Marks>> {
         let _ = step;
         None
     }
@@ -217,7 +218,7 @@ pub trait Extractor: Algorithm {
     /// ([`Page::blocks`], one value per block, in block order), values in `[0, 1]`. What the
     /// active-learning order of the review queue reads (`crate::learn::active`). Default: none
     /// (the extractor has no probability signal).
-    fn block_probability(&self) -> Option<&'static str> {
+    fn block_probability(&self) -> Option<Key<Series>> {
         None
     }
     /// Doubts about the run `x` on `page` that did not stop it, one sentence each (a reference
@@ -317,14 +318,14 @@ pub fn unfolding<E: Extractor + ?Sized>(
     step: usize,
 ) -> Option<(&'static str, Vec<usize>)> {
     let key = e.unfolds(step)?;
-    let m = x.trace.marks(key)?;
+    let m = x.trace.get(key).ok()?;
     let seed = x
         .trace
         .marks
         .iter()
         .find(|s| s.role == Role::Seed && s.unit == m.unit)
         .and_then(|s| s.spans.first());
-    Some((key, unfold_order(&m.spans, seed)))
+    Some((key.name(), unfold_order(&m.spans, seed)))
 }
 
 /// `x` as known after the first `k` spans of the unfolding phase `step` of `e`

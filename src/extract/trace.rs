@@ -263,6 +263,130 @@ impl Scalar {
     }
 }
 
+/// A typed handle on one trace item: the key an algorithm builds an item with and reads it
+/// back by, typed by the item's kind (`Key<Series>`, `Key<Scalar>`, `Key<Marks>`). An
+/// algorithm declares its keys once as constants (`const T: Key<Scalar> = Key::new("t");`),
+/// passes them where the item is built (a key converts into the item's `String` key) and reads
+/// the item with [`Trace::get`], [`Trace::value_at`] or [`Trace::is_marked`]: asking a scalar
+/// key for a series does not compile, and an item the trace lacks is a [`Missing`] error —
+/// never a default number in an explanation.
+pub struct Key<I> {
+    name: &'static str,
+    kind: std::marker::PhantomData<fn() -> I>,
+}
+
+impl<I> Key<I> {
+    /// The handle of the item keyed `name`.
+    pub const fn new(name: &'static str) -> Key<I> {
+        Key {
+            name,
+            kind: std::marker::PhantomData,
+        }
+    }
+
+    /// The item's key as stored in the trace (what [`Phase::reveals`] names).
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+impl<I> Clone for Key<I> {
+    fn clone(&self) -> Key<I> {
+        *self
+    }
+}
+
+impl<I> Copy for Key<I> {}
+
+impl<I> PartialEq for Key<I> {
+    fn eq(&self, other: &Key<I>) -> bool {
+        self.name == other.name
+    }
+}
+
+impl<I> Eq for Key<I> {}
+
+impl<I: Item> std::fmt::Debug for Key<I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {:?}", I::KIND, self.name)
+    }
+}
+
+impl<I> From<Key<I>> for String {
+    fn from(k: Key<I>) -> String {
+        k.name.to_string()
+    }
+}
+
+/// The kinds of trace item a [`Key`] can name: [`Series`], [`Scalar`], [`Marks`].
+pub trait Item: Sized {
+    /// The kind's name in messages: `"series"`, `"scalar"`, `"marks"`.
+    const KIND: &'static str;
+    /// Every item of this kind in `trace`.
+    fn all(trace: &Trace) -> &[Self];
+    /// The item's key.
+    fn key(&self) -> &str;
+}
+
+impl Item for Series {
+    const KIND: &'static str = "series";
+    fn all(trace: &Trace) -> &[Series] {
+        &trace.series
+    }
+    fn key(&self) -> &str {
+        &self.key
+    }
+}
+
+impl Item for Scalar {
+    const KIND: &'static str = "scalar";
+    fn all(trace: &Trace) -> &[Scalar] {
+        &trace.scalars
+    }
+    fn key(&self) -> &str {
+        &self.key
+    }
+}
+
+impl Item for Marks {
+    const KIND: &'static str = "marks";
+    fn all(trace: &Trace) -> &[Marks] {
+        &trace.marks
+    }
+    fn key(&self) -> &str {
+        &self.key
+    }
+}
+
+/// A trace item an algorithm asked for by its [`Key`] and did not find: the trace lacks it, or
+/// (for [`Trace::value_at`]) the series is shorter than the index. A bug in the algorithm that
+/// built the trace, reported as such (explanations show it as their one line) rather than read
+/// as 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Missing {
+    /// `"series"`, `"scalar"` or `"marks"`.
+    pub kind: &'static str,
+    /// The item's key.
+    pub key: String,
+    /// The index asked for (a series value), if any.
+    pub index: Option<usize>,
+}
+
+impl std::fmt::Display for Missing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.index {
+            None => write!(f, "the trace has no {} {:?}", self.kind, self.key),
+            Some(i) => write!(
+                f,
+                "the trace's {} {:?} has no value at index {i}",
+                self.kind, self.key
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Missing {}
+
 /// The byte range over the decoded text of every index of one unit (token or node).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Positions {
@@ -302,6 +426,39 @@ impl Trace {
     /// The marks with key `key`.
     pub fn marks(&self, key: &str) -> Option<&Marks> {
         self.marks.iter().find(|m| m.key == key)
+    }
+
+    /// The item `key` names. Errors: [`Missing`] when the trace has no such item.
+    pub fn get<I: Item>(&self, key: Key<I>) -> std::result::Result<&I, Missing> {
+        I::all(self)
+            .iter()
+            .find(|i| i.key() == key.name)
+            .ok_or(Missing {
+                kind: I::KIND,
+                key: key.name.to_string(),
+                index: None,
+            })
+    }
+
+    /// The value of a scalar. Errors: [`Missing`].
+    pub fn scalar_of(&self, key: Key<Scalar>) -> std::result::Result<f64, Missing> {
+        self.get(key).map(|s| s.value)
+    }
+
+    /// Value `k` of a series (`k` in the series' unit). Errors: [`Missing`] when the trace has
+    /// no such series or it has no index `k`.
+    pub fn value_at(&self, key: Key<Series>, k: usize) -> std::result::Result<f64, Missing> {
+        self.get(key)?.values.get(k).copied().ok_or(Missing {
+            kind: Series::KIND,
+            key: key.name.to_string(),
+            index: Some(k),
+        })
+    }
+
+    /// Does one of the intervals of a mark set hold index `k`? Errors: [`Missing`] when the
+    /// trace has no such mark set.
+    pub fn is_marked(&self, key: Key<Marks>, k: usize) -> std::result::Result<bool, Missing> {
+        Ok(self.get(key)?.spans.iter().any(|r| r.contains(&k)))
     }
 
     /// The byte range of each index of `unit` (token or node), when the extractor filled it.
@@ -877,6 +1034,36 @@ pub fn explain_generic_known(
 #[allow(clippy::single_range_in_vec_init)]
 mod tests {
     use super::*;
+
+    /// Typed reads: the item by its kind and key, a missing item or index as [`Missing`].
+    #[test]
+    fn typed_keys_read_items_or_say_what_is_missing() {
+        const D: Key<Series> = Key::new("d");
+        const T: Key<Scalar> = Key::new("t");
+        const M: Key<Marks> = Key::new("m");
+        let trace = Trace {
+            series: vec![Series::new(D, "d", Unit::Node, Role::Size, vec![1.0, 2.0])],
+            scalars: vec![Scalar::new(T, "t", None, Role::Threshold, 0.5)],
+            marks: vec![Marks::new(M, "m", Unit::Node, Role::Selected, vec![1..2])],
+            positions: Vec::new(),
+        };
+        assert_eq!(trace.value_at(D, 1), Ok(2.0));
+        assert_eq!(trace.scalar_of(T), Ok(0.5));
+        assert_eq!(trace.is_marked(M, 1), Ok(true));
+        assert_eq!(trace.is_marked(M, 0), Ok(false));
+        let past = trace.value_at(D, 2).unwrap_err();
+        assert_eq!(
+            past.to_string(),
+            "the trace's series \"d\" has no value at index 2"
+        );
+        // Same name, other kind: a scalar key does not find the series "d".
+        let other: Key<Scalar> = Key::new("d");
+        assert_eq!(
+            trace.scalar_of(other).unwrap_err().to_string(),
+            "the trace has no scalar \"d\""
+        );
+        assert!(trace.get(Key::<Marks>::new("gone")).is_err());
+    }
 
     fn page() -> Page {
         // Virtual lines: `<p>`, `one two`, `</p>`, `<p>`, `three`, `</p>`.

@@ -9,17 +9,18 @@ use std::sync::Arc;
 
 use super::Guideline;
 use crate::extract::explain::TextLine;
+use crate::extract::trace::{Key, Missing};
 use crate::extract::{
-    AlgoInfo, Algorithm, Extraction, Extractor, Keys, Location, Marks, Params, Phase, Role, Step,
-    Trace, Unit,
+    AlgoInfo, Algorithm, Extraction, Extractor, Keys, Location, Marks, Params, Phase, Role, Series,
+    Step, Trace, Unit,
 };
 use crate::page::units::Units;
-use crate::page::Page;
+use crate::page::{MemoKey, Page};
 
 /// The trace key of the bytes the guideline added (marks, unit byte, role info).
-pub const ADDED: &str = "guideline_added";
+pub const ADDED: Key<Marks> = Key::new("guideline_added");
 /// The trace key of the bytes the guideline removed (marks, unit byte, role info).
-pub const REMOVED: &str = "guideline_removed";
+pub const REMOVED: Key<Marks> = Key::new("guideline_removed");
 
 /// An extractor whose selection a guideline finishes (see the module documentation). Its
 /// name, parameters and explanations are the inner extractor's; its phases end with one more,
@@ -50,7 +51,7 @@ impl Guided {
                 "the guideline adds and removes whole units ({})",
                 guideline.summary()
             )),
-            reveals: Keys::Owned(vec![ADDED.to_string(), REMOVED.to_string()]),
+            reveals: Keys::Owned(vec![ADDED.name().to_string(), REMOVED.name().to_string()]),
         });
         info.phases = Cow::Owned(phases);
         info.needs_dom = true;
@@ -75,9 +76,8 @@ impl Guided {
 /// The units of `page` with the default headline finder's headline, found once per page
 /// ([`Page::memo`]).
 pub fn page_units(page: &Page) -> Arc<Units> {
-    page.memo("guideline::page_units", || {
-        Units::find(page, headline(page))
-    })
+    const UNITS: MemoKey<Units> = MemoKey::new("guideline::page_units");
+    page.memo(UNITS, || Units::find(page, headline(page)))
 }
 
 /// The page's headline as the unit rules need it: the best candidate of the default headline
@@ -85,7 +85,8 @@ pub fn page_units(page: &Page) -> Arc<Units> {
 /// of the body; TitleFinder (`tf`) in a build whose shipped ranker does not load. Found once
 /// per page ([`Page::memo`]).
 pub fn headline(page: &Page) -> Option<Range<usize>> {
-    let found = page.memo("guideline::headline", || {
+    const FOUND: MemoKey<crate::extract::headline::Headlines> = MemoKey::new("guideline::headline");
+    let found = page.memo(FOUND, || {
         let finder =
             crate::extractors::find_headline(crate::extractors::DEFAULT_HEADLINE).or_else(|_| {
                 crate::extractors::find_headline(crate::algorithms::headline::TITLEFINDER)
@@ -166,7 +167,7 @@ impl Extractor for Guided {
         self.inner.explain_text_line(page, trace, line)
     }
 
-    fn unfolds(&self, step: usize) -> Option<&'static str> {
+    fn unfolds(&self, step: usize) -> Option<Key<Marks>> {
         self.inner.unfolds(step)
     }
 
@@ -174,7 +175,7 @@ impl Extractor for Guided {
         self.inner.text_stage()
     }
 
-    fn block_probability(&self) -> Option<&'static str> {
+    fn block_probability(&self) -> Option<Key<Series>> {
         self.inner.block_probability()
     }
 
@@ -217,17 +218,20 @@ impl Guided {
         if out.is_empty() {
             return out;
         }
-        let in_marks = |key: &str| {
-            x.trace.marks(key).is_some_and(|m| {
-                blocks
-                    .ranges(i)
-                    .iter()
-                    .any(|r| m.spans.iter().any(|s| s.start < r.end && r.start < s.end))
-            })
+        let in_marks = |key: Key<Marks>| -> Result<bool, Missing> {
+            let m = x.trace.get(key)?;
+            Ok(blocks
+                .ranges(i)
+                .iter()
+                .any(|r| m.spans.iter().any(|s| s.start < r.end && r.start < s.end)))
         };
-        let verdict = if in_marks(REMOVED) {
+        let (removed, added) = match (in_marks(REMOVED), in_marks(ADDED)) {
+            (Ok(r), Ok(a)) => (r, a),
+            (Err(e), _) | (_, Err(e)) => return crate::extract::explain::or_missing(Err(e)),
+        };
+        let verdict = if removed {
             "removed by the guideline"
-        } else if in_marks(ADDED) {
+        } else if added {
             "added by the guideline"
         } else {
             "left as extracted"

@@ -78,7 +78,7 @@ use crate::page::blocks::Within;
 use crate::page::dom::{NodeId, NodeKind};
 use crate::page::lex::Tag;
 use crate::page::units::{UnitKind, Units};
-use crate::page::Page;
+use crate::page::{MemoKey, Page};
 use crate::selection::Selection;
 
 mod guided;
@@ -566,7 +566,8 @@ fn belongs(
         return false;
     }
     // …and no navigation, sidebar, widget or footer between it and the unit.
-    let masks = page.memo("guideline::keyword_masks", || keyword_masks(dom));
+    const MASKS: MemoKey<Vec<u64>> = MemoKey::new("guideline::keyword_masks");
+    let masks = page.memo(MASKS, || keyword_masks(dom));
     let away = ["nav", "menu", "sidebar", "widget", "footer", "ad"]
         .iter()
         .map(|g| group_bit(g))

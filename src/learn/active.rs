@@ -59,7 +59,7 @@ pub fn block_probabilities<'x>(
     page: &Page,
     x: &'x Extraction,
 ) -> Option<&'x [f64]> {
-    let s = x.trace.series(e.block_probability()?)?;
+    let s = x.trace.get(e.block_probability()?).ok()?;
     let ok = s.role == Role::ContentSignal
         && s.unit == Unit::Node
         && s.values.len() == page.blocks().len()
@@ -154,7 +154,7 @@ pub fn uncertainty_order(values: &[Option<f64>]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::{AlgoInfo, Algorithm, Positions, Series, Trace};
+    use crate::extract::{AlgoInfo, Algorithm, Key, Positions, Series, Trace};
     use crate::selection::Selection;
 
     /// An extractor whose `p` gives each block a fixed probability (test double).
@@ -183,8 +183,8 @@ mod tests {
                 },
             }
         }
-        fn block_probability(&self) -> Option<&'static str> {
-            Some("p")
+        fn block_probability(&self) -> Option<Key<Series>> {
+            Some(Key::new("p"))
         }
     }
 

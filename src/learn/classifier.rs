@@ -12,11 +12,13 @@ use std::borrow::Cow;
 
 use super::MethodInfo;
 use crate::extract::explain::{self as ex, TextLine};
-use crate::extract::trace::{runs, Marks, Phase, Positions, Role, Scalar, Series, Trace, Unit};
+use crate::extract::trace::{
+    runs, Key, Marks, Missing, Phase, Positions, Role, Scalar, Series, Trace, Unit,
+};
 use crate::extract::{
     AlgoInfo, Algorithm, Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params,
 };
-use crate::page::Page;
+use crate::page::{MemoKey, Page};
 use crate::selection::Selection;
 
 /// A fitted model's verdict on one block's feature row.
@@ -41,6 +43,11 @@ pub trait BlockScorer: Send + Sync {
 /// feature names).
 pub type Featurize = fn(&Page) -> Vec<f64>;
 
+/// The trace items the block classifier reads back in its explanation: built and read by
+/// these [`Key`]s.
+const P: Key<Series> = Key::new("p");
+const THRESHOLD: Key<Scalar> = Key::new("threshold");
+
 const PHASES: &[Phase] = &[
     Phase::new(
         "probabilities",
@@ -61,7 +68,7 @@ pub struct BlockClassifier {
     threshold: ParamSpec,
     featurize: Featurize,
     /// The page memo key of the rows ([`MethodInfo::name`]: one featurizer per method).
-    rows_key: &'static str,
+    rows_key: MemoKey<Vec<f64>>,
     scorer: Box<dyn BlockScorer>,
 }
 
@@ -100,7 +107,7 @@ impl BlockClassifier {
             names,
             threshold: spec,
             featurize,
-            rows_key: method.name,
+            rows_key: MemoKey::new(method.name),
             scorer,
         }
     }
@@ -147,14 +154,14 @@ impl Extractor for BlockClassifier {
         let n = p.len();
         let trace = Trace {
             series: vec![Series::new(
-                "p",
+                P,
                 "probability of main content",
                 Unit::Node,
                 Role::ContentSignal,
                 p.clone(),
             )],
             scalars: vec![Scalar::new(
-                "threshold",
+                THRESHOLD,
                 "threshold",
                 None,
                 Role::Threshold,
@@ -189,8 +196,8 @@ impl Extractor for BlockClassifier {
     }
 
     /// `p`: one probability per block, in block order.
-    fn block_probability(&self) -> Option<&'static str> {
-        Some("p")
+    fn block_probability(&self) -> Option<Key<Series>> {
+        Some(P)
     }
 
     /// On a line of text: its block's probability against the threshold — `text block #12
@@ -198,9 +205,22 @@ impl Extractor for BlockClassifier {
     /// blocks, [`crate::page::Blocks::number`]) — then the model's reasons for that block
     /// ([`BlockScorer::explain`]).
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
+        ex::or_missing(self.explain_line(page, trace, line))
+    }
+}
+
+impl BlockClassifier {
+    /// [`Extractor::explain_text_line`]'s sentences, reading the trace through its typed keys.
+    /// Errors: [`Missing`] when the trace lacks an item it reads.
+    fn explain_line(
+        &self,
+        page: &Page,
+        trace: &Trace,
+        line: &TextLine,
+    ) -> Result<Vec<String>, Missing> {
         let k = line.block;
-        let p = ex::value(trace, "p", k);
-        let t = trace.scalar("threshold").unwrap_or(0.5);
+        let p = ex::value(trace, P, k)?;
+        let t = trace.scalar_of(THRESHOLD)?;
         let verdict = if p >= t {
             format!("p = {} ≥ threshold {} → selected", ex::num(p), ex::num(t))
         } else {
@@ -221,7 +241,7 @@ impl Extractor for BlockClassifier {
             .get(k * n..(k + 1) * n)
             .map(|row| self.scorer.explain(row, &self.names))
             .unwrap_or_default();
-        ex::sentences(page, line, first, reasons)
+        Ok(ex::sentences(page, line, first, reasons))
     }
 }
 

@@ -56,6 +56,7 @@ use super::{Learner, MethodInfo, ModelFile};
 use crate::error::{Error, Result};
 use crate::extract::explain::{self as ex, TextLine};
 use crate::extract::signal::max_subsequence;
+use crate::extract::trace::{Key, Missing};
 use crate::extract::trace::{Marks, Phase, Positions, Role, Scalar, Series};
 use crate::extract::{
     AlgoInfo, Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params, Trace, Unit,
@@ -444,6 +445,13 @@ impl Mss {
     }
 }
 
+/// The trace items MSS reads back in its explanation: built and read by
+/// these [`Key`]s.
+const SCORE: Key<Series> = Key::new("score");
+const THETA: Key<Scalar> = Key::new("theta");
+const SUM: Key<Scalar> = Key::new("sum");
+const SUBSEQUENCE: Key<Marks> = Key::new("subsequence");
+
 const PHASES: &[Phase] = &[
     Phase::new(
         "tokens",
@@ -512,7 +520,7 @@ impl Extractor for Mss {
                     probs.iter().map(|(_, p)| *p).collect(),
                 ),
                 Series::new(
-                    "score",
+                    SCORE,
                     "token score p − θ",
                     Unit::Token,
                     Role::CombinedSignal,
@@ -520,9 +528,9 @@ impl Extractor for Mss {
                 ),
             ],
             scalars: vec![
-                Scalar::new("theta", "θ of f(p) = p − θ", None, Role::Info, theta),
+                Scalar::new(THETA, "θ of f(p) = p − θ", None, Role::Info, theta),
                 Scalar::new(
-                    "sum",
+                    SUM,
                     "score sum of the maximum subsequence (Formula 3.5)",
                     None,
                     Role::Info,
@@ -530,7 +538,7 @@ impl Extractor for Mss {
                 ),
             ],
             marks: vec![Marks::new(
-                "subsequence",
+                SUBSEQUENCE,
                 "the maximum-scoring token subsequence (Algorithm 8)",
                 Unit::Token,
                 Role::Selected,
@@ -550,44 +558,60 @@ impl Extractor for Mss {
     /// maximum subsequence (tokens 40–388, sum 61.30) → selected`. Elsewhere, and in step
     /// mode before the last phase, [`crate::extract::explain_default`].
     fn explain_text_line(&self, page: &Page, trace: &Trace, line: &TextLine) -> Vec<String> {
-        explain_line(page, trace, line.line).unwrap_or_default()
+        ex::or_missing(explain_line(page, trace, line.line).map(Option::unwrap_or_default))
     }
 }
 
 /// Tokens listed by name in one explanation, at most.
 const SHOWN: usize = 12;
 
-/// MSS's explanation of virtual line `line` (`None` when the line has no token).
-fn explain_line(page: &Page, trace: &Trace, line: usize) -> Option<Vec<String>> {
-    let range = page.lines().lines.get(line)?.range();
-    let pos = trace.positions(Unit::Token)?;
+/// MSS's explanation of virtual line `line` (`None` when the line has no token). Errors:
+/// [`Missing`] when the trace lacks an item it reads.
+fn explain_line(page: &Page, trace: &Trace, line: usize) -> Result<Option<Vec<String>>, Missing> {
+    let Some(range) = page.lines().lines.get(line).map(|l| l.range()) else {
+        return Ok(None);
+    };
+    let Some(pos) = trace.positions(Unit::Token) else {
+        return Ok(None);
+    };
     let first = pos.partition_point(|r| r.start < range.start);
     let last = pos.partition_point(|r| r.start < range.end);
     if first >= last {
-        return None;
+        return Ok(None);
     }
-    let score = |k: usize| ex::value(trace, "score", k);
-    let theta = trace.scalar("theta").unwrap_or(0.5);
+    let scores = &trace.get(SCORE)?.values;
+    let score = |k: usize| ex::value(trace, SCORE, k);
+    let theta = trace.scalar_of(THETA)?;
     let text = page.text();
-    let mut listed: Vec<String> = (first..last.min(first + SHOWN))
-        .map(|k| {
-            let s = &text[pos[k].clone()];
-            let s = if s.starts_with('<') {
-                tag_name(s)
-            } else {
-                s.to_string()
-            };
-            format!("{s} {:+.2}", score(k))
-        })
-        .collect();
+    let mut listed: Vec<String> = Vec::new();
+    for (k, r) in pos
+        .iter()
+        .enumerate()
+        .take(last.min(first + SHOWN))
+        .skip(first)
+    {
+        let s = text.get(r.clone()).unwrap_or_default();
+        let s = if s.starts_with('<') {
+            tag_name(s)
+        } else {
+            s.to_string()
+        };
+        listed.push(format!("{s} {:+.2}", score(k)?));
+    }
     if last - first > SHOWN {
         listed.push("…".into());
     }
-    let line_sum: f64 = (first..last).map(score).sum();
-    let sub = trace
-        .marks("subsequence")
-        .and_then(|m| m.spans.first().cloned());
-    let sum = trace.scalar("sum").unwrap_or(0.0);
+    let line_sum: f64 = scores
+        .get(first..last)
+        .ok_or(Missing {
+            kind: "series",
+            key: SCORE.name().to_string(),
+            index: Some(last.saturating_sub(1)),
+        })?
+        .iter()
+        .sum();
+    let sub = trace.get(SUBSEQUENCE)?.spans.first().cloned();
+    let sum = trace.scalar_of(SUM)?;
     let inside = sub
         .as_ref()
         .map_or(0, |s| (first..last).filter(|k| s.contains(k)).count());
@@ -609,7 +633,7 @@ fn explain_line(page: &Page, trace: &Trace, line: usize) -> Option<Vec<String>> 
             )
         }
     };
-    Some(vec![
+    Ok(Some(vec![
         format!(
             "line {}: {} tokens scored p − {}: {}",
             line + 1,
@@ -619,7 +643,7 @@ fn explain_line(page: &Page, trace: &Trace, line: usize) -> Option<Vec<String>> 
         ),
         format!("line sum {line_sum:+.2}"),
         verdict,
-    ])
+    ]))
 }
 
 /// MSS as a learned method (`cescope train --method mss`): a page is prepared into its

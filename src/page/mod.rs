@@ -20,7 +20,7 @@ pub mod text;
 pub mod tokens;
 pub mod units;
 
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -35,6 +35,46 @@ pub use lines::{VLine, VirtualLines};
 pub use structured::{Format, RenderOptions};
 
 use crate::error::{Error, Result};
+
+/// A page's memoised values ([`Page::memo`]), by key name and value type.
+type Memo = HashMap<(&'static str, TypeId), Arc<dyn Any + Send + Sync>>;
+
+/// A typed handle on one of a page's memoised values ([`Page::memo`]): a name and the type of
+/// the value it holds, declared once as a constant beside the computation
+/// (`const UNITS: MemoKey<Units> = MemoKey::new("guideline::page_units");`).
+pub struct MemoKey<T> {
+    name: &'static str,
+    value: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> MemoKey<T> {
+    /// The key named `name` (unique among the memo keys of values of type `T`).
+    pub const fn new(name: &'static str) -> MemoKey<T> {
+        MemoKey {
+            name,
+            value: std::marker::PhantomData,
+        }
+    }
+
+    /// The key's name.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+impl<T> Clone for MemoKey<T> {
+    fn clone(&self) -> MemoKey<T> {
+        *self
+    }
+}
+
+impl<T> Copy for MemoKey<T> {}
+
+impl<T> std::fmt::Debug for MemoKey<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MemoKey({:?})", self.name)
+    }
+}
 
 /// A decoded page and its lazily built analyses.
 #[derive(Debug)]
@@ -54,7 +94,7 @@ pub struct Page {
     blocks: OnceLock<Blocks>,
     records: OnceLock<Records>,
     sha256: OnceLock<[u8; 32]>,
-    memo: Mutex<HashMap<&'static str, Arc<dyn Any + Send + Sync>>>,
+    memo: Mutex<Memo>,
 }
 
 impl Page {
@@ -151,21 +191,20 @@ impl Page {
     /// afterwards. For results an algorithm needs on every run whatever its parameters — DANA's
     /// headline bound asks TitleFinder (with its published parameters) for the headline on each
     /// run, and the optimiser runs thousands — so `key` must name a computation that depends on
-    /// the page only, never on parameter values. A masked page ([`Page::masked`]) starts with an
-    /// empty memo. Two threads asking at once may both compute; one result is kept. A key met
-    /// with another type than it was stored with is computed afresh and not stored.
-    pub fn memo<T: Any + Send + Sync>(&self, key: &'static str, f: impl FnOnce() -> T) -> Arc<T> {
+    /// the page only, never on parameter values. The key's type fixes the value's type
+    /// ([`MemoKey`]), and values are stored by name and type, so a value is never read back as
+    /// another type. A masked page ([`Page::masked`]) starts with an empty memo. Two threads
+    /// asking at once may both compute; one result is kept.
+    pub fn memo<T: Any + Send + Sync>(&self, key: MemoKey<T>, f: impl FnOnce() -> T) -> Arc<T> {
+        let slot = (key.name, TypeId::of::<T>());
         let lock = || self.memo.lock().unwrap_or_else(|e| e.into_inner());
-        let cached = lock().get(key).cloned();
-        if let Some(v) = cached {
-            if let Ok(t) = v.downcast::<T>() {
-                return t;
-            }
-            return Arc::new(f());
+        let cached = lock().get(&slot).cloned();
+        if let Some(t) = cached.and_then(|v| v.downcast::<T>().ok()) {
+            return t;
         }
         let v = Arc::new(f());
         lock()
-            .entry(key)
+            .entry(slot)
             .or_insert_with(|| v.clone() as Arc<dyn Any + Send + Sync>);
         v
     }
@@ -291,20 +330,23 @@ mod tests {
             calls.fetch_add(1, Ordering::SeqCst);
             p.text().len()
         };
-        assert_eq!(*p.memo("len", count), 12);
-        assert_eq!(*p.memo("len", count), 12);
+        const LEN: MemoKey<usize> = MemoKey::new("len");
+        assert_eq!(*p.memo(LEN, count), 12);
+        assert_eq!(*p.memo(LEN, count), 12);
         assert_eq!(
             calls.load(Ordering::SeqCst),
             1,
             "the second call is served from the memo"
         );
-        // Another type under the same key: computed afresh, the stored value kept.
-        assert_eq!(*p.memo("len", || "x"), "x");
-        assert_eq!(*p.memo("len", count), 12);
+        // Another type under the same name is another slot: both are kept.
+        const LEN_TEXT: MemoKey<&str> = MemoKey::new("len");
+        assert_eq!(*p.memo(LEN_TEXT, || "x"), "x");
+        assert_eq!(*p.memo(LEN_TEXT, || "y"), "x");
+        assert_eq!(*p.memo(LEN, count), 12);
         assert_eq!(calls.load(Ordering::SeqCst), 1);
         // A masked page is another page: its memo starts empty.
         let m = p.masked(&crate::selection::Selection::new());
-        assert_eq!(*m.memo("len", count), 12);
+        assert_eq!(*m.memo(LEN, count), 12);
         assert_eq!(calls.load(Ordering::SeqCst), 2);
     }
 

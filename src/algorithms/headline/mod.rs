@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use crate::extract::headline::{HeadlineFinder, Headlines};
 use crate::extract::{Algorithm, Params};
-use crate::page::Page;
+use crate::page::{MemoKey, Page};
 
 /// The TitleFinder variant used where the published algorithms need a headline (the DANA
 /// family's `bound=headline`, thesis 7.2.1): `tf`, the best TitleFinder variant by
@@ -37,7 +37,8 @@ pub const TITLEFINDER: &str = "tf";
 /// parameters, found once per page ([`Page::memo`]) and shared: DANA's headline bound needs the
 /// best one on every run.
 pub fn titlefinder_headlines(page: &Page) -> Arc<Headlines> {
-    page.memo("headline::titlefinder_headlines", || {
+    const HEADLINES: MemoKey<Headlines> = MemoKey::new("headline::titlefinder_headlines");
+    page.memo(HEADLINES, || {
         let f = titlefinder::TitleFinder::new(titlefinder::Method::Tf);
         f.run(page, &Params::defaults(f.params()))
     })

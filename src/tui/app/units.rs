@@ -18,7 +18,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use super::{App, TableKind};
 use crate::page::blocks::{node_label, Alike, Scope};
 use crate::page::dom::NodeKind;
-use crate::page::Page;
+use crate::page::{MemoKey, Page};
 use crate::selection::Selection;
 use crate::tui::display::shorten_end;
 use crate::tui::keymap::Action;
@@ -80,7 +80,8 @@ pub struct RecordList {
 
 /// The per-block keys of "like this" for `page`, computed once per page.
 fn alike(page: &Page) -> Arc<Alike> {
-    page.memo("blocks::alike", || Alike::build(page.dom(), page.blocks()))
+    const ALIKE: MemoKey<Alike> = MemoKey::new("blocks::alike");
+    page.memo(ALIKE, || Alike::build(page.dom(), page.blocks()))
 }
 
 /// `n` and `what`, plural unless `n` is 1 (`1 block`, `8 blocks`).
