@@ -291,3 +291,73 @@ fn paths_are_found_in_code_but_not_in_comments_or_strings() {
     let found: Vec<String> = names.found.iter().map(|p| p.join("::")).collect();
     assert_eq!(found, ["a", "b::c", "b::d::E", "t::T", "m::g", "x::f::G"]);
 }
+
+/// The rooms of the library keep their order (issue 31): the page model knows no extractor;
+/// the extraction contract (`extract`) knows the page but no algorithm, learner or registry;
+/// the algorithms know the contract and the page but not the learners, the registry or what
+/// sits above; the registry (`extractors`) is the one place that names every extractor, and
+/// only the shells and the services above it (batch, eval, bench, …) reach for it. Each
+/// forbidden edge found is named.
+#[test]
+fn rooms_keep_their_boundaries() {
+    let nodes = children(&[]);
+    let g = graph(&nodes);
+    let above_page = [
+        "extract",
+        "algorithms",
+        "learn",
+        "extractors",
+        "eval",
+        "batch",
+        "gold",
+        "guideline",
+        "optimize",
+        "bench",
+        "tui",
+        "cli",
+    ];
+    let rules: &[(&str, &[&str])] = &[
+        ("page", &above_page),
+        (
+            "extract",
+            &[
+                "algorithms",
+                "learn",
+                "extractors",
+                "eval",
+                "batch",
+                "tui",
+                "cli",
+            ],
+        ),
+        (
+            "algorithms",
+            &[
+                "learn",
+                "extractors",
+                "eval",
+                "batch",
+                "bench",
+                "tui",
+                "cli",
+            ],
+        ),
+        ("extractors", &["eval", "batch", "bench", "tui", "cli"]),
+    ];
+    let mut broken = Vec::new();
+    for (from, forbidden) in rules {
+        let deps = g
+            .get(*from)
+            .unwrap_or_else(|| panic!("no module {from}: {g:?}"));
+        for to in forbidden.iter().filter(|to| deps.contains(**to)) {
+            broken.push(format!("{from} -> {to}"));
+        }
+    }
+    // The test sees real edges: the algorithms use the contract, the registry the learners.
+    assert!(g["algorithms"].contains("extract"), "{g:?}");
+    assert!(g["extractors"].contains("learn"), "{g:?}");
+    assert!(
+        broken.is_empty(),
+        "edges across the rooms' boundaries: {broken:?}"
+    );
+}

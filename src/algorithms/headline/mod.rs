@@ -17,7 +17,6 @@
 
 pub mod baseline;
 pub mod candidates;
-pub mod learned;
 pub mod titlefinder;
 
 use std::sync::Arc;

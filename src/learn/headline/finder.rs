@@ -1,15 +1,15 @@
-//! A learned headline finder: every headline candidate of the page with its feature row
-//! ([`super::candidates`]) is scored by a fitted model, and the candidates are ranked by that
-//! score, best first (issue 22, item 5). The model itself is trained in the learning module
-//! (`cescope::learn::headline`, gradient-boosted trees over the rows, labelled by the exact
-//! match of Mohammadzadeh 2013, Table 5.3); this module only needs something that scores a
-//! row ([`RowScorer`]), so the algorithms never depend on the learning module (the module
-//! graph stays a DAG).
+//! The learned headline finder: every headline candidate of the page with its feature row
+//! ([`crate::algorithms::headline::candidates`]) is scored by a fitted model, and the
+//! candidates are ranked by that score, best first (issue 22, item 5). The model is trained
+//! beside it ([`super`], gradient-boosted trees over the rows, labelled by the exact match of
+//! Mohammadzadeh 2013, Table 5.3); this module only needs something that scores a row
+//! ([`RowScorer`]). It lives with the learners (issue 31: learned things in one place); the
+//! candidates and their features stay with TitleFinder's algorithms, which it reads.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::candidates::{candidates, CandidateRow};
+use crate::algorithms::headline::candidates::{candidates, CandidateRow};
 use crate::extract::headline::{Candidate, HeadlineFinder, Headlines};
 use crate::extract::trace::{Marks, Phase, Positions, Role, Series, Unit};
 use crate::extract::{AlgoInfo, Algorithm, Params, Trace, NO_PARAMS};
@@ -144,8 +144,8 @@ impl HeadlineFinder for LearnedFinder {
 
 #[cfg(test)]
 mod tests {
-    use super::super::candidates::FEATURES;
     use super::*;
+    use crate::algorithms::headline::candidates::FEATURES;
 
     /// Scores a row by its `heading` feature being 1 (an `h1`), then by fewer words.
     struct H1First;

@@ -25,6 +25,8 @@
 //! finders run on the same pages. Deterministic: the folds come from the seed, the fits are
 //! deterministic whatever the number of threads ([`gbt`]).
 
+pub mod finder;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -35,7 +37,6 @@ use super::folds;
 use super::gbt::{self, Forest, GbtParams};
 use super::model::{self, CorpusRecord, ModelFile, Training};
 use crate::algorithms::headline::candidates::{candidates, FEATURES};
-use crate::algorithms::headline::learned::{order, LearnedFinder, RowScorer};
 use crate::error::{Error, Result};
 use crate::eval::headline::{
     configure, evaluate, score, with_headline, FinderResult, HeadlineReport, HeadlineResult,
@@ -43,6 +44,7 @@ use crate::eval::headline::{
 use crate::extract::headline::{normalize_ws, HeadlineFinder};
 use crate::extract::Params;
 use crate::page::{DecodeOptions, Page};
+use finder::{order, LearnedFinder, RowScorer};
 
 /// perpetual's complexity budget for the headline ranker (its default).
 pub const BUDGET: f32 = 0.5;
