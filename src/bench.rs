@@ -158,7 +158,7 @@ fn run_rows(
             repeat,
             |e, p, params| e.run(p, params).selection.len_bytes(),
         ));
-        if let Some(stage) = e.text_stage() {
+        if let Some(stage) = e.capabilities().text_stage {
             let params = Params::defaults(e.params());
             rows.extend(stage_rows(e.name(), stage, &pages, &opts, &params, repeat));
         }
@@ -344,7 +344,7 @@ mod tests {
         let rows = run(&pages, algos.all(), 1);
         let staged: Vec<&str> = algos
             .iter()
-            .filter(|e| e.text_stage().is_some())
+            .filter(|e| e.capabilities().text_stage.is_some())
             .map(|e| e.name())
             .collect();
         assert_eq!(rows.len(), algos.len() + 4 + 2 * staged.len());

@@ -178,7 +178,7 @@ fn every_extractor_reads_the_script_escape_as_the_dom_does() {
     );
     let mut checked = 0;
     for e in registry() {
-        if e.text_stage().is_some() {
+        if e.capabilities().text_stage.is_some() {
             continue; // a reference crate's own reading of the page
         }
         let x = e.run(&page, &Params::defaults(e.params()));
@@ -213,7 +213,7 @@ fn no_extractor_keeps_script_text_before_an_article() {
     );
     let mut kept = 0;
     for e in registry() {
-        if e.text_stage().is_some() {
+        if e.capabilities().text_stage.is_some() {
             continue;
         }
         let x = e.run(&page, &Params::defaults(e.params()));

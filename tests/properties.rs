@@ -216,7 +216,7 @@ proptest! {
         // cescope's own algorithms only: a reference extractor (`text_stage`) is its crate's
         // behaviour as is, and both crates' outputs change with white space between block tags
         // (trafilatura: `<a>a link</a></p>سلام دنیا` keeps the trailing text only when compact).
-        for e in registry().iter().filter(|e| e.text_stage().is_none()) {
+        for e in registry().iter().filter(|e| e.capabilities().text_stage.is_none()) {
             let params = Params::defaults(e.params());
             let xa = a.render(&e.run(&a, &params).selection);
             let xb = b.render(&e.run(&b, &params).selection);

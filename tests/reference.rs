@@ -22,7 +22,7 @@ use std::sync::Arc;
 fn references() -> Vec<Arc<dyn Extractor>> {
     registry()
         .iter()
-        .filter(|e| e.text_stage().is_some())
+        .filter(|e| e.capabilities().text_stage.is_some())
         .cloned()
         .collect()
 }
@@ -51,7 +51,7 @@ fn aligned_text_is_the_outputs_words_on_the_sample_pages() {
         let page = Page::load(&dir.join(name), &DecodeOptions::default()).unwrap();
         for e in references() {
             let params = Params::defaults(e.params());
-            let stage = e.text_stage().unwrap();
+            let stage = e.capabilities().text_stage.unwrap();
             let out = stage.output(&page, &params);
             assert!(
                 out.failure.is_none(),
@@ -109,7 +109,7 @@ fn alignment_figures(name: &str) -> Vec<(String, f64, f64, f64, usize, usize)> {
                 refs.iter()
                     .map(|e| {
                         let params = Params::defaults(e.params());
-                        let stage = e.text_stage().unwrap();
+                        let stage = e.capabilities().text_stage.unwrap();
                         let out = stage.output(&page, &params);
                         let x = stage.locate(&page, &params, &out);
                         let (_, _, share, failed) = alignment(&x).unwrap();

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use cescope::extract::{
-    AlgoInfo, Algorithm, Extraction, Extractor, Key, Keys, Location, Marks, Params, Phase,
-    Positions, Role, Scalar, Series, Step, Trace, Unit, NO_PARAMS, ONE_PHASE,
+    AlgoInfo, Algorithm, Capabilities, Extraction, Extractor, Key, Keys, Location, Marks, Params,
+    Phase, Positions, Role, Scalar, Series, Step, Trace, Unfolding, Unit, NO_PARAMS, ONE_PHASE,
 };
 use cescope::page::{ByteClass, Page, Tag};
 use cescope::selection::Selection;
@@ -561,7 +561,11 @@ impl Renamed {
         let mut old: Vec<String> = x.trace.keys().map(str::to_string).collect();
         for (k, p) in inner.phases().iter().enumerate() {
             old.extend(p.reveals.iter().map(|s| s.to_string()));
-            old.extend(inner.unfolds(k).map(|key| key.name().to_string()));
+            old.extend(
+                (inner.capabilities().unfolding)
+                    .and_then(|u| u.unfolds(k))
+                    .map(|key| key.name().to_string()),
+            );
         }
         old.sort();
         old.dedup();
@@ -642,6 +646,14 @@ impl Algorithm for Renamed {
     }
 }
 
+impl Unfolding for Renamed {
+    fn unfolds(&self, step: usize) -> Option<Key<Marks>> {
+        (self.inner.capabilities().unfolding?)
+            .unfolds(step)
+            .map(|k| Key::new(self.new_key(k.name())))
+    }
+}
+
 impl Extractor for Renamed {
     fn run(&self, page: &Page, params: &Params) -> Extraction {
         self.rename(&self.inner.run(page, params), true)
@@ -655,10 +667,15 @@ impl Extractor for Renamed {
     ) -> Vec<String> {
         self.inner.explain(page, &self.rename(x, false), at, step)
     }
-    fn unfolds(&self, step: usize) -> Option<Key<Marks>> {
-        self.inner
-            .unfolds(step)
-            .map(|k| Key::new(self.new_key(k.name())))
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            unfolding: self
+                .inner
+                .capabilities()
+                .unfolding
+                .map(|_| self as &dyn Unfolding),
+            ..Capabilities::default()
+        }
     }
     fn warnings(&self, page: &Page, x: &Extraction) -> Vec<String> {
         self.inner.warnings(page, &self.rename(x, false))

@@ -28,7 +28,7 @@ use std::ops::Range;
 use crate::extract::explain as ex;
 use crate::extract::preprocess::{link_filter, LinkFilter};
 use crate::extract::trace::{Key, Missing};
-use crate::extract::{AlgoInfo, Algorithm, Choice};
+use crate::extract::{AlgoInfo, Algorithm, Capabilities, Choice, Unfolding};
 use crate::extract::{
     Extraction, Extractor, Location, Marks, ParamKind, ParamSpec, ParamValue, Params, Phase, Role,
     Scalar, Series, Step, Trace, Unit,
@@ -323,10 +323,19 @@ impl Algorithm for DanaFamily {
     }
 }
 
-impl Extractor for DanaFamily {
+impl Unfolding for DanaFamily {
     /// The gap expansion plays region by region from the seed (Algorithm 1).
     fn unfolds(&self, step: usize) -> Option<Key<Marks>> {
         (self.phases().get(step)?.name == "gap expansion").then_some(SELECTED)
+    }
+}
+
+impl Extractor for DanaFamily {
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            unfolding: Some(self),
+            ..Capabilities::default()
+        }
     }
 
     /// The explanation grows with the phases: T1 / T2, then diff, then the region, then the

@@ -32,6 +32,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use crate::extract::trace::Key;
 use crate::extract::trace::{Location, Marks, Phase, Positions, Role, Scalar, Series};
 use crate::extract::trace::{Trace, Unit};
+use crate::extract::Capabilities;
 use crate::extract::{explain_default, is_whole_run, AlgoInfo, Algorithm, Step};
 use crate::extract::{Extraction, Extractor, ParamSpec, Params};
 use crate::extract::{Output, TextStage};
@@ -269,8 +270,11 @@ impl<C: RefCrate> Extractor for Reference<C> {
         self.locate(page, params, &self.output(page, params))
     }
 
-    fn text_stage(&self) -> Option<&dyn TextStage> {
-        Some(self)
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            text_stage: Some(self),
+            ..Capabilities::default()
+        }
     }
 
     /// The generic explanation, with the crate's sentence after the location: which crate and

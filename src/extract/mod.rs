@@ -199,27 +199,11 @@ pub trait Extractor: Algorithm {
         let _ = (page, trace, line);
         Vec::new()
     }
-    /// The key of the marks that phase `step` reveals one span at a time, if it plays out
-    /// stepwise (DANA's gap expansion: region by region from the seed). Step mode then walks
-    /// those spans in [`unfold_order`] before moving to the next phase. Default: none.
-    fn unfolds(&self, step: usize) -> Option<Key<Marks>> {
-        let _ = step;
-        None
-    }
-    /// For an extractor that wraps another program's text output (a reference extractor,
-    /// `crate::algorithms::reference`): its two stages, the program's run and the alignment of
-    /// its text to the page, so `cescope bench` times them apart. Default: none.
-    fn text_stage(&self) -> Option<&dyn TextStage> {
-        None
-    }
-    /// The key of the trace series that holds each atomic text block's **probability of main
-    /// content**, when the extractor computes one (a learned block classifier's `p`): role
-    /// [`Role::ContentSignal`], unit [`Unit::Node`] numbered as the page's blocks
-    /// ([`Page::blocks`], one value per block, in block order), values in `[0, 1]`. What the
-    /// active-learning order of the review queue reads (`crate::learn::active`). Default: none
-    /// (the extractor has no probability signal).
-    fn block_probability(&self) -> Option<Key<Series>> {
-        None
+    /// What this extractor can do beyond a run and its explanation, each capability asked for
+    /// by the one caller that needs it ([`Capabilities`]: step mode's unfolding, bench's text
+    /// stage, active learning's block probability). Default: none of them.
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities::default()
     }
     /// Doubts about the run `x` on `page` that did not stop it, one sentence each (a reference
     /// extractor's output that aligned poorly to the page, `crate::algorithms::reference`);
@@ -228,6 +212,35 @@ pub trait Extractor: Algorithm {
         let _ = (page, x);
         Vec::new()
     }
+}
+
+/// The optional capabilities of an [`Extractor`] ([`Extractor::capabilities`]): each is needed
+/// by one caller, so the trait itself keeps only what every extractor has (a run, its
+/// explanation, its warnings). A wrapper (a guideline over an extractor) passes its inner
+/// extractor's on.
+#[derive(Clone, Copy, Default)]
+pub struct Capabilities<'a> {
+    /// Phases that play out span by span in step mode (DANA's gap expansion, region by region
+    /// from the seed): [`unfolding`] walks those spans in [`unfold_order`].
+    pub unfolding: Option<&'a dyn Unfolding>,
+    /// For an extractor that wraps another program's text output (a reference extractor,
+    /// `crate::algorithms::reference`): its two stages, the program's run and the alignment of
+    /// its text to the page, so `cescope bench` times them apart.
+    pub text_stage: Option<&'a dyn TextStage>,
+    /// The key of the trace series that holds each atomic text block's **probability of main
+    /// content**, when the extractor computes one (a learned block classifier's `p`): role
+    /// [`Role::ContentSignal`], unit [`Unit::Node`] numbered as the page's blocks
+    /// ([`Page::blocks`], one value per block, in block order), values in `[0, 1]`. What the
+    /// active-learning order of the review queue reads (`crate::learn::active`).
+    pub block_probability: Option<Key<Series>>,
+}
+
+/// An extractor whose step mode plays a phase out span by span ([`Capabilities::unfolding`]).
+pub trait Unfolding: Send + Sync {
+    /// The key of the marks that phase `step` reveals one span at a time, if it does (DANA's
+    /// gap expansion: `selected`, region by region from the seed); `None` for a phase shown
+    /// at once.
+    fn unfolds(&self, step: usize) -> Option<Key<Marks>>;
 }
 
 /// True when `step` shows the whole run of an algorithm with `phases` (no step, or its last
@@ -317,7 +330,7 @@ pub fn unfolding<E: Extractor + ?Sized>(
     x: &Extraction,
     step: usize,
 ) -> Option<(&'static str, Vec<usize>)> {
-    let key = e.unfolds(step)?;
+    let key = e.capabilities().unfolding?.unfolds(step)?;
     let m = x.trace.get(key).ok()?;
     let seed = x
         .trace

@@ -11,8 +11,8 @@ use super::Guideline;
 use crate::extract::explain::TextLine;
 use crate::extract::trace::{Key, Missing};
 use crate::extract::{
-    AlgoInfo, Algorithm, Extraction, Extractor, Keys, Location, Marks, Params, Phase, Role, Series,
-    Step, Trace, Unit,
+    AlgoInfo, Algorithm, Extraction, Extractor, Keys, Location, Marks, Params, Phase, Role, Step,
+    Trace, Unit,
 };
 use crate::page::units::Units;
 use crate::page::{MemoKey, Page};
@@ -167,16 +167,8 @@ impl Extractor for Guided {
         self.inner.explain_text_line(page, trace, line)
     }
 
-    fn unfolds(&self, step: usize) -> Option<Key<Marks>> {
-        self.inner.unfolds(step)
-    }
-
-    fn text_stage(&self) -> Option<&dyn crate::extract::TextStage> {
-        self.inner.text_stage()
-    }
-
-    fn block_probability(&self) -> Option<Key<Series>> {
-        self.inner.block_probability()
+    fn capabilities(&self) -> crate::extract::Capabilities<'_> {
+        self.inner.capabilities()
     }
 
     fn warnings(&self, page: &Page, x: &Extraction) -> Vec<String> {

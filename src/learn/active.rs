@@ -59,7 +59,7 @@ pub fn block_probabilities<'x>(
     page: &Page,
     x: &'x Extraction,
 ) -> Option<&'x [f64]> {
-    let s = x.trace.get(e.block_probability()?).ok()?;
+    let s = x.trace.get(e.capabilities().block_probability?).ok()?;
     let ok = s.role == Role::ContentSignal
         && s.unit == Unit::Node
         && s.values.len() == page.blocks().len()
@@ -99,7 +99,7 @@ pub fn uncertainty_of(page: &Page, p: &[f64]) -> Option<f64> {
 /// probability signal) and reads its per-block probabilities ([`block_probabilities`],
 /// [`uncertainty_of`]). Never [`PageUncertainty::Unreadable`]. Costs one run of `e`.
 pub fn page_uncertainty(e: &dyn Extractor, params: &Params, page: &Page) -> PageUncertainty {
-    if e.block_probability().is_none() {
+    if e.capabilities().block_probability.is_none() {
         return PageUncertainty::NoSignal;
     }
     let x = e.run(page, params);
@@ -122,7 +122,7 @@ pub fn uncertainties(
     mut each: impl FnMut(usize, PageUncertainty) -> bool,
 ) {
     for (i, path) in paths.iter().enumerate() {
-        let u = if e.block_probability().is_none() {
+        let u = if e.capabilities().block_probability.is_none() {
             PageUncertainty::NoSignal
         } else {
             match Page::load(path, decode) {
@@ -154,7 +154,7 @@ pub fn uncertainty_order(values: &[Option<f64>]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::{AlgoInfo, Algorithm, Key, Positions, Series, Trace};
+    use crate::extract::{AlgoInfo, Algorithm, Capabilities, Key, Positions, Series, Trace};
     use crate::selection::Selection;
 
     /// An extractor whose `p` gives each block a fixed probability (test double).
@@ -183,8 +183,11 @@ mod tests {
                 },
             }
         }
-        fn block_probability(&self) -> Option<Key<Series>> {
-            Some(Key::new("p"))
+        fn capabilities(&self) -> Capabilities<'_> {
+            Capabilities {
+                block_probability: Some(Key::new("p")),
+                ..Capabilities::default()
+            }
         }
     }
 

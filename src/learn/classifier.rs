@@ -15,6 +15,7 @@ use crate::extract::explain::{self as ex, TextLine};
 use crate::extract::trace::{
     runs, Key, Marks, Missing, Phase, Positions, Role, Scalar, Series, Trace, Unit,
 };
+use crate::extract::Capabilities;
 use crate::extract::{
     AlgoInfo, Algorithm, Extraction, Extractor, ParamKind, ParamSpec, ParamValue, Params,
 };
@@ -196,8 +197,11 @@ impl Extractor for BlockClassifier {
     }
 
     /// `p`: one probability per block, in block order.
-    fn block_probability(&self) -> Option<Key<Series>> {
-        Some(P)
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            block_probability: Some(P),
+            ..Capabilities::default()
+        }
     }
 
     /// On a line of text: its block's probability against the threshold — `text block #12

@@ -324,7 +324,13 @@ fn the_gap_expansion_unfolds() {
     let dana = DanaFamily::danag();
     let names: Vec<&str> = dana.phases().iter().map(|p| p.name.as_ref()).collect();
     let gap = names.iter().position(|n| *n == "gap expansion").unwrap();
-    assert_eq!(dana.unfolds(gap).map(|k| k.name()), Some("selected"));
+    assert_eq!(
+        dana.capabilities()
+            .unfolding
+            .and_then(|u| u.unfolds(gap))
+            .map(|k| k.name()),
+        Some("selected")
+    );
     assert_eq!(dana.unfolds(0), None);
 }
 

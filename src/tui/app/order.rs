@@ -36,7 +36,7 @@ impl App {
         }
         let a = &self.algos[self.active];
         let name = a.extractor.name().to_string();
-        if a.extractor.block_probability().is_none() {
+        if a.extractor.capabilities().block_probability.is_none() {
             self.status = Some((
                 format!(
                     "{name} gives no per-block probability: the page list keeps its order — choose a learned model (--algo MODEL.json, or p), then {key}"
