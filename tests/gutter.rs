@@ -12,7 +12,7 @@
 //! extract (so no selected text lies outside the reading lines and no marked line is missing
 //! from the extract).
 //!
-//! The marks are read from the screen: the real `ui::draw` into a `TestBackend` tall enough to
+//! The marks are read from the screen: the real `ui::frame` into a `TestBackend` tall enough to
 //! show the whole page, the gutter column at the source view's left edge.
 
 #![cfg(feature = "tui")]
@@ -63,14 +63,14 @@ fn open(page: &Path, algo: &str) -> App {
 }
 
 /// Draws the whole current view of `app` (reading or source) from its first line with the
-/// real `ui::draw` and returns, per display line, whether its gutter cell carries the mark.
+/// real `ui::frame` and returns, per display line, whether its gutter cell carries the mark.
 fn drawn_marks(app: &mut App) -> Vec<bool> {
     let n = app.line_count();
     let h = u16::try_from(n + 24).unwrap().max(24);
     let mut t = Terminal::new(TestBackend::new(100, h)).unwrap();
     app.top = 0;
     app.cursor = 0;
-    t.draw(|f| ui::draw(f, app)).unwrap();
+    t.draw(|f| ui::frame(f, app)).unwrap();
     assert_eq!(
         app.gutter_columns(),
         vec![app.active],

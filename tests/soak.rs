@@ -658,7 +658,7 @@ fn a_drag_on_one_character_selects_the_whole_character() {
     // Find an Arabic letter on screen inside the source view.
     let mut found = None;
     for _ in 0..200 {
-        t.draw(|f| cescope::tui::ui::draw(f, &mut app)).unwrap();
+        t.draw(|f| cescope::tui::ui::frame(f, &mut app)).unwrap();
         let src = app.rects.source;
         let buf = t.backend().buffer();
         found = (src.y..src.y + src.height)

@@ -173,6 +173,27 @@ pub struct Rects {
     pub hist_scale: f64,
 }
 
+/// What a frame shows that takes computing, filled before drawing (`crate::tui::ui::prepare`)
+/// so that drawing takes `&App` and computes nothing.
+#[derive(Debug, Clone, Default)]
+pub struct FrameState {
+    /// The explain panel's sentences for each algorithm it shows (index into
+    /// [`App::algos`]): what the algorithm says about the cursor line, as known at the step.
+    pub explain: Vec<(usize, Vec<String>)>,
+    /// The explain panel's height (borders included; 0 when closed).
+    pub explain_height: u16,
+}
+
+impl FrameState {
+    /// The explain sentences worked out for algorithm `i`, if the panel shows it.
+    pub fn explanation(&self, i: usize) -> Option<&[String]> {
+        self.explain
+            .iter()
+            .find(|(k, _)| *k == i)
+            .map(|(_, v)| v.as_slice())
+    }
+}
+
 /// A display line compared with the gold standard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LineClass {
@@ -356,6 +377,9 @@ pub struct App {
     /// The explain panel's height in the last frame and what it was fitted to (page, active
     /// and pinned algorithm, screen width) ([`App::explain_rows`]).
     explain_fit: Option<(ExplainFit, u16)>,
+    /// What the next frame shows that takes computing, worked out before it is drawn
+    /// (`crate::tui::ui::prepare`): drawing reads it and computes nothing.
+    pub frame: FrameState,
     jobs_tx: Sender<JobResult>,
     jobs_rx: Receiver<JobResult>,
     info_rx: Option<Receiver<(usize, String, u64)>>,
@@ -446,6 +470,7 @@ impl App {
             open_pending: None,
             explain_scroll: 0,
             explain_fit: None,
+            frame: FrameState::default(),
             jobs_tx,
             jobs_rx,
             info_rx: None,
@@ -629,6 +654,36 @@ impl App {
     pub fn pinned(&self) -> Option<usize> {
         self.second
             .filter(|&s| s != self.active && s < self.algos.len())
+    }
+
+    /// What algorithm `i` says about the cursor line ([`crate::extract::Extractor::explain`]),
+    /// as known at the current step for the active one; the first sentence names a raw or
+    /// reading line with its virtual line. `None` while it has no result.
+    pub fn explain_cursor(&self, i: usize) -> Option<Vec<String>> {
+        let a = self.algos.get(i)?;
+        let step = if i == self.active {
+            self.step_at()
+        } else {
+            None
+        };
+        let (x, d) = (a.result.as_ref()?, self.doc.as_ref()?);
+        let v = self.virtual_of(self.cursor);
+        let mut ex = a
+            .extractor
+            .explain(&d.page, x, crate::extract::Location::Line(v), step);
+        let what = match self.view() {
+            View::Virtual => None,
+            View::Raw => Some("raw line"),
+            View::Reading => Some("reading line"),
+        };
+        if let (Some(what), Some(first)) = (what, ex.first_mut()) {
+            *first = format!(
+                "{what} {} (virtual line {}) — {first}",
+                self.cursor + 1,
+                v + 1
+            );
+        }
+        Some(ex)
     }
 
     /// Handles one key event.

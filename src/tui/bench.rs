@@ -61,7 +61,7 @@ pub fn measure(path: &Path, algo: &str) -> crate::Result<Vec<LatencyRow>> {
     let mut term = Terminal::new(TestBackend::new(160, 48)).expect("test backend");
     let t = Instant::now();
     let mut app = App::open(path, opts)?;
-    term.draw(|f| ui::draw(f, &mut app)).expect("draw");
+    term.draw(|f| ui::frame(f, &mut app)).expect("draw");
     let open = t.elapsed();
     let name = path
         .file_name()
@@ -77,7 +77,7 @@ pub fn measure(path: &Path, algo: &str) -> crate::Result<Vec<LatencyRow>> {
         } else {
             Action::ParamDec
         });
-        term.draw(|f| ui::draw(f, &mut app)).expect("draw");
+        term.draw(|f| ui::frame(f, &mut app)).expect("draw");
         slider.push(t.elapsed());
     }
 
@@ -86,7 +86,7 @@ pub fn measure(path: &Path, algo: &str) -> crate::Result<Vec<LatencyRow>> {
     while app.cursor + 1 < n && scroll.len() < 400 {
         let t = Instant::now();
         app.apply(Action::PageDown);
-        term.draw(|f| ui::draw(f, &mut app)).expect("draw");
+        term.draw(|f| ui::frame(f, &mut app)).expect("draw");
         scroll.push(t.elapsed());
     }
     Ok(vec![

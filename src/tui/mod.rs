@@ -101,7 +101,7 @@ where
     let mut dirty = true;
     while !app.quit {
         if dirty {
-            terminal.draw(|f| ui::draw(f, app))?;
+            terminal.draw(|f| ui::frame(f, app))?;
             dirty = false;
         }
         match events.next_event(app, Duration::from_millis(40))? {

@@ -51,8 +51,8 @@ pub fn keys(app: &mut App, s: &str) {
 /// the second uses it.
 pub fn render(app: &mut App, w: u16, h: u16) -> Terminal<TestBackend> {
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| ui::draw(f, app)).unwrap();
-    t.draw(|f| ui::draw(f, app)).unwrap();
+    t.draw(|f| ui::frame(f, app)).unwrap();
+    t.draw(|f| ui::frame(f, app)).unwrap();
     t
 }
 

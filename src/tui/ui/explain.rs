@@ -7,9 +7,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, StatefulWidget, Widget, Wrap};
 
-use super::super::app::{App, Rects, View};
+use super::super::app::{App, Rects};
 use super::style::title_block;
-use crate::extract::Location;
 
 /// The explain panel. Text longer than the panel scrolls from [`App::explain_scroll`] (the
 /// mouse wheel over the panel), at most to its end; records the panel and the rows beyond it
@@ -113,21 +112,7 @@ fn paragraph(app: &App, i: usize) -> Paragraph<'static> {
             ]));
         }
     }
-    if let (Some(x), Some(d)) = (&a.result, &app.doc) {
-        let v = app.virtual_of(app.cursor);
-        let mut ex = a.extractor.explain(&d.page, x, Location::Line(v), step);
-        let what = match app.view() {
-            View::Virtual => None,
-            View::Raw => Some("raw line"),
-            View::Reading => Some("reading line"),
-        };
-        if let (Some(what), Some(first)) = (what, ex.first_mut()) {
-            *first = format!(
-                "{what} {} (virtual line {}) — {first}",
-                app.cursor + 1,
-                v + 1
-            );
-        }
+    if let Some(ex) = app.frame.explanation(i) {
         lines.push(Line::from(ex.join("; ")));
     } else if a.busy {
         lines.push(Line::from("running…"));

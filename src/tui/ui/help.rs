@@ -72,26 +72,37 @@ impl<'a> HelpPopup<'a> {
     }
 }
 
+/// The help popup's geometry on a screen `area` for `n` help lines: whether it has two columns,
+/// its width and height (borders included), the lines per column, and the largest scroll.
+fn geometry(area: Rect, n: usize) -> (bool, u16, u16, usize, usize) {
+    let two = area.width >= 170;
+    // Keys column 16 + the longest description (about 90 characters) + borders.
+    let w = if two {
+        area.width.saturating_sub(4).min(220)
+    } else {
+        area.width.saturating_sub(2).min(112)
+    };
+    let per_col_needed = if two { n.div_ceil(2) } else { n };
+    let h = u16::try_from(per_col_needed + 2)
+        .unwrap_or(u16::MAX)
+        .min(area.height.saturating_sub(2));
+    let max_scroll = per_col_needed.saturating_sub(usize::from(h.saturating_sub(2)));
+    (two, w, h, per_col_needed, max_scroll)
+}
+
+impl HelpPopup<'_> {
+    /// The largest scroll of the help on a screen `area` (0 when it shows whole).
+    pub(super) fn max_scroll(&self, area: Rect) -> usize {
+        geometry(area, self.lines().len()).4
+    }
+}
+
 impl StatefulWidget for HelpPopup<'_> {
     type State = usize;
 
     fn render(self, area: Rect, buf: &mut Buffer, scroll: &mut usize) {
         let mut lines = self.lines();
-        let two = area.width >= 170;
-        // Keys column 16 + the longest description (about 90 characters) + borders.
-        let w = if two {
-            area.width.saturating_sub(4).min(220)
-        } else {
-            area.width.saturating_sub(2).min(112)
-        };
-        let per_col_needed = if two {
-            lines.len().div_ceil(2)
-        } else {
-            lines.len()
-        };
-        let h = u16::try_from(per_col_needed + 2)
-            .unwrap_or(u16::MAX)
-            .min(area.height.saturating_sub(2));
+        let (two, w, h, per_col_needed, max_scroll) = geometry(area, lines.len());
         let popup = Rect::new(
             area.x + (area.width - w) / 2,
             area.y + (area.height - h) / 2,
@@ -99,7 +110,6 @@ impl StatefulWidget for HelpPopup<'_> {
             h,
         );
         Clear.render(popup, buf);
-        let max_scroll = per_col_needed.saturating_sub(usize::from(h.saturating_sub(2)));
         *scroll = (*scroll).min(max_scroll);
         let more = if max_scroll > 0 {
             format!(" ↑↓ {scroll}/{max_scroll} ")

@@ -5,17 +5,20 @@
 //! tables (`tables`; the text block table in `blocktable`), the picker (`picker`) and the
 //! help (`help`); `style` holds what they share.
 //!
-//! [`draw`] lays the panels out. Before drawing it fits the view to the source panel
-//! ([`App::fit_view`]) and makes the line traces the panels show ([`App::line_trace`]); then
-//! every panel reads [`App`] and writes the frame, and the panels that can be clicked record
-//! their areas in [`App::rects`] (their state, as ratatui's stateful widgets keep a list's
-//! offset). After drawing, the scroll of the explain panel is clamped to its text.
+//! A frame ([`frame`]) has two steps. [`prepare`] works out everything the frame shows that
+//! takes computing — the explain panel's sentences, the line traces the panels show
+//! ([`App::line_trace`]), the view fitted to the source panel ([`App::fit_view`]) — and keeps
+//! it in the app ([`App::frame`] and the caches). [`draw`] then takes `&App`, lays the panels
+//! out, and every panel reads the app and writes the frame; the panels that can be clicked
+//! record their areas, which [`draw`] returns for [`App::rects`] (their state, as ratatui's
+//! stateful widgets keep a list's offset). After drawing, the scroll of the explain panel is
+//! clamped to its text.
 
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::app::{App, Overlay};
+use super::app::{App, Overlay, Rects};
 
 mod blocktable;
 mod corpus;
@@ -48,27 +51,32 @@ use tables::TableOverlay;
 /// Smallest usable terminal.
 pub const MIN_SIZE: (u16, u16) = (80, 24);
 
-/// Draws the whole screen.
-pub fn draw(f: &mut Frame, app: &mut App) {
-    let area = f.area();
-    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        let msg = format!(
-            "cescope needs a terminal of at least {}x{} (this one is {}x{}).\nEnlarge the window, or press q to quit.",
-            MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
-        );
-        f.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
-        app.rects = super::app::Rects::default();
-        return;
+/// One frame: [`prepare`] works out what it shows, [`draw`] draws it from `&App`, and the
+/// areas the panels recorded go back into the app ([`App::rects`]; the explain panel's scroll
+/// clamped to its text).
+pub fn frame(f: &mut Frame, app: &mut App) {
+    prepare(app, f.area());
+    let rects = draw(f, app);
+    app.rects = rects;
+    if app.explain {
+        app.explain_scroll = app.explain_scroll.min(app.rects.explain_overflow);
     }
-    // The explain panel grows to show its whole text, up to a third of the screen (then it
-    // scrolls, with the mouse wheel).
-    let explain_h = if app.explain {
-        let most = (area.height / 3).max(5);
-        let need = ExplainPanel(app).height(area.width);
-        app.explain_rows(area.width, need).clamp(3, most)
-    } else {
-        0
-    };
+}
+
+/// The panels' areas on a screen `area` large enough ([`MIN_SIZE`]): the page list, the source
+/// and the histogram side by side, the parameter bar, the explain panel (`explain_h` rows) and
+/// the status bar.
+struct Panels {
+    corpus: Rect,
+    source: Rect,
+    histogram: Rect,
+    params: Rect,
+    explain: Rect,
+    status: Rect,
+    main: Rect,
+}
+
+fn panels(app: &App, area: Rect, explain_h: u16) -> Panels {
     let rows = Layout::default()
         .direction(Direction::Vertical)
         .constraints([
@@ -93,8 +101,45 @@ pub fn draw(f: &mut Frame, app: &mut App) {
             Constraint::Length(hist_w),
         ])
         .split(main);
-    // The frame's set-up: the traces of the gutter's algorithms (the active one among them)
-    // on the display lines, and the view fitted to the source panel.
+    Panels {
+        corpus: cols[0],
+        source: cols[1],
+        histogram: cols[2],
+        params: rows[1],
+        explain: rows[2],
+        status: rows[3],
+        main,
+    }
+}
+
+/// Works out what the next frame on a screen `area` shows, so that [`draw`] computes nothing:
+/// the explain panel's sentences ([`App::explain_cursor`]) and height, the traces of the
+/// gutter's algorithms on the display lines ([`App::line_trace`]), the block table's view,
+/// the view fitted to the source panel ([`App::fit_view`]) and the help's scroll clamped.
+pub fn prepare(app: &mut App, area: Rect) {
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        app.frame = super::app::FrameState::default();
+        return;
+    }
+    let shown: Vec<usize> = if app.explain {
+        std::iter::once(app.active).chain(app.pinned()).collect()
+    } else {
+        Vec::new()
+    };
+    app.frame.explain = shown
+        .iter()
+        .filter_map(|&i| Some((i, app.explain_cursor(i)?)))
+        .collect();
+    // The explain panel grows to show its whole text, up to a third of the screen (then it
+    // scrolls, with the mouse wheel).
+    app.frame.explain_height = if app.explain {
+        let most = (area.height / 3).max(5);
+        let need = ExplainPanel(app).height(area.width);
+        app.explain_rows(area.width, need).clamp(3, most)
+    } else {
+        0
+    };
+    let p = panels(app, area, app.frame.explain_height);
     let gutter = Gutter::of(app);
     for &i in &gutter.columns {
         let _ = app.line_trace(i);
@@ -102,32 +147,56 @@ pub fn draw(f: &mut Frame, app: &mut App) {
     if app.table && app.table_kind == super::app::TableKind::Blocks {
         app.refresh_block_view();
     }
-    app.fit_view(source::text_rows(cols[1]));
+    app.fit_view(source::text_rows(p.source));
+    let max = HelpPopup::new(&app.opts.keymap, &app.algos).max_scroll(area);
+    if let Overlay::Help { scroll } = &mut app.overlay {
+        *scroll = (*scroll).min(max);
+    }
+}
 
-    let mut rects = std::mem::take(&mut app.rects);
-    if corpus_w > 0 {
-        f.render_stateful_widget(PageList(app), cols[0], &mut rects.corpus);
+/// Draws the whole screen from what [`prepare`] worked out, computing nothing; returns the
+/// areas the panels that can be clicked recorded (their state, as ratatui's stateful widgets
+/// keep a list's offset).
+pub fn draw(f: &mut Frame, app: &App) -> Rects {
+    let area = f.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        let msg = format!(
+            "cescope needs a terminal of at least {}x{} (this one is {}x{}).\nEnlarge the window, or press q to quit.",
+            MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
+        );
+        f.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
+        return Rects::default();
+    }
+    let p = panels(app, area, app.frame.explain_height);
+    let gutter = Gutter::of(app);
+    // The areas start from the last frame's (a panel not drawn keeps its last area, as
+    // before the frame was split in two); the page list's is reset when it is closed.
+    let mut rects = app.rects.clone();
+    if p.corpus.width > 0 {
+        f.render_stateful_widget(PageList(app), p.corpus, &mut rects.corpus);
     } else {
         rects.corpus = Rect::default();
     }
-    f.render_stateful_widget(SourceView::new(app, &gutter), cols[1], &mut rects);
-    f.render_stateful_widget(Histogram(app), cols[2], &mut rects);
-    f.render_stateful_widget(ParamsBar(app), rows[1], &mut rects.params);
+    f.render_stateful_widget(SourceView::new(app, &gutter), p.source, &mut rects);
+    f.render_stateful_widget(Histogram(app), p.histogram, &mut rects);
+    f.render_stateful_widget(ParamsBar(app), p.params, &mut rects.params);
     if app.explain {
-        f.render_stateful_widget(ExplainPanel(app), rows[2], &mut rects);
+        f.render_stateful_widget(ExplainPanel(app), p.explain, &mut rects);
     }
-    f.render_widget(StatusBar(app), rows[3]);
+    f.render_widget(StatusBar(app), p.status);
     if app.table {
-        f.render_widget(TableOverlay(app), main);
+        f.render_widget(TableOverlay(app), p.main);
     }
-    if let Some(p) = app.picker() {
-        f.render_widget(PickerPopup::new(app, p), main);
+    if let Some(picker) = app.picker() {
+        f.render_widget(PickerPopup::new(app, picker), p.main);
     }
-    app.rects = rects;
-    if app.explain {
-        app.explain_scroll = app.explain_scroll.min(app.rects.explain_overflow);
+    if let Overlay::Help { scroll } = &app.overlay {
+        let mut scroll = *scroll;
+        f.render_stateful_widget(
+            HelpPopup::new(&app.opts.keymap, &app.algos),
+            area,
+            &mut scroll,
+        );
     }
-    if let Overlay::Help { scroll } = &mut app.overlay {
-        f.render_stateful_widget(HelpPopup::new(&app.opts.keymap, &app.algos), area, scroll);
-    }
+    rects
 }
