@@ -37,6 +37,13 @@ use std::sync::{Arc, LazyLock};
 
 use crate::extract::Extractor;
 
+/// The algorithm of [`all`] named `name` (its registered name, exactly), looked up without
+/// the registry above this module (`crate::extractors`), so code below the registry adds no
+/// edge to the module graph. `None` when no algorithm has that name.
+pub fn named(name: &str) -> Option<Arc<dyn Extractor>> {
+    all().iter().find(|e| e.name() == name).cloned()
+}
+
 /// Every single algorithm of this module (no filter sets), in display order: the papers'
 /// algorithms, then the reference extractors (feature `reference`). Built once per process.
 /// The shipped filter sets are built from these ([`combine::shipped`]); the one registry of

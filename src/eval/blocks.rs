@@ -465,14 +465,9 @@ fn clip(s: &str, n: usize) -> String {
 mod tests {
     use super::*;
 
-    /// A single algorithm by name, from the algorithms' own list (not the registry above
-    /// this module, so the test adds no edge to the module graph).
+    /// A single algorithm by name ([`crate::algorithms::named`]).
     fn single(name: &str) -> Arc<dyn Extractor> {
-        crate::algorithms::all()
-            .iter()
-            .find(|e| e.name() == name)
-            .cloned()
-            .unwrap()
+        crate::algorithms::named(name).unwrap()
     }
 
     #[test]

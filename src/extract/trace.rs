@@ -328,35 +328,24 @@ pub trait Item: Sized {
     fn key(&self) -> &str;
 }
 
-impl Item for Series {
-    const KIND: &'static str = "series";
-    fn all(trace: &Trace) -> &[Series] {
-        &trace.series
-    }
-    fn key(&self) -> &str {
-        &self.key
-    }
+/// `impl Item` for one kind: its name in messages and the trace's field that holds its items.
+macro_rules! item_kind {
+    ($item:ty, $kind:literal, $field:ident) => {
+        impl Item for $item {
+            const KIND: &'static str = $kind;
+            fn all(trace: &Trace) -> &[$item] {
+                &trace.$field
+            }
+            fn key(&self) -> &str {
+                &self.key
+            }
+        }
+    };
 }
 
-impl Item for Scalar {
-    const KIND: &'static str = "scalar";
-    fn all(trace: &Trace) -> &[Scalar] {
-        &trace.scalars
-    }
-    fn key(&self) -> &str {
-        &self.key
-    }
-}
-
-impl Item for Marks {
-    const KIND: &'static str = "marks";
-    fn all(trace: &Trace) -> &[Marks] {
-        &trace.marks
-    }
-    fn key(&self) -> &str {
-        &self.key
-    }
-}
+item_kind!(Series, "series", series);
+item_kind!(Scalar, "scalar", scalars);
+item_kind!(Marks, "marks", marks);
 
 /// A trace item an algorithm asked for by its [`Key`] and did not find: the trace lacks it, or
 /// (for [`Trace::value_at`]) the series is shorter than the index. A bug in the algorithm that
