@@ -36,7 +36,7 @@ use crate::corpus;
 use crate::error::Result;
 use crate::extract::TextStage;
 use crate::extract::{Algorithm, Extractor, Params};
-use crate::page::blocks::BlockContext;
+use crate::learn::context::BlockContext;
 use crate::page::{decode, DecodeOptions, Page};
 use std::sync::Arc;
 

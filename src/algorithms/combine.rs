@@ -23,7 +23,7 @@
 //!   ([`Selection::vote`]). MIX3: weights 1, 1, 1, threshold 2; MIX4: DSC 1, BTE 1, ACCB 2,
 //!   threshold 2.
 //!
-//! **Parameters.** A set's [`Extractor::params`] are its members' parameters named
+//! **Parameters.** A set's [`Algorithm::params`] are its members' parameters named
 //! `"{i}.{name}"` (1-based member index; a nested set's own names are prefixed again:
 //! `"2.1.gap"`), with the member's kind and range and, as default, the value the set file gives
 //! (else the published default). `run` hands each member the values under its prefix, so
@@ -35,7 +35,7 @@
 //! [`Role::Candidates`]) with that member's normal-form selection, a `votes` series (per virtual
 //! line: the summed weight of the members selecting text on it; for serial sets, the number of
 //! stages that kept text on it), the `threshold` that series is compared with, and the final
-//! `selected` marks. [`Extractor::phases`]: one phase per member revealing its row, then
+//! `selected` marks. [`Algorithm::phases`]: one phase per member revealing its row, then
 //! `merge` and `result`. At most [`MAX_MEMBERS`] members per set.
 //!
 //! **Files.** Sets are small TOML files; the shipped ones (section 5) are in
@@ -435,7 +435,7 @@ impl FilterSet {
     }
 
     /// The same set with `values` (its prefixed names, e.g. `"2.gap"`) as the members' given
-    /// values, so they become the defaults of [`Extractor::params`] and are written by
+    /// values, so they become the defaults of [`Algorithm::params`] and are written by
     /// [`FilterSet::to_toml`] (how the optimiser saves a winner). Names the set does not have
     /// are ignored.
     pub fn with_params(&self, values: &Params) -> FilterSet {

@@ -3,7 +3,7 @@
 //! dom_smoothie, a port of Mozilla's Readability.js) so that every view, command and
 //! combination works with them (cargo feature `reference`, on by default).
 //!
-//! A crate extracts the main content as **text**; cescope needs a [`Selection`]. The text is
+//! A crate extracts the main content as **text**; cescope needs a [`crate::selection::Selection`]. The text is
 //! located in the page by the one text → selection alignment, [`PageWords::locate`] (the one
 //! `gold import` uses: the output's words aligned to the page's content-text words by an exact
 //! word LCS, compacted into as few runs of consecutive page words as possible), and the runs'

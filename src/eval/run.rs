@@ -391,7 +391,7 @@ pub fn configure(
     configure_with(algos, sets, "algorithm")
 }
 
-/// [`configure`] for anything with a name and [`ParamSpec`]s (extractors, headline finders):
+/// [`configure`] for anything with a name and [`crate::extract::ParamSpec`]s (extractors, headline finders):
 /// `kind` names them in the error ("algorithm", "headline finder").
 pub fn configure_with<T: Algorithm + ?Sized>(
     items: Vec<Arc<T>>,

@@ -8,7 +8,7 @@
 //! over the span of every summable series of that unit (content / code / combined signals and
 //! sizes, [`Agg::Sum`]), the units between it and its neighbours, whether it is the seed and
 //! whether it is selected, and the algorithm's own verdict — the last sentence of
-//! [`Extractor::explain_step`] at the span's first unit.
+//! [`super::Extractor::explain`] at the span's first unit.
 
 use std::ops::Range;
 
@@ -69,7 +69,7 @@ fn location(unit: Unit, i: usize) -> Location {
 /// The candidate table of `x` (made by `e` on `page`) as known at `step` of `e`'s phases
 /// (`None`: the whole run): only revealed marks make rows, seed and selected columns
 /// ([`revealed`]; in an unfolding phase only the spans revealed so far, [`unfolded`]), and
-/// the verdicts are [`Extractor::explain_step`]'s at that step. `None` when the trace has
+/// the verdicts are [`super::Extractor::explain`]'s at that step. `None` when the trace has
 /// neither candidate nor selected marks (revealed), or when they are in raw lines (which have
 /// no stable numbering). O(rows × (span + explain)).
 pub fn candidate_table(

@@ -277,7 +277,7 @@ pub fn explain_default<E: Extractor + ?Sized>(
     }
 }
 
-/// The order in which an unfolding phase ([`Extractor::unfolds`]) reveals `spans`: the span
+/// The order in which an unfolding phase ([`Unfolding::unfolds`]) reveals `spans`: the span
 /// overlapping `seed` first (else the first), then outwards, the nearer neighbour (in units
 /// between them) first, the left one on ties — the order in which Algorithm 1's gap expansion
 /// reaches regions from the seed. Returns indices into `spans`.
@@ -321,7 +321,7 @@ pub fn unfold_order(
     order
 }
 
-/// The unfolding phase `step` of `e` on `x` ([`Extractor::unfolds`]): the key of the marks it
+/// The unfolding phase `step` of `e` on `x` ([`Unfolding::unfolds`]): the key of the marks it
 /// reveals one span at a time and their reveal order ([`unfold_order`], from the first span
 /// of the trace's seed marks in the same unit). `None` when `step` does not unfold or the
 /// trace has no such marks.

@@ -31,7 +31,7 @@ use num_traits::Zero;
 ///
 /// BTE (Formula 3.3) maps onto it with `s_n = +1` for a word token and `−1` for a tag token:
 /// `T(i, j) = tags(B) + Σ_{n=i..=j} s_n`, so the range maximising `T` is this subsequence
-/// ([`super::bte::optimum`]). O(N) time, O(1) memory.
+/// ([`crate::algorithms::bte::optimum`]). O(N) time, O(1) memory.
 pub fn max_subsequence<T>(s: impl IntoIterator<Item = T>) -> Option<(usize, usize, T)>
 where
     T: Copy + PartialOrd + Zero,

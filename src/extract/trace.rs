@@ -586,7 +586,7 @@ impl Serialize for Keys {
 }
 
 /// How far step mode has gone: the phase, and in a phase that plays out span by span
-/// ([`crate::extract::Extractor::unfolds`]), how many of its spans are revealed.
+/// ([`crate::extract::Unfolding::unfolds`]), how many of its spans are revealed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Step {
     /// The phase, an index into [`crate::extract::Algorithm::phases`].

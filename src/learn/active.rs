@@ -3,7 +3,7 @@
 //! the most from the next gold files.
 //!
 //! A page's **uncertainty** under an extractor with a per-block probability signal
-//! ([`Extractor::block_probability`]: a learned block classifier's `p`, one probability of main
+//! ([`crate::extract::Capabilities::block_probability`]: a learned block classifier's `p`, one probability of main
 //! content per atomic text block) is the mean over the page's blocks, weighted by the blocks'
 //! words, of how near each block's probability sits to 0.5:
 //!
@@ -32,7 +32,7 @@ pub enum PageUncertainty {
     /// The page's uncertainty `U`, in `[0, 1]` (formula in the [module docs](self)).
     Value(f64),
     /// The extractor gives no per-block probability on this page: it has no probability
-    /// signal ([`Extractor::block_probability`] is `None`), its series is not one probability
+    /// signal ([`crate::extract::Capabilities::block_probability`] is `None`), its series is not one probability
     /// per block in `[0, 1]`, or the page has no text blocks.
     NoSignal,
     /// The page could not be read or decoded: the error, reported.
@@ -50,7 +50,7 @@ impl PageUncertainty {
 }
 
 /// The per-block probabilities of main content in the run `x` of extractor `e` on `page`: the
-/// series [`Extractor::block_probability`] names, when it is what that promises — role
+/// series [`crate::extract::Capabilities::block_probability`] names, when it is what that promises — role
 /// [`Role::ContentSignal`], unit [`Unit::Node`], one value per block of [`Page::blocks`], every
 /// value in `[0, 1]`. `None` otherwise (no signal, or a series that breaks the promise: never
 /// a misread).

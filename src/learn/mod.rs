@@ -31,6 +31,7 @@
 
 pub mod active;
 pub mod classifier;
+pub mod context;
 pub mod crf;
 pub mod data;
 pub mod folds;

@@ -1,6 +1,6 @@
 //! How to read a learned model's feature values: for each feature family — the shallow text
 //! features of a block and its neighbours ([`super::shallow`]), the DOM context
-//! ([`crate::page::blocks::BlockContext`]: distances, shares, counts, flags) and the member
+//! ([`super::context::BlockContext`]: distances, shares, counts, flags) and the member
 //! extractors' verdicts ([`super::stack`]) — what a value means, in words. Explanations print a
 //! feature as its reading with the raw name and value after it, so `tag_h3 0` (a *distance* of
 //! 0 levels, not "no h3") reads "inside an h3 (0 levels up)" and `tag_h3 64` "no h3 around".
@@ -8,8 +8,8 @@
 //! [`FAMILIES`] is the table (pattern, how to read it, the wording); [`read`] words one value.
 //! A name no family knows reads as itself (`name value`).
 
+use super::context::NONE;
 use super::shallow::fmt;
-use crate::page::blocks::context::NONE;
 
 /// One family of feature names and how to read its values.
 pub struct Family {

@@ -47,13 +47,13 @@ use std::sync::{Arc, LazyLock};
 use rustc_hash::FxHashMap;
 
 use super::classifier::{BlockClassifier, BlockScorer};
+use super::context::BlockContext;
 use super::gbt::{self, Forest, GbtParams};
 use super::model::ModelFile;
 use super::shallow::{self, fmt, BlockData};
 use super::{Learner, MethodInfo};
 use crate::error::Result;
 use crate::extract::{Extractor, Params};
-use crate::page::blocks::BlockContext;
 use crate::page::Page;
 use crate::selection::Selection;
 

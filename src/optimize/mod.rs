@@ -3,12 +3,12 @@
 //!
 //! The process of the paper's Fig. 3, as published:
 //!
-//! 1. **Individuals** are parameter settings drawn from the extractor's [`ParamSpec`]s ("the
+//! 1. **Individuals** are parameter settings drawn from the extractor's [`crate::extract::ParamSpec`]s ("the
 //!    parameter description", Fig. 2): ints and floats on their step grid within their range,
 //!    switches, choices. The search is written against the [`SearchSpace`] trait (random
 //!    individual, recombination, mutation, to an extractor and its parameters, described as a
 //!    `--set` list); [`ParamSpace`] is the space of one extractor's parameters.
-//! 2. **Generation 0** is the injected individuals (the published defaults, [`Params::defaults`],
+//! 2. **Generation 0** is the injected individuals (the published defaults, [`crate::extract::Params::defaults`],
 //!    "to inject individuals known to perform good", section 4) plus random individuals within
 //!    the ranges, up to the population size.
 //! 3. **Fitness** is the mean word-LCS F1 over a training corpus ([`TrainingSet::fitness`]) —

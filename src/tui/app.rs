@@ -295,7 +295,7 @@ pub struct App {
     pub focus_param: usize,
     /// Step mode: the phase shown, if on.
     pub step: Option<usize>,
-    /// In a phase that unfolds ([`crate::extract::Extractor::unfolds`]): how many of its spans are revealed.
+    /// In a phase that unfolds ([`crate::extract::Unfolding::unfolds`]): how many of its spans are revealed.
     pub substep: Option<usize>,
     /// Message for the status bar: (text, is_error).
     pub status: Option<(String, bool)>,

@@ -1,6 +1,6 @@
 //! Headline candidates with features: the training and prediction view of a learned headline
 //! ranker (issue 22, item 5). Every text fragment of the page's `body` that TitleFinder would
-//! score ([`titlefinder::sentences`] with inline runs merged, so `<h1>Rain <em>again</em></h1>`
+//! score ([`super::titlefinder::sentences`] with inline runs merged, so `<h1>Rain <em>again</em></h1>`
 //! is one candidate) becomes one row of named numbers:
 //!
 //! - TitleFinder's three similarities to the `title` element (Mohammadzadeh 2013, 5.3.3:
@@ -14,7 +14,7 @@
 //!   in a heading of the page's highest heading level — the `largest` baseline of 5.4.3),
 //!   emphasis (`emphasis`: inside `b`, `strong`, `em`, `i`), inside a link (`in_link`), a
 //!   `class` / `id` naming a title / headline within three ancestors (`class_title`, the
-//!   keyword group of [`crate::page::blocks::context`]), inside `header` / `nav` / `footer` /
+//!   keyword group of [`crate::page::blocks::keywords`]), inside `header` / `nav` / `footer` /
 //!   `aside` (`in_chrome`), inside `article` / `main` (`in_article`);
 //! - size and place: `words`, `position` (candidate index / candidates), `byte_position`
 //!   (first byte / text length), `candidates` (on the page).

@@ -15,7 +15,7 @@ use crate::extract::trace::{Marks, Phase, Positions, Role, Series, Unit};
 use crate::extract::{AlgoInfo, Algorithm, Params, Trace, NO_PARAMS};
 use crate::page::Page;
 
-/// Scores one candidate row ([`super::candidates::FEATURES`] order, one value per feature): higher is more
+/// Scores one candidate row ([`crate::algorithms::headline::candidates::FEATURES`] order, one value per feature): higher is more
 /// likely the headline (a probability in `[0, 1]` for the gradient-boosted ranker). Must be
 /// pure and deterministic; a non-finite score ranks last.
 pub trait RowScorer: Send + Sync {

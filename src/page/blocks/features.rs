@@ -50,7 +50,7 @@ pub struct Features {
     /// Vertical bars `|` (characters, anywhere in the text).
     pub vertical_bars: u32,
     /// Commas `,` (characters, anywhere in the text): Readability's content score counts them
-    /// ([`crate::page::blocks::context`], `rdb_*`).
+    /// ([`crate::learn::context`], `rdb_*`).
     pub commas: u32,
     /// Lines after wrapping the tokens at [`WRAP_COLUMNS`] (at least 1).
     pub lines: u32,

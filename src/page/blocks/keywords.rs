@@ -1,7 +1,7 @@
 //! What the class names, ids and roles of a page's elements say of them, and the short blocks
 //! that announce the end of an article's text: the one keyword matcher ([`KeywordSet`]) with
 //! its tables — the learner's keyword groups ([`KEYWORD_GROUPS`], the `kw_*` features of
-//! [`super::BlockContext`], also read by the headline candidates) and whatever other table a
+//! `crate::learn::context::BlockContext`, also read by the headline candidates) and whatever other table a
 //! module needs (the unit kinds of [`crate::page::units`]) — the ARIA / microdata landmarks
 //! ([`LANDMARKS`]) and the end-of-text markers ([`end_marker`]).
 //!

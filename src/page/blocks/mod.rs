@@ -47,14 +47,12 @@ use std::ops::Range;
 use super::dom::{Dom, NodeId, NodeKind};
 use super::lex::Tag;
 
-pub mod context;
 mod features;
 pub mod keywords;
 pub mod like;
 pub mod project;
 pub mod records;
 
-pub use context::BlockContext;
 pub use features::{is_date_token, Features, WRAP_COLUMNS};
 pub use like::{likeness_text, Alike, Scope};
 pub use project::NodeLines;

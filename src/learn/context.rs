@@ -24,13 +24,13 @@
 //!   4 (its fourth ancestor element): the share of the page's words in that element's blocks,
 //!   the share of those words inside links, and how many blocks it holds (0, 0, 0 past the root).
 //! - `path_blocks`, `path_word_share`: how many blocks of the page have the same container path
-//!   (each step the tag and first class name, digits removed: [`super::records::signature`]),
+//!   (each step the tag and first class name, digits removed: [`crate::page::blocks::records::signature`]),
 //!   and the share of the page's words they hold — repeated paths are posts, cards, comments.
 //! - `record_group_records`, `record_group_word_share`, `record_position`: the block's innermost
-//!   record group ([`super::Records`]): its number of records, its share of the page's words,
+//!   record group ([`crate::page::blocks::Records`]): its number of records, its share of the page's words,
 //!   the record's relative position in the group (0 first … 1 last); 0, 0, 0 outside records.
 //! - `depth` (the container's depth in elements), `hidden` (1 when the block's text is hidden or
-//!   inside `<noscript>`, [`super::Visibility`]), `page_words`, `page_blocks`.
+//!   inside `<noscript>`, [`crate::page::blocks::Visibility`]), `page_words`, `page_blocks`.
 //!
 //! - `rdb_top_distance`, `rdb_article_distance`, `rdb_best_share`: where the block sits relative
 //!   to the container a Readability-style scorer would pick (`ReadabilityScores`): levels up
@@ -46,7 +46,7 @@
 //! - `end_marker`, `end_markers_before`, `end_marker_distance`, `end_marker_lead_words`:
 //!   end-of-text markers, after boilerpipe's `TerminatingBlocksFinder` (Kohlschütter et al.
 //!   2010's implementation): a short block (fewer than 15 words, at least 8 characters) that
-//!   names a comment section or related articles ([`super::keywords::end_marker`]). Whether the block is one,
+//!   names a comment section or related articles ([`crate::page::blocks::keywords::end_marker`]). Whether the block is one,
 //!   how many come before it, blocks since the nearest at or before it ([`NONE`] when none),
 //!   and the prose words before the first one (0 when none precedes: boilerpipe's
 //!   `IgnoreBlocksAfterContentFilter` drops what follows a marker once enough text came
@@ -68,10 +68,12 @@ use std::sync::LazyLock;
 use rustc_hash::FxHashMap;
 
 #[cfg(test)]
-use super::keywords::keyword_mask;
-use super::keywords::{end_marker, keyword_masks, landmark_mask, KEYWORD_GROUPS, LANDMARKS};
-use super::records::{signature_path_hashes, Records};
-use super::Blocks;
+use crate::page::blocks::keywords::keyword_mask;
+use crate::page::blocks::keywords::{
+    end_marker, keyword_masks, landmark_mask, KEYWORD_GROUPS, LANDMARKS,
+};
+use crate::page::blocks::records::{signature_path_hashes, Records};
+use crate::page::blocks::Blocks;
 use crate::page::declared::Declared;
 use crate::page::dom::{Dom, NodeId, NodeKind};
 
@@ -527,7 +529,7 @@ struct Elements {
     /// The [`LANDMARKS`] it is (bit g for landmark g).
     landmark: Vec<u16>,
     /// A hash of its signature path ([`signature_path_hashes`]: each element's
-    /// [`super::records::signature`], tag and first class without digits, from the root down).
+    /// [`crate::page::blocks::records::signature`], tag and first class without digits, from the root down).
     /// Text nodes carry their parent's.
     path: Vec<u64>,
 }
