@@ -1,6 +1,6 @@
 //! Parameters: their descriptions ([`ParamSpec`]), the values of one run ([`Params`]) and the
-//! typed views algorithms read them through ([`ParamType`], [`Choice`], [`choice_enum!`],
-//! [`typed_params!`]).
+//! typed views algorithms read them through ([`ParamType`], [`Choice`], [`choice_enum!`](crate::choice_enum),
+//! [`typed_params!`](crate::typed_params)).
 //!
 //! A parameter is described once, by a [`ParamSpec`] — name, kind, published default, range,
 //! step and source — which drives the command line's `--set`, `cescope algos`, the inspector's
@@ -10,8 +10,8 @@
 //! value of the wrong kind, out of range or an unknown choice is an [`Error::Param`] where it
 //! is written, never a silent default later.
 //!
-//! An algorithm reads its values once, into a typed struct declared with [`typed_params!`]
-//! (fields of type `i64`, `f64`, `bool` or a [`Choice`] enum declared with [`choice_enum!`]),
+//! An algorithm reads its values once, into a typed struct declared with [`typed_params!`](crate::typed_params)
+//! (fields of type `i64`, `f64`, `bool` or a [`Choice`] enum declared with [`choice_enum!`](crate::choice_enum)),
 //! whose `SPECS` are the algorithm's specs: the struct and the specs are one declaration, so
 //! they cannot disagree.
 
@@ -372,7 +372,7 @@ impl ParamType for bool {
 }
 
 /// An enum whose variants are the choices of a [`ParamKind::Choice`] parameter, declared with
-/// [`choice_enum!`]: `NAMES` are the spec's choices, in variant order.
+/// [`choice_enum!`](crate::choice_enum): `NAMES` are the spec's choices, in variant order.
 pub trait Choice: Copy + Sized + 'static {
     /// The choices' names, in variant order.
     const NAMES: &'static [&'static str];
@@ -444,7 +444,7 @@ macro_rules! choice_enum {
 ///
 /// ```
 /// use cescope::algorithms::lqf::{Delete, DELETE_SPEC, T_SPEC};
-/// use cescope::algorithms::{ParamValue, Params};
+/// use cescope::extract::{ParamValue, Params};
 /// cescope::typed_params! {
 ///     /// LQF's parameters.
 ///     pub struct LqfParams {
