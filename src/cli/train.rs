@@ -44,7 +44,7 @@ pub struct TrainArgs {
     /// With --method stack: the member extractors whose verdicts are features, any registered
     /// extractor names, comma-separated (default: cetd,lqf,bte; `cescope algos` lists them,
     /// the reference extractors readability and trafilatura included).
-    #[arg(long, value_name = "A,B,…", value_delimiter = ',', num_args = 1..)]
+    #[arg(long, value_name = "A,B,…", value_delimiter = ',')]
     members: Option<Vec<String>>,
     /// Seed of every random draw (folds, samples): the same seed gives the same model file.
     #[arg(long, value_name = "N", default_value_t = 1)]
