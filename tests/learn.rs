@@ -667,6 +667,25 @@ fn train_folds_corpus_scores_each_corpus_left_out() {
         "{}",
         common::stderr(&o)
     );
+    // --members reaches the method: the tree has none.
+    let o = common::run(
+        Path::new(ROOT),
+        &["train", "--method", "shallow", "--members", "cetd,bte"]
+            .into_iter()
+            .chain([
+                "--train",
+                news.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        common::stderr(&o).contains("members cetd,bte: the shallow method has no member"),
+        "{}",
+        common::stderr(&o)
+    );
 }
 
 /// `--members`: a stacked model over other member extractors records them, loads with them

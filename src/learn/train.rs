@@ -150,7 +150,7 @@ fn cross_validate<L: Learner>(
     fold_of: &[usize],
     k: usize,
     seed: u64,
-    score: &(dyn Fn(&L::Body, &Prepared<L::PageData>) -> Prf + Sync),
+    score: &(impl Fn(&L::Body, &Prepared<L::PageData>) -> Prf + Sync),
     done: &(dyn Fn() + Sync),
 ) -> Result<Vec<Prf>> {
     let fit_fold = |f: usize| -> Result<Vec<(usize, Prf)>> {
