@@ -30,6 +30,7 @@ fn model(dir: &Path, method: &str, name: &str) -> PathBuf {
         folds: None,
         seed: 7,
         progress: false,
+        ..TrainJob::default()
     };
     let trained = find_method(method).unwrap().train(&job).unwrap();
     let path = dir.join(format!("{name}.json"));

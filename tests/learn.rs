@@ -19,12 +19,37 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// and the gold files' text as `articleBody`, one site per page, types article / forum.
 fn corpus() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let html = dir.path().join("html");
-    std::fs::create_dir(&html).unwrap();
+    let k = write_corpus(dir.path(), &|_| true);
+    assert!(k >= 6, "{k} sample pages with main content");
+    dir
+}
+
+/// Two `ground-truth.json` corpora `news` and `forums` of the sample pages with main content
+/// (the even and the odd ones of [`corpus`]), in one folder.
+/// Returns the folder and each corpus's path and pages.
+fn two_corpora() -> (tempfile::TempDir, (PathBuf, usize), (PathBuf, usize)) {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("news"), dir.path().join("forums"));
+    let na = write_corpus(&a, &|k| k % 2 == 0);
+    let nb = write_corpus(&b, &|k| k % 2 == 1);
+    assert!(na >= 3 && nb >= 3, "{na} + {nb} pages");
+    (dir, (a, na), (b, nb))
+}
+
+/// Writes the corpus of [`corpus`] into `root` (created), keeping the `k`-th sample page with
+/// main content when `keep(k)`; returns how many pages it kept.
+fn write_corpus(root: &Path, keep: &dyn Fn(usize) -> bool) -> usize {
+    let html = root.join("html");
+    std::fs::create_dir_all(&html).unwrap();
+    let mut kept = 0;
     let mut gt = serde_json::Map::new();
     let mut k = 0;
-    for e in std::fs::read_dir(Path::new(ROOT).join("gold")).unwrap() {
-        let p = e.unwrap().path();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new(ROOT).join("gold"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for p in files {
         if p.extension().is_none_or(|x| x != "json") {
             continue;
         }
@@ -33,6 +58,11 @@ fn corpus() -> tempfile::TempDir {
             continue;
         }
         let id = g.page.trim_end_matches(".html").to_string();
+        k += 1;
+        if !keep(k - 1) {
+            continue;
+        }
+        kept += 1;
         std::fs::copy(
             Path::new(ROOT).join("sample-pages").join(&g.page),
             html.join(format!("{id}.html")),
@@ -42,19 +72,17 @@ fn corpus() -> tempfile::TempDir {
             id,
             serde_json::json!({
                 "articleBody": g.main_content.text,
-                "url": format!("https://site{k}.example/page"),
-                "page_type": if k % 2 == 0 { "article" } else { "forum" },
+                "url": format!("https://site{}.example/page", k - 1),
+                "page_type": if (k - 1) % 2 == 0 { "article" } else { "forum" },
             }),
         );
-        k += 1;
     }
-    assert!(k >= 6, "{k} sample pages with main content");
     std::fs::write(
-        dir.path().join("ground-truth.json"),
+        root.join("ground-truth.json"),
         serde_json::to_vec(&gt).unwrap(),
     )
     .unwrap();
-    dir
+    kept
 }
 
 fn job(train: &Path, folds: Option<usize>) -> TrainJob {
@@ -64,6 +92,7 @@ fn job(train: &Path, folds: Option<usize>) -> TrainJob {
         folds,
         seed: 7,
         progress: false,
+        ..TrainJob::default()
     }
 }
 
@@ -473,6 +502,7 @@ fn cross_validates_on_the_dev_corpora(method: &str) {
         folds: Some(5),
         seed: 1,
         progress: false,
+        ..TrainJob::default()
     };
     let t = find_method(method).unwrap().train(&j).unwrap();
     let cv = t.cv.unwrap();
@@ -550,4 +580,195 @@ fn the_shipped_learned_model_loads_by_name() {
         );
     }
     run_on_the_news_article(e.as_ref());
+}
+
+/// `cescope train --folds corpus` on two corpora: one table per left-out corpus, the
+/// leave-one-corpus-out mean, per-page CSV lines with `--cv-pages`, the figures in the model
+/// file (`loco`, no `cv`), and the model loads; with one corpus, or a `--folds` that is neither
+/// a number nor `corpus`, a clear error.
+#[test]
+fn train_folds_corpus_scores_each_corpus_left_out() {
+    let (dir, (news, n_news), (forums, n_forums)) = two_corpora();
+    let out = dir.path().join("loco.json");
+    let train = |corpora: &[&Path], folds: &str| {
+        let mut args = vec![
+            "train",
+            "--method",
+            "shallow",
+            "--folds",
+            folds,
+            "--cv-pages",
+        ];
+        args.extend(["--out", out.to_str().unwrap(), "--threads", "1", "--train"]);
+        args.extend(corpora.iter().map(|c| c.to_str().unwrap()));
+        common::run(Path::new(ROOT), &args)
+    };
+    let o = train(&[&news, &forums], "corpus");
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let text = common::stdout(&o);
+    assert!(
+        text.contains("shallow — leave-one-corpus-out cross-validation over 2 corpora"),
+        "{text}"
+    );
+    let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("{s}: {text}"));
+    assert!(at("left out: news") < at("left out: forums"));
+    assert!(at("left out: forums") < at("leave-one-corpus-out mean"));
+    assert!(text.contains("mean of 2 corpora"), "{text}");
+    assert!(!text.contains("grouped by site"), "{text}");
+    // One CSV line per page, each with its own corpus.
+    let csv: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("corpus,id,site"))
+        .skip(1)
+        .collect();
+    assert_eq!(csv.len(), n_news + n_forums, "{text}");
+    assert_eq!(
+        csv.iter().filter(|l| l.starts_with("news,")).count(),
+        n_news
+    );
+    assert_eq!(
+        csv.iter().filter(|l| l.starts_with("forums,")).count(),
+        n_forums
+    );
+    // The model file keeps the figures as `loco`, per corpus; the table's mean is theirs.
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert!(json.get("cv").is_none(), "{json}");
+    assert_eq!(json["loco"]["folds"], 2);
+    let rows = json["loco"]["rows"].as_array().unwrap();
+    let f1 = |c: &str| {
+        rows.iter()
+            .find(|r| r["corpus"] == c && r.get("page_type").is_none())
+            .unwrap()["f1"]
+            .as_f64()
+            .unwrap()
+    };
+    let mean = (f1("news") + f1("forums")) / 2.0;
+    let mean_line = text
+        .lines()
+        .find(|l| l.starts_with("mean of 2 corpora"))
+        .unwrap();
+    assert!(
+        mean_line.ends_with(&format!("{mean:.3}")),
+        "{mean_line} vs {mean}"
+    );
+    assert!(cescope::extractors::find(out.to_str().unwrap()).is_ok());
+    // One corpus: nothing to leave out.
+    let o = train(&[&news], "corpus");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        common::stderr(&o).contains("at least 2 training corpora"),
+        "{}",
+        common::stderr(&o)
+    );
+    let o = train(&[&news, &forums], "sites");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        common::stderr(&o).contains("neither a number of folds nor `corpus`"),
+        "{}",
+        common::stderr(&o)
+    );
+    // --members reaches the method: the tree has none.
+    let o = common::run(
+        Path::new(ROOT),
+        &["train", "--method", "shallow", "--members", "cetd,bte"]
+            .into_iter()
+            .chain([
+                "--train",
+                news.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        common::stderr(&o).contains("members cetd,bte: the shallow method has no member"),
+        "{}",
+        common::stderr(&o)
+    );
+}
+
+/// `--members`: a stacked model over other member extractors records them, loads with them
+/// (its rows are those members' verdicts: the loaded extractor's probabilities are the forest's
+/// on [`stack::rows_with`] of those members) and describes them; a file whose members do not
+/// match its features, or name an unknown extractor, is refused; a method without members
+/// refuses `--members`.
+#[test]
+fn stack_members_are_recorded_and_run_when_loaded() {
+    use cescope::learn::stack;
+    let samples = Path::new(ROOT).join("sample-pages");
+    let mut j = job(&samples, None);
+    j.members = Some(vec!["bte".into(), "Plain".into()]);
+    let t = find_method("stack").unwrap().train(&j).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&t.bytes).unwrap();
+    assert_eq!(json["members"], serde_json::json!(["bte", "plain"]));
+    let features: Vec<&str> = json["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(features.contains(&"plain_parent") && !features.contains(&"cetd_block"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.json");
+    std::fs::write(&path, &t.bytes).unwrap();
+    let e = cescope::extractors::find(path.to_str().unwrap()).unwrap();
+    assert!(
+        e.describe().contains("verdicts of bte, plain"),
+        "{}",
+        e.describe()
+    );
+    let page =
+        cescope::page::Page::load(&samples.join("news-article.html"), &Default::default()).unwrap();
+    let x = e.run(&page, &Params::default());
+    let p = &x.trace.series("p").unwrap().values;
+    let m: cescope::learn::ModelFile<cescope::learn::gbt::Forest> =
+        serde_json::from_slice(&t.bytes).unwrap();
+    let members = stack::Members::new(&["bte", "plain"]).unwrap();
+    let rows = stack::rows_with(&page, &members);
+    let w = members.width();
+    assert_eq!(p.len(), rows.len() / w);
+    for (i, pi) in p.iter().enumerate() {
+        let want = m.body.probability(&rows[i * w..(i + 1) * w]);
+        assert!((pi - want).abs() < 1e-12, "block {i}: {pi} vs {want}");
+    }
+    // Members that do not match the features, unknown members: refused with the reason.
+    let edited = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = json.clone();
+        edit(&mut v);
+        std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
+        match cescope::extractors::find(path.to_str().unwrap()) {
+            Ok(_) => panic!("loaded"),
+            Err(e) => e.to_string(),
+        }
+    };
+    let err = edited(&|v| {
+        v.as_object_mut().unwrap().remove("members");
+    });
+    assert!(err.contains("\"cetd_block\" here"), "{err}");
+    let err = edited(&|v| v["members"] = serde_json::json!(["plain", "bte"]));
+    assert!(err.contains("first difference"), "{err}");
+    let err = edited(&|v| v["members"] = serde_json::json!(["bte", "nope"]));
+    assert!(
+        err.starts_with("model ") && err.contains("unknown member extractor \"nope\""),
+        "{err}"
+    );
+    // Training: an unknown member lists the names there are; svm has no members.
+    j.members = Some(vec!["cetd".into(), "nope".into()]);
+    let err = find_method("stack")
+        .unwrap()
+        .train(&j)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("any registered extractor: ") && err.contains("danag"),
+        "{err}"
+    );
+    j.members = Some(vec!["cetd".into()]);
+    let err = find_method("svm")
+        .unwrap()
+        .train(&j)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("only stack takes members"), "{err}");
 }

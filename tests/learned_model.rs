@@ -34,6 +34,7 @@ fn the_shipped_model_rebuilds_byte_identically() {
         folds: Some(5),
         seed: 1,
         progress: false,
+        ..TrainJob::default()
     };
     let t = find_method("stack").unwrap().train(&j).unwrap();
     let shipped = std::fs::read(Path::new(ROOT).join("models/learned.json")).unwrap();

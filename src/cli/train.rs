@@ -7,6 +7,7 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use clap::Args;
 
+use cescope::learn::folds::Scheme;
 use cescope::learn::{self, model, train::table, TrainJob};
 
 use super::{shown, with_threads};
@@ -20,8 +21,9 @@ use super::{shown, with_threads};
 /// `stack` (gradient-boosted trees over each block's shallow features, DOM context and the
 /// verdicts of cescope's own extractors: the shipped `learned`) and `headline` (a ranker of
 /// headline candidates, trained on gold headlines). With `--folds K`, the training pages are
-/// first cross-validated grouped by site and the table is printed and stored in the model;
-/// the model itself is always fitted on all training pages.
+/// first cross-validated grouped by site; with `--folds corpus`, leaving one training corpus
+/// out at a time (trained on the others, scored on it); the table is printed and stored in the
+/// model. The model itself is always fitted on all training pages.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
     /// The learned method (shallow, svm, mss, crf, stack; headline: the headline ranker).
@@ -34,9 +36,16 @@ pub struct TrainArgs {
     /// Test corpora, scored with the final model (never pages it trained on).
     #[arg(long, value_name = "CORPUS", num_args = 1..)]
     test: Vec<PathBuf>,
-    /// Cross-validate with K folds grouped by site first (K ≥ 2).
-    #[arg(long, value_name = "K")]
-    folds: Option<usize>,
+    /// Cross-validate first: K folds grouped by site (K ≥ 2), or `corpus` to leave one
+    /// training corpus out at a time (needs ≥ 2 corpora; prints a table per left-out corpus and
+    /// the leave-one-corpus-out mean).
+    #[arg(long, value_name = "K|corpus", value_parser = parse_folds)]
+    folds: Option<Scheme>,
+    /// With --method stack: the member extractors whose verdicts are features, any registered
+    /// extractor names, comma-separated (default: cetd,lqf,bte; `cescope algos` lists them,
+    /// the reference extractors readability and trafilatura included).
+    #[arg(long, value_name = "A,B,…", value_delimiter = ',')]
+    members: Option<Vec<String>>,
     /// Seed of every random draw (folds, samples): the same seed gives the same model file.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -48,9 +57,14 @@ pub struct TrainArgs {
     threads: Option<u16>,
     /// With --folds: after the table, one CSV line per training page with its cross-validated
     /// score (corpus, id, site, page type, precision, recall, F1), to find the pages the
-    /// method gets wrong.
+    /// method gets wrong (with --folds corpus: scored by the model that never saw its corpus).
     #[arg(long, requires = "folds")]
     cv_pages: bool,
+}
+
+/// Parses `--folds`: a number of folds or `corpus` ([`Scheme`]).
+fn parse_folds(s: &str) -> std::result::Result<Scheme, String> {
+    s.parse()
 }
 
 /// Runs `cescope train`: checks the method and the output folder, trains on `--threads`
@@ -87,7 +101,12 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     let job = TrainJob {
         train: args.train.clone(),
         test: args.test.clone(),
-        folds: args.folds,
+        folds: match args.folds {
+            Some(Scheme::Sites(k)) => Some(k),
+            _ => None,
+        },
+        loco: args.folds == Some(Scheme::Corpora),
+        members: args.members.clone(),
         seed: args.seed,
         progress: std::io::stderr().is_terminal(),
     };
@@ -107,6 +126,19 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         write!(out, "{}", table(cv))?;
         if args.cv_pages {
             write!(out, "{}", learn::train::cv_pages_csv(&trained.cv_pages))?;
+        }
+    }
+    if let Some(loco) = &trained.loco {
+        writeln!(
+            out,
+            "{} — leave-one-corpus-out cross-validation over {} corpora (word-LCS, macro \
+             averages):",
+            method.info().name,
+            loco.folds
+        )?;
+        write!(out, "{}", learn::train::loco_table(loco))?;
+        if args.cv_pages {
+            write!(out, "{}", learn::train::cv_pages_csv(&trained.loco_pages))?;
         }
     }
     if let Some(t) = &trained.test {
@@ -140,6 +172,9 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 /// `largest`. `--test` is refused (score a headline model with `eval --headline --algo
 /// FILE.json`).
 fn train_headline(args: &TrainArgs, t0: Instant) -> Result<()> {
+    if args.members.is_some() {
+        bail!("--members: the headline ranker has no member extractors (only stack takes members)");
+    }
     if !args.test.is_empty() {
         bail!(
             "--test is not used by --method headline: score the model with `cescope eval \
@@ -147,15 +182,22 @@ fn train_headline(args: &TrainArgs, t0: Instant) -> Result<()> {
         );
     }
     let mut out = std::io::stdout().lock();
-    if let Some(k) = args.folds {
+    if let Some(scheme) = args.folds {
         let peers = cescope::extractors::resolve_headlines("tf,title,largest")?;
         let report = with_threads(args.threads, || {
-            learn::headline::cross_validate(&args.train, k, args.seed, peers)
+            learn::headline::cross_validate_with(&args.train, scheme, args.seed, peers)
         })??;
-        writeln!(
-            out,
-            "headline — {k}-fold cross-validation grouped by site (exact match):"
-        )?;
+        match scheme {
+            Scheme::Sites(k) => writeln!(
+                out,
+                "headline — {k}-fold cross-validation grouped by site (exact match):"
+            )?,
+            Scheme::Corpora => writeln!(
+                out,
+                "headline — leave-one-corpus-out cross-validation (exact match; each corpus's \
+                 rows scored by the ranker fitted on the other corpora):"
+            )?,
+        }
         write!(out, "{}", report.table(cescope::eval::run::GroupBy::Corpus))?;
     }
     let (m, notes) = with_threads(args.threads, || {

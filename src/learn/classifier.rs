@@ -44,6 +44,10 @@ pub trait BlockScorer: Send + Sync {
 /// feature names).
 pub type Featurize = fn(&Page) -> Vec<f64>;
 
+/// A featurizer that carries its own settings (the stack's member extractors): what
+/// [`BlockClassifier::with_rows`] takes.
+pub type FeaturizeWith = Box<dyn Fn(&Page) -> Vec<f64> + Send + Sync>;
+
 /// The trace items the block classifier reads back in its explanation: built and read by
 /// these [`Key`]s.
 const P: Key<Series> = Key::new("p");
@@ -67,8 +71,9 @@ pub struct BlockClassifier {
     info: AlgoInfo,
     names: Vec<String>,
     threshold: ParamSpec,
-    featurize: Featurize,
-    /// The page memo key of the rows ([`MethodInfo::name`]: one featurizer per method).
+    featurize: FeaturizeWith,
+    /// The page memo key of the rows: one key per featurizer ([`MethodInfo::name`], or the
+    /// key given to [`BlockClassifier::with_rows`]).
     rows_key: MemoKey<Vec<f64>>,
     scorer: Box<dyn BlockScorer>,
 }
@@ -82,6 +87,29 @@ impl BlockClassifier {
         names: Vec<String>,
         threshold: f64,
         featurize: Featurize,
+        scorer: Box<dyn BlockScorer>,
+    ) -> BlockClassifier {
+        BlockClassifier::with_rows(
+            name,
+            method,
+            names,
+            threshold,
+            method.name,
+            Box::new(featurize),
+            scorer,
+        )
+    }
+
+    /// As [`BlockClassifier::new`], with rows from `featurize` kept in the page's memo under
+    /// `rows_key` — a key of its own for each distinct featurizer (two featurizers under one
+    /// key would read each other's rows).
+    pub fn with_rows(
+        name: &str,
+        method: &'static MethodInfo,
+        names: Vec<String>,
+        threshold: f64,
+        rows_key: &'static str,
+        featurize: FeaturizeWith,
         scorer: Box<dyn BlockScorer>,
     ) -> BlockClassifier {
         let spec = ParamSpec {
@@ -108,9 +136,16 @@ impl BlockClassifier {
             names,
             threshold: spec,
             featurize,
-            rows_key: MemoKey::new(method.name),
+            rows_key: MemoKey::new(rows_key),
             scorer,
         }
+    }
+
+    /// The same classifier described as `description` (what `cescope algos` and the inspector
+    /// show) instead of its method's description.
+    pub fn with_description(mut self, description: String) -> BlockClassifier {
+        self.info.description = std::borrow::Cow::Owned(description);
+        self
     }
 
     /// The feature rows of `page`'s blocks (row-major, one row of the model's feature count
@@ -118,8 +153,7 @@ impl BlockClassifier {
     /// memo ([`Page::memo`]): a slider move or an explanation re-scores the rows without
     /// re-running the member extractors and the featurizer.
     fn rows(&self, page: &Page) -> std::sync::Arc<Vec<f64>> {
-        let featurize = self.featurize;
-        page.memo(self.rows_key, || featurize(page))
+        page.memo(self.rows_key, || (self.featurize)(page))
     }
 
     /// The probability of every block of `page`, in block order.

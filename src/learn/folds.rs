@@ -1,16 +1,60 @@
-//! k-fold cross-validation grouped by site: the pages of one site are never in both a training
-//! and a test fold (a model must not be scored on a template it has seen), deterministic from
-//! a seed.
+//! Cross-validation folds, two ways of dealing the training pages:
 //!
-//! The sites are sorted, shuffled with ChaCha8 seeded by `seed` (the same order on every
-//! platform and thread count), then dealt out one by one to the fold with the fewest pages so
-//! far (the lowest fold on ties), so folds are balanced in pages, not only in sites.
+//! - [`assign`]: k folds grouped by site — the pages of one site are never in both a training
+//!   and a test fold (a model must not be scored on a template it has seen), deterministic from
+//!   a seed. The sites are sorted, shuffled with ChaCha8 seeded by `seed` (the same order on
+//!   every platform and thread count), then dealt out one by one to the fold with the fewest
+//!   pages so far (the lowest fold on ties), so folds are balanced in pages, not only in sites.
+//! - [`by_corpus`]: leave one corpus out — one fold per training corpus, so each model is scored
+//!   on a corpus (an era, a site mix, a definition of main content) it never saw a page of.
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::{Error, Result};
+
+/// How the training pages are dealt into folds (`cescope train --folds K|corpus`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheme {
+    /// `--folds K`: K folds grouped by site ([`assign`]).
+    Sites(usize),
+    /// `--folds corpus`: one fold per corpus, leave one corpus out ([`by_corpus`]).
+    Corpora,
+}
+
+impl std::str::FromStr for Scheme {
+    type Err = String;
+
+    /// `corpus` (ASCII case-insensitive) or a number of folds. Errors: anything else, with a
+    /// message saying what `--folds` takes (the number itself is checked by [`assign`]).
+    fn from_str(s: &str) -> std::result::Result<Scheme, String> {
+        let t = s.trim();
+        if t.eq_ignore_ascii_case("corpus") {
+            return Ok(Scheme::Corpora);
+        }
+        t.parse::<usize>().map(Scheme::Sites).map_err(|_| {
+            format!("{s:?} is neither a number of folds nor `corpus` (leave one corpus out)")
+        })
+    }
+}
+
+/// The folds of `scheme`: their number and the fold of every page, given each page's site
+/// and corpus (aligned). Errors: those of [`assign`] and [`by_corpus`].
+pub fn deal(
+    scheme: Scheme,
+    sites: &[&str],
+    corpora: &[&str],
+    seed: u64,
+) -> Result<(usize, Vec<usize>)> {
+    match scheme {
+        Scheme::Sites(k) => Ok((k, assign(sites, k, seed)?)),
+        Scheme::Corpora => {
+            let (fold_of, names) = by_corpus(corpora)?;
+            Ok((names.len(), fold_of))
+        }
+    }
+}
 
 /// The fold (`0..k`) of every page, given each page's site. Errors: [`Error::Train`] when `k`
 /// is below 2 or there are fewer sites than folds. O(pages · log pages).
@@ -56,6 +100,42 @@ pub fn assign(sites: &[&str], k: usize, seed: u64) -> Result<Vec<usize>> {
         fold_of.insert(s, f);
     }
     Ok(sites.iter().map(|s| fold_of[s]).collect())
+}
+
+/// Leave-one-corpus-out folds: the fold of every page, given each page's corpus — fold `f` is
+/// the `f`-th distinct corpus in order of first appearance (the order of `--train`) — and the
+/// corpus names in fold order. Errors: [`Error::Train`] when the pages come from fewer than 2
+/// corpora. O(pages · corpora).
+pub fn by_corpus(corpora: &[&str]) -> Result<(Vec<usize>, Vec<String>)> {
+    let mut names: Vec<&str> = Vec::new();
+    let fold_of = corpora
+        .iter()
+        .map(|c| match names.iter().position(|n| n == c) {
+            Some(f) => f,
+            None => {
+                names.push(c);
+                names.len() - 1
+            }
+        })
+        .collect();
+    if names.len() < 2 {
+        return Err(Error::Train(format!(
+            "--folds corpus: the training pages come from {} {} ({}); leaving one corpus \
+             out needs at least 2 training corpora (give several to --train)",
+            names.len(),
+            if names.len() == 1 {
+                "corpus"
+            } else {
+                "corpora"
+            },
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                shown(&names)
+            }
+        )));
+    }
+    Ok((fold_of, names.into_iter().map(str::to_string).collect()))
 }
 
 /// The first few names, for a message.
@@ -124,5 +204,33 @@ mod tests {
             .to_string();
         assert!(e.contains("1 site (unknown)"), "{e}");
         assert_eq!(assign(&["a", "b", "a"], 2, 0).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn schemes_parse_and_deal() {
+        assert_eq!(" Corpus".parse::<Scheme>(), Ok(Scheme::Corpora));
+        assert_eq!("5".parse::<Scheme>(), Ok(Scheme::Sites(5)));
+        let e = "sites".parse::<Scheme>().unwrap_err();
+        assert!(e.contains("neither a number of folds nor `corpus`"), "{e}");
+        let (k, f) = deal(Scheme::Corpora, &["s", "t", "u"], &["x", "y", "x"], 1).unwrap();
+        assert_eq!((k, f), (2, vec![0, 1, 0]));
+        let (k, f) = deal(Scheme::Sites(2), &["s", "t", "s"], &["x", "x", "x"], 1).unwrap();
+        assert_eq!(k, 2);
+        assert_eq!(f[0], f[2]);
+        assert_ne!(f[0], f[1]);
+    }
+
+    #[test]
+    fn leave_one_corpus_out_deals_one_fold_per_corpus_in_order() {
+        let (folds, names) = by_corpus(&["b", "a", "b", "c", "a"]).unwrap();
+        assert_eq!(folds, [0, 1, 0, 2, 1]);
+        assert_eq!(names, ["b", "a", "c"]);
+        let e = by_corpus(&["only", "only"]).unwrap_err().to_string();
+        assert!(
+            e.contains("from 1 corpus (only)") && e.contains("at least 2 training corpora"),
+            "{e}"
+        );
+        let e = by_corpus(&[]).unwrap_err().to_string();
+        assert!(e.contains("0 corpora (none)"), "{e}");
     }
 }

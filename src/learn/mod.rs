@@ -98,6 +98,26 @@ pub trait Learner: Send + Sync + 'static {
         0.5
     }
 
+    /// This method with the member extractors `names` (`cescope train --members`, a model
+    /// file's `members`): registered extractor names whose verdicts become features. Default:
+    /// an [`Error::Train`] — only a method with members ([`stack`]) takes them.
+    fn with_members(&self, names: &[String]) -> Result<Self>
+    where
+        Self: Sized,
+    {
+        Err(Error::Train(format!(
+            "members {}: the {} method has no member extractors (only stack takes members)",
+            names.join(","),
+            self.info().name
+        )))
+    }
+
+    /// The member extractors the model file records (`members`): `None` for the method's
+    /// default members and for a method without members. Default: `None`.
+    fn recorded_members(&self) -> Option<Vec<String>> {
+        None
+    }
+
     /// Turns one page and its gold selection (normal form) into training data.
     fn prepare(&self, page: &Page, gold: &Selection) -> Self::PageData;
 
@@ -157,18 +177,45 @@ impl<L: Learner> Method for Erased<L> {
     }
 
     fn train(&self, job: &TrainJob) -> Result<Trained> {
-        train::run(&self.0, job)
+        match &job.members {
+            Some(names) => train::run(&self.0.with_members(names)?, job),
+            None => train::run(&self.0, job),
+        }
     }
 
     fn load(&self, file: &Path, name: &str, json: &[u8]) -> Result<Arc<dyn Extractor>> {
         let m: ModelFile<L::Body> = model::parse_body(file, json)?;
-        model::check_features(file, &m.features, &self.0.feature_names())?;
-        self.0.check_body(&m.body).map_err(|message| Error::Model {
-            file: crate::fsio::write::printable_path(file),
-            message,
-        })?;
-        Ok(self.0.extractor(name, m))
+        match m.members.clone() {
+            Some(names) => {
+                let l = self.0.with_members(&names).map_err(|e| Error::Model {
+                    file: crate::fsio::write::printable_path(file),
+                    message: match e {
+                        Error::Train(m) => m,
+                        other => other.to_string(),
+                    },
+                })?;
+                load_checked(&l, file, name, m)
+            }
+            None => load_checked(&self.0, file, name, m),
+        }
     }
+}
+
+/// The extractor of a parsed model file `m` of learner `l` (already configured with the
+/// file's members), once its features are `l`'s and its body passes [`Learner::check_body`].
+/// Errors: [`Error::Model`] naming `file`.
+fn load_checked<L: Learner>(
+    l: &L,
+    file: &Path,
+    name: &str,
+    m: ModelFile<L::Body>,
+) -> Result<Arc<dyn Extractor>> {
+    model::check_features(file, &m.features, &l.feature_names())?;
+    l.check_body(&m.body).map_err(|message| Error::Model {
+        file: crate::fsio::write::printable_path(file),
+        message,
+    })?;
+    Ok(l.extractor(name, m))
 }
 
 /// The learned methods, in `--method` order. A new method is one file and one line here.
@@ -179,7 +226,7 @@ pub fn methods() -> &'static [Arc<dyn Method>] {
             Arc::new(Erased(svm::LinearSvm::default())),
             Arc::new(Erased(mss::MssMethod)),
             Arc::new(Erased(crf::Crf)),
-            Arc::new(Erased(stack::Stack)),
+            Arc::new(Erased(stack::Stack::default())),
         ]
     });
     &ALL

@@ -12,14 +12,22 @@
 //!   },
 //!   "cv": {"folds": 5, "rows": [{"corpus": "wcxb-dev", "page_type": "article", "pages": 301,
 //!          "precision": 0.91, "recall": 0.86, "f1": 0.86}, …]},
+//!   "loco": {"folds": 3, "rows": [ … the same rows, each corpus scored by the model that
+//!            never saw it … ]},
 //!   "cescope_version": "0.1.0",
 //!   "threshold": 0.5,
 //!   "body": { … the method's fitted model … }
 //! }
 //! ```
 //!
-//! `cv` is present when the model was trained with `--folds` (word-LCS P / R / F1, macro
-//! averages, per corpus and per page type, by cross-validation grouped by site). Loading
+//! `cv` is present when the model was trained with `--folds K` (word-LCS P / R / F1, macro
+//! averages, per corpus and per page type, by cross-validation grouped by site); `loco` when it
+//! was trained with `--folds corpus` (the same rows, by leave-one-corpus-out cross-validation:
+//! `folds` is the number of corpora, each corpus's rows come from the model fitted on the
+//! others). A stacked model whose member extractors are not the default ones
+//! ([`crate::learn::stack::MEMBERS`]) names them in `members` (after `method`); a file without
+//! `members` has the default ones. Files written before `loco` and `members` existed load
+//! unchanged. Loading
 //! ([`load`]) checks the schema, then the method (which must be registered,
 //! [`crate::learn::methods`]), then the feature list (which must be the method's, name for
 //! name); anything else is an [`Error::Model`] naming the file, never a panic.
@@ -47,6 +55,10 @@ pub struct ModelFile<B> {
     pub schema: u32,
     /// The method's `--method` name.
     pub method: String,
+    /// The member extractors whose verdicts are features (`--members`, the stacked method),
+    /// when they are not the method's default ones; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub members: Option<Vec<String>>,
     /// The feature names, in the order of the method's rows.
     pub features: Vec<String>,
     /// What it was trained on.
@@ -54,6 +66,9 @@ pub struct ModelFile<B> {
     /// The cross-validation figures, when trained with `--folds`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cv: Option<Figures>,
+    /// The leave-one-corpus-out figures, when trained with `--folds corpus`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loco: Option<Figures>,
     /// The version of cescope that trained it.
     pub cescope_version: String,
     /// The default of the extractor's `threshold` parameter (probability of main content).
@@ -90,7 +105,8 @@ pub struct CorpusRecord {
 /// Scores of a model on pages it did not train on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Figures {
-    /// The number of folds (cross-validation) — 0 for a held-out test set.
+    /// The number of folds (cross-validation; leave-one-corpus-out: the number of corpora) —
+    /// 0 for a held-out test set.
     pub folds: usize,
     /// One row per corpus, then per (corpus, page type) where the corpus labels types.
     pub rows: Vec<ScoreRow>,

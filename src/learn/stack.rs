@@ -17,8 +17,8 @@
 //!   picks, what the page declares itself to be, [`crate::page::declared`], and where the
 //!   article's text ends: prose before the block's record group, end-of-text markers after
 //!   boilerpipe's `TerminatingBlocksFinder`, the page's shape);
-//! - for each member extractor `m` of [`MEMBERS`] (run with its default parameters on the
-//!   page): `m_block`, the fraction of the block's text bytes `m` selects
+//! - for each member extractor `m` ([`MEMBERS`] by default, any registered extractors with
+//!   `cescope train --members`, [`Members`]; run with its default parameters on the page): `m_block`, the fraction of the block's text bytes `m` selects
 //!   ([`crate::page::Blocks::project`]); `m_prev`, `m_next`, the same for the neighbouring
 //!   blocks (0 past the ends); `m_parent`, the word-weighted mean of `m_block` over the blocks
 //!   whose container has the same parent element (the block's surroundings: a paragraph among
@@ -33,7 +33,13 @@
 //! Cross-validated against other member sets (docs/learning.md): adding CETR, or
 //! `lqf_bte` instead of LQF, moved F1 by less than the fold noise and cost 0.7 and 1.4 ms a
 //! page. They are cescope's own extractors, so the shipped model measures cescope (a
-//! reference extractor is not a member).
+//! reference extractor is not one of its members).
+//!
+//! **Other members**: `cescope train --method stack --members a,b,…` takes the verdicts of any
+//! registered extractor instead ([`candidates`]: cescope's algorithms, the
+//! shipped filter sets, the reference extractors `readability` and `trafilatura` when built
+//! with them), in the order given; the model file records them (`members`, written only when
+//! they are not [`MEMBERS`], so a default model's file is unchanged) and loading it runs them.
 //!
 //! **Labels** as every block method: main content when at least half of the block's text
 //! bytes are in the gold ([`BlockData`]). **Fit**: perpetual with budget [`BUDGET`] on at most
@@ -52,13 +58,13 @@ use super::gbt::{self, Forest, GbtParams};
 use super::model::ModelFile;
 use super::shallow::{self, fmt, BlockData};
 use super::{Learner, MethodInfo};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::extract::{Extractor, Params};
 use crate::page::Page;
 use crate::selection::Selection;
 
-/// The member extractors whose verdicts are features, in feature order (see the module
-/// documentation for the choice).
+/// The default member extractors whose verdicts are features, in feature order (see the module
+/// documentation for the choice): what a model file without `members` has.
 pub const MEMBERS: [&str; 3] = ["cetd", "lqf", "bte"];
 
 /// The verdict features per member, after the member's name and `_`.
@@ -71,72 +77,208 @@ pub const BUDGET: f32 = 0.5;
 /// The most blocks a model is fitted on (a seeded sample beyond).
 pub const MAX_ROWS: usize = 400_000;
 
-static NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
+/// The member extractors of a stacked model, resolved among the member candidates
+/// ([`candidates`]): their names (as registered), in feature order,
+/// the feature names of a row and the page memo key of the rows.
+#[derive(Clone)]
+pub struct Members {
+    names: Vec<String>,
+    /// `None` only for a default member the registry lacks (never in a build that passes its
+    /// tests): its verdicts are zeros.
+    extractors: Vec<Option<Arc<dyn Extractor>>>,
+    features: Arc<Vec<String>>,
+    /// The key of the rows in the page's memo ([`Page::memo`]): `stack` for the default
+    /// members, `stack:a,b,…` otherwise, so models with other members never share rows.
+    key: &'static str,
+}
+
+impl std::fmt::Debug for Members {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Members").field(&self.names).finish()
+    }
+}
+
+/// The feature names of a row with members `names` (see the module documentation).
+fn names_with(names: &[String]) -> Vec<String> {
     let mut v = shallow::feature_names();
     v.extend(BlockContext::names().iter().cloned());
-    for m in MEMBERS {
+    for m in names {
         v.extend(VERDICTS.iter().map(|f| format!("{m}_{f}")));
     }
     v.push("members_mean".into());
     v
-});
-
-/// The feature names, in row order (see the module documentation).
-pub fn feature_names() -> Vec<String> {
-    NAMES.clone()
 }
 
-/// Values per row.
-pub fn width() -> usize {
-    NAMES.len()
+/// `key` as a `&'static str`, leaked once per distinct key in the process (a process loads a
+/// handful of member lists: the memo keys of their models' rows).
+fn interned(key: String) -> &'static str {
+    static KEYS: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut keys = KEYS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(k) = keys.iter().find(|k| **k == key) {
+        return k;
+    }
+    let k: &'static str = Box::leak(key.into_boxed_str());
+    keys.push(k);
+    k
 }
 
-/// The member extractors, looked up once among the algorithms ([`crate::algorithms::all`]), in
-/// [`MEMBERS`] order (`None` for a name there is not — never in a build that passes its tests).
-fn members() -> &'static [Option<Arc<dyn Extractor>>] {
-    static ALL: LazyLock<Vec<Option<Arc<dyn Extractor>>>> = LazyLock::new(|| {
-        MEMBERS
-            .iter()
-            .map(|m| {
-                crate::algorithms::all()
-                    .iter()
-                    .find(|e| e.name() == *m)
-                    .cloned()
-            })
-            .collect()
+/// Every extractor a stacked model can take as a member, built once: the algorithms
+/// ([`crate::algorithms::all`], the reference extractors included) and the shipped filter sets
+/// ([`crate::algorithms::combine::shipped`]) — what the registry above the learners
+/// (`crate::extractors`) lists as `all`, looked up here without it (the learners sit below
+/// the registry).
+fn candidates() -> &'static [Arc<dyn Extractor>] {
+    static ALL: LazyLock<Vec<Arc<dyn Extractor>>> = LazyLock::new(|| {
+        let mut v = crate::algorithms::all().to_vec();
+        v.extend(
+            crate::algorithms::combine::shipped()
+                .iter()
+                .map(|s| Arc::new(s.clone()) as Arc<dyn Extractor>),
+        );
+        v
     });
     &ALL
 }
 
-/// Each member's verdict on each block ([`crate::page::Blocks::project`] of its selection):
-/// one vector of block fractions per member, in [`MEMBERS`] order (zeros for a member the
-/// algorithms lack).
-pub fn member_verdicts(page: &Page) -> Vec<Vec<f64>> {
-    let blocks = page.blocks();
-    members()
+/// The member candidate named `name` (ASCII case-insensitive, trimmed).
+fn candidate(name: &str) -> Option<Arc<dyn Extractor>> {
+    let name = name.trim();
+    candidates()
         .iter()
-        .map(|e| match e {
-            Some(e) => {
-                let x = e.run(page, &Params::defaults(e.params()));
-                blocks.project(&x.selection)
-            }
-            None => vec![0.0; blocks.len()],
-        })
-        .collect()
+        .find(|e| e.name().eq_ignore_ascii_case(name))
+        .cloned()
 }
 
-/// The feature rows of a page's blocks ([`feature_names`]), row-major: `blocks ×`
-/// [`width`] values. Runs the member extractors on the page (sharing its DOM and blocks).
+impl Members {
+    /// The members named `names` (registered extractor names, ASCII case-insensitive, in
+    /// feature order). Errors: [`Error::Train`] for an empty list, a name the registry does not
+    /// know (listing the names it knows) or a name given twice.
+    pub fn new(names: &[impl AsRef<str>]) -> Result<Members> {
+        if names.is_empty() {
+            return Err(Error::Train(format!(
+                "no member extractor named (the default members are {})",
+                MEMBERS.join(",")
+            )));
+        }
+        let mut canonical: Vec<String> = Vec::with_capacity(names.len());
+        let mut extractors = Vec::with_capacity(names.len());
+        for n in names {
+            let n = n.as_ref();
+            let Some(e) = candidate(n) else {
+                let known: Vec<&str> = candidates().iter().map(|e| e.name()).collect();
+                return Err(Error::Train(format!(
+                    "unknown member extractor {:?}; a member can be any registered extractor: {}",
+                    n.trim(),
+                    known.join(", ")
+                )));
+            };
+            if canonical.iter().any(|c| c == e.name()) {
+                return Err(Error::Train(format!(
+                    "member extractor {} is named twice",
+                    e.name()
+                )));
+            }
+            canonical.push(e.name().to_string());
+            extractors.push(Some(e));
+        }
+        let key = if canonical == MEMBERS {
+            "stack"
+        } else {
+            interned(format!("stack:{}", canonical.join(",")))
+        };
+        Ok(Members {
+            features: Arc::new(names_with(&canonical)),
+            names: canonical,
+            extractors,
+            key,
+        })
+    }
+
+    /// The default members ([`MEMBERS`]), looked up once.
+    pub fn default_members() -> &'static Members {
+        static DEFAULT: LazyLock<Members> = LazyLock::new(|| {
+            let names: Vec<String> = MEMBERS.iter().map(|m| m.to_string()).collect();
+            Members {
+                features: Arc::new(names_with(&names)),
+                extractors: MEMBERS.iter().map(|m| candidate(m)).collect(),
+                names,
+                key: "stack",
+            }
+        });
+        &DEFAULT
+    }
+
+    /// The members' names, in feature order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Whether these are the default members ([`MEMBERS`], in that order).
+    pub fn is_default(&self) -> bool {
+        self.names == MEMBERS
+    }
+
+    /// The feature names of a row, in row order (see the module documentation).
+    pub fn feature_names(&self) -> &[String] {
+        &self.features
+    }
+
+    /// Values per row.
+    pub fn width(&self) -> usize {
+        self.features.len()
+    }
+
+    /// Each member's verdict on each block ([`crate::page::Blocks::project`] of its
+    /// selection): one vector of block fractions per member, in member order (zeros for a
+    /// member the registry lacks).
+    pub fn verdicts(&self, page: &Page) -> Vec<Vec<f64>> {
+        let blocks = page.blocks();
+        self.extractors
+            .iter()
+            .map(|e| match e {
+                Some(e) => {
+                    let x = e.run(page, &Params::defaults(e.params()));
+                    blocks.project(&x.selection)
+                }
+                None => vec![0.0; blocks.len()],
+            })
+            .collect()
+    }
+}
+
+/// The feature names with the default members, in row order (see the module documentation).
+pub fn feature_names() -> Vec<String> {
+    Members::default_members().feature_names().to_vec()
+}
+
+/// Values per row with the default members.
+pub fn width() -> usize {
+    Members::default_members().width()
+}
+
+/// The default members' verdicts on each block ([`Members::verdicts`]).
+pub fn member_verdicts(page: &Page) -> Vec<Vec<f64>> {
+    Members::default_members().verdicts(page)
+}
+
+/// The feature rows of a page's blocks with the default members ([`rows_with`]).
 pub fn stack_rows(page: &Page) -> Vec<f64> {
+    rows_with(page, Members::default_members())
+}
+
+/// The feature rows of a page's blocks ([`Members::feature_names`]), row-major: `blocks ×`
+/// [`Members::width`] values. Runs the member extractors on the page (sharing its DOM and
+/// blocks).
+pub fn rows_with(page: &Page, members: &Members) -> Vec<f64> {
     let blocks = page.blocks();
     let n = blocks.len();
-    let w = width();
+    let w = members.width();
     if n == 0 {
         return Vec::new();
     }
     let shallow_rows = shallow::block_rows(blocks);
     let context = BlockContext::build(page.dom(), blocks, page.records());
-    let verdicts = member_verdicts(page);
+    let verdicts = members.verdicts(page);
     let dom = page.dom();
 
     // Blocks grouped by their container's parent element, and word weights.
@@ -199,7 +341,7 @@ pub fn stack_rows(page: &Page) -> Vec<f64> {
             out.push(parent_mean[k][group_of[i]]);
             out.push(coverage[k]);
         }
-        out.push(sum / MEMBERS.len() as f64);
+        out.push(sum / m.max(1) as f64);
     }
     debug_assert_eq!(out.len(), n * w);
     out
@@ -270,9 +412,32 @@ pub fn page_weights(pages: &[&BlockData]) -> Vec<f64> {
     w
 }
 
-/// The stacked block classifier (`--method stack`).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Stack;
+/// The stacked block classifier (`--method stack`) with its member extractors (default:
+/// [`MEMBERS`]).
+#[derive(Debug, Clone)]
+pub struct Stack {
+    members: Members,
+}
+
+impl Default for Stack {
+    fn default() -> Stack {
+        Stack {
+            members: Members::default_members().clone(),
+        }
+    }
+}
+
+impl Stack {
+    /// The stack with `members` as its member extractors.
+    pub fn new(members: Members) -> Stack {
+        Stack { members }
+    }
+
+    /// Its member extractors.
+    pub fn members(&self) -> &Members {
+        &self.members
+    }
+}
 
 static INFO: MethodInfo = MethodInfo {
     name: "stack",
@@ -289,15 +454,30 @@ impl Learner for Stack {
     }
 
     fn feature_names(&self) -> Vec<String> {
-        feature_names()
+        self.members.feature_names().to_vec()
+    }
+
+    /// The stack with members `names` ([`Members::new`]'s errors).
+    fn with_members(&self, names: &[String]) -> Result<Stack> {
+        Ok(Stack::new(Members::new(names)?))
+    }
+
+    /// The members when they are not [`MEMBERS`].
+    fn recorded_members(&self) -> Option<Vec<String>> {
+        (!self.members.is_default()).then(|| self.members.names().to_vec())
     }
 
     fn prepare(&self, page: &Page, gold: &Selection) -> BlockData {
-        BlockData::with_rows(page, gold, stack_rows(page), width())
+        BlockData::with_rows(
+            page,
+            gold,
+            rows_with(page, &self.members),
+            self.members.width(),
+        )
     }
 
     fn check_body(&self, body: &Forest) -> std::result::Result<(), String> {
-        body.check(width())
+        body.check(self.members.width())
     }
 
     fn parallel_folds(&self) -> bool {
@@ -309,7 +489,7 @@ impl Learner for Stack {
         let weights = page_weights(pages);
         gbt::fit(
             &rows,
-            width(),
+            self.members.width(),
             &labels,
             Some(&weights),
             GbtParams {
@@ -325,14 +505,24 @@ impl Learner for Stack {
     }
 
     fn extractor(&self, name: &str, model: ModelFile<Forest>) -> Arc<dyn Extractor> {
-        Arc::new(BlockClassifier::new(
+        let members = self.members.clone();
+        let c = BlockClassifier::with_rows(
             name,
             &INFO,
             model.features,
             model.threshold,
-            stack_rows,
+            members.key,
+            Box::new(move |page: &Page| rows_with(page, &members)),
             Box::new(model.body),
-        ))
+        );
+        if self.members.is_default() {
+            return Arc::new(c);
+        }
+        Arc::new(c.with_description(format!(
+            "learned (stack): gradient-boosted trees over each block's shallow features, DOM \
+             context, records and the verdicts of {}",
+            self.members.names().join(", ")
+        )))
     }
 }
 
@@ -427,7 +617,7 @@ mod tests {
              ten eleven twelve.</p><p>Alpha beta gamma delta epsilon zeta eta theta.</p></div>\
              <ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul></body></html>";
         let page = Page::from_text("t.html", html);
-        let data = Stack.prepare(&page, &Selection::default());
+        let data = Stack::default().prepare(&page, &Selection::default());
         assert_eq!(data.width, width());
         // A forest that says "content" exactly when bte_block (a late column) is 1.
         let col = u32::try_from(
@@ -450,7 +640,7 @@ mod tests {
         }))
         .unwrap();
         f.check(width()).unwrap();
-        let text = Stack.extract_text(&f, &data, 0.5);
+        let text = Stack::default().extract_text(&f, &data, 0.5);
         assert_eq!(
             text,
             "One two three four five six seven eight nine ten eleven twelve.\n\
@@ -460,7 +650,108 @@ mod tests {
 
     #[test]
     fn every_member_is_registered() {
-        assert!(members().iter().all(Option::is_some), "{MEMBERS:?}");
+        let d = Members::default_members();
+        assert!(d.extractors.iter().all(Option::is_some), "{MEMBERS:?}");
+        assert_eq!(d.names(), MEMBERS);
+        assert!(d.is_default());
+    }
+
+    /// Other members: their verdicts replace the default members' columns, named after them
+    /// in the order given; the rest of the row is the same.
+    #[test]
+    fn other_members_give_their_own_verdict_columns() {
+        let page = Page::from_text(
+            "t.html",
+            "<html><body><div id=main><p>One two three four five six seven eight nine ten \
+             eleven twelve.</p><p>Alpha beta gamma delta epsilon zeta eta theta iota.</p></div>\
+             <ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul></body></html>",
+        );
+        let m = Members::new(&[" BTE", "plain"]).unwrap();
+        assert_eq!(m.names(), ["bte", "plain"]);
+        assert!(!m.is_default());
+        let names = m.feature_names();
+        let col = |name: &str| names.iter().position(|x| x == name);
+        assert!(col("cetd_block").is_none() && col("lqf_parent").is_none());
+        assert_eq!(m.width(), width() - VERDICTS.len());
+        let rows = rows_with(&page, &m);
+        let n = page.blocks().len();
+        assert_eq!(rows.len(), n * m.width());
+        let default = stack_rows(&page);
+        let w = width();
+        let dcol = |name: &str| feature_names().iter().position(|x| x == name).unwrap();
+        let plain = m.verdicts(&page)[1].clone();
+        // plain keeps the whole page's text: every block is fully selected.
+        assert!(plain.iter().all(|&v| v == 1.0), "{plain:?}");
+        for i in 0..n {
+            let row = &rows[i * m.width()..(i + 1) * m.width()];
+            let drow = &default[i * w..(i + 1) * w];
+            // The shared part (shallow and context features) is the same.
+            let shared = dcol("cetd_block");
+            assert_eq!(row[..shared], drow[..shared], "block {i}");
+            assert_eq!(row[col("bte_block").unwrap()], drow[dcol("bte_block")]);
+            assert_eq!(row[col("plain_block").unwrap()], 1.0);
+            assert_eq!(row[col("plain_coverage").unwrap()], 1.0);
+            let mean = (drow[dcol("bte_block")] + 1.0) / 2.0;
+            assert_eq!(row[col("members_mean").unwrap()], mean, "block {i}");
+        }
+        // The stack records other members, never the default ones (however they are spelt).
+        let stack = Stack::default()
+            .with_members(&["bte".into(), "plain".into()])
+            .unwrap();
+        assert_eq!(
+            stack.recorded_members(),
+            Some(vec!["bte".to_string(), "plain".to_string()])
+        );
+        assert_eq!(stack.feature_names(), names);
+        let same = Stack::default()
+            .with_members(&["CETD".into(), "lqf ".into(), "bte".into()])
+            .unwrap();
+        assert_eq!(same.recorded_members(), None);
+        assert_eq!(same.feature_names(), feature_names());
+        assert_eq!(Stack::default().recorded_members(), None);
+        // Two member lists never share the page memo's rows.
+        assert_eq!(same.members().key, "stack");
+        assert_eq!(stack.members().key, "stack:bte,plain");
+        assert!(std::ptr::eq(
+            stack.members().key,
+            Members::new(&["bte", "plain"]).unwrap().key
+        ));
+    }
+
+    #[test]
+    fn unknown_repeated_or_no_members_are_clear_errors() {
+        let e = Members::new(&["cetd", "nope"]).unwrap_err().to_string();
+        assert!(
+            e.contains("unknown member extractor \"nope\"")
+                && e.contains("any registered extractor: ")
+                && e.contains("cetd")
+                && e.contains("bte"),
+            "{e}"
+        );
+        let e = Members::new(&["bte", "BTE"]).unwrap_err().to_string();
+        assert!(e.contains("bte is named twice"), "{e}");
+        let e = Members::new(&[] as &[&str]).unwrap_err().to_string();
+        assert!(e.contains("no member extractor named"), "{e}");
+    }
+
+    /// The reference extractors are members like any other (when built with them).
+    #[cfg(feature = "reference")]
+    #[test]
+    fn reference_extractors_can_be_members() {
+        let m = Members::new(&["cetd", "readability", "trafilatura"]).unwrap();
+        assert!(m.feature_names().iter().any(|f| f == "readability_block"));
+        assert!(m
+            .feature_names()
+            .iter()
+            .any(|f| f == "trafilatura_coverage"));
+        let page = Page::from_text(
+            "r.html",
+            "<html><body><article><p>One two three four five six seven eight nine ten eleven \
+             twelve thirteen fourteen fifteen.</p></article></body></html>",
+        );
+        let v = m.verdicts(&page);
+        assert_eq!(v.len(), 3);
+        assert!(v.iter().all(|b| b.len() == page.blocks().len()));
     }
 
     #[test]

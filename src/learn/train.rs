@@ -1,6 +1,6 @@
 //! The training pipeline of every learned method (`cescope train`): gather the pages, prepare
-//! each once, cross-validate grouped by site, fit on all training pages, score a test set,
-//! and produce the model file's bytes.
+//! each once, cross-validate grouped by site and / or leaving one corpus out, fit on all
+//! training pages, score a test set, and produce the model file's bytes.
 //!
 //! Deterministic: the pages are prepared in parallel but kept in page order, every fit runs on
 //! pages in that order with a seed derived from `--seed` (fold `f` gets its own), the folds are
@@ -29,6 +29,15 @@ pub struct TrainJob {
     pub test: Vec<PathBuf>,
     /// `--folds K`: cross-validate grouped by site first.
     pub folds: Option<usize>,
+    /// `--folds corpus`: cross-validate leaving one training corpus out first (each corpus
+    /// scored by a model fitted on the others, [`folds::by_corpus`]); needs at least 2
+    /// training corpora. May be combined with `folds` (both are run, on the same prepared
+    /// pages).
+    pub loco: bool,
+    /// `--members a,b,…`: the member extractors of a method that has them (the stacked
+    /// classifier, [`super::stack`]), registered extractor names; `None` for the method's
+    /// default members. Errors for a method without members ([`Learner::with_members`]).
+    pub members: Option<Vec<String>>,
     /// The seed of every random draw.
     pub seed: u64,
     /// Draw a progress bar on standard error.
@@ -40,19 +49,26 @@ pub struct TrainJob {
 pub struct Trained {
     /// The model file's bytes ([`ModelFile::to_bytes`]).
     pub bytes: Vec<u8>,
-    /// The cross-validation figures (`--folds`).
+    /// The cross-validation figures (`--folds K`).
     pub cv: Option<Figures>,
+    /// The leave-one-corpus-out figures (`--folds corpus`): rows per corpus (and its page
+    /// types), each corpus scored by the model fitted on the other corpora.
+    pub loco: Option<Figures>,
     /// The test figures (`--test`).
     pub test: Option<Figures>,
     /// Pages left out (no gold, unreadable), one line each.
     pub notes: Vec<String>,
     /// Training pages used.
     pub pages: usize,
-    /// With `--folds`: each training page's description and its cross-validated score (the
+    /// With `--folds K`: each training page's description and its cross-validated score (the
     /// fold's model, which never saw the page's site), in page order; empty otherwise.
     pub cv_pages: Vec<(PageMeta, Prf)>,
+    /// With `--folds corpus`: the same, each page scored by the model that never saw its
+    /// corpus; empty otherwise.
+    pub loco_pages: Vec<(PageMeta, Prf)>,
     /// Wall-clock seconds of the three stages: reading and featurising the pages, the
-    /// cross-validation folds (0 without `--folds`), the final fit.
+    /// cross-validation folds (site-grouped and leave-one-corpus-out; 0 without `--folds`),
+    /// the final fit.
     pub seconds: [f64; 3],
 }
 
@@ -123,9 +139,55 @@ fn refuse_overlap(
     Ok(())
 }
 
+/// The cross-validated score of every page of `prepared` (in page order): for each fold
+/// `f` in `0..k`, `l` fitted on the pages whose `fold_of` is not `f` (seed [`fold_seed`]) scores
+/// the pages whose `fold_of` is `f`. The folds are fitted in parallel when the learner allows
+/// it ([`Learner::parallel_folds`]); the scores are put back per page, so the result does not
+/// depend on the thread count. `done` is called once per fold. Errors: the learner's fit.
+fn cross_validate<L: Learner>(
+    l: &L,
+    prepared: &[Prepared<L::PageData>],
+    fold_of: &[usize],
+    k: usize,
+    seed: u64,
+    score: &(impl Fn(&L::Body, &Prepared<L::PageData>) -> Prf + Sync),
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<Prf>> {
+    let fit_fold = |f: usize| -> Result<Vec<(usize, Prf)>> {
+        let train: Vec<&L::PageData> = prepared
+            .iter()
+            .zip(fold_of)
+            .filter(|(_, &g)| g != f)
+            .map(|(p, _)| &p.data)
+            .collect();
+        let body = l.fit(&train, fold_seed(seed, f))?;
+        let scored = prepared
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| fold_of[*i] == f)
+            .map(|(i, p)| (i, score(&body, p)))
+            .collect();
+        done();
+        Ok(scored)
+    };
+    let per_fold: Vec<Result<Vec<(usize, Prf)>>> = if l.parallel_folds() {
+        (0..k).into_par_iter().map(fit_fold).collect()
+    } else {
+        (0..k).map(fit_fold).collect()
+    };
+    let mut prf = vec![Prf::from_counts(0, 0, 0); prepared.len()];
+    for fold in per_fold {
+        for (i, s) in fold? {
+            prf[i] = s;
+        }
+    }
+    Ok(prf)
+}
+
 /// Runs the pipeline for learner `l` (see the module documentation). Errors: those of
 /// [`data::gather`] (missing corpus, no gold), [`folds::assign`] (`--folds` below 2, fewer
-/// sites than folds), overlapping test pages, and the learner's fit ([`Error::Train`]).
+/// sites than folds), [`folds::by_corpus`] (`--folds corpus` with fewer than 2 training
+/// corpora), overlapping test pages, and the learner's fit ([`Error::Train`]).
 pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
     let (train_pages, mut notes) = data::gather(&job.train)?;
     let test_pages = if job.test.is_empty() {
@@ -136,12 +198,18 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
         refuse_overlap(&train_pages, &t)?;
         t
     };
+    // Before any page is read: a job that cannot be cross-validated fails at once.
     if let Some(k) = job.folds {
-        // Before any page is read: a job that cannot be cross-validated fails at once.
         let sites: Vec<&str> = train_pages.iter().map(|p| p.site.as_str()).collect();
         folds::assign(&sites, k, job.seed)?;
     }
-    let fits = job.folds.unwrap_or(0) + 1;
+    let loco_folds = if job.loco {
+        let corpora: Vec<&str> = train_pages.iter().map(|p| p.corpus.as_str()).collect();
+        folds::by_corpus(&corpora)?.1.len()
+    } else {
+        0
+    };
+    let fits = job.folds.unwrap_or(0) + loco_folds + 1;
     let bar = Bar::new(job.progress, train_pages.len() + test_pages.len() + fits);
     let clock = std::time::Instant::now();
     bar.say("reading");
@@ -163,45 +231,32 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
 
     let read_secs = clock.elapsed().as_secs_f64();
     bar.say("fitting");
+    let metas: Vec<&PageMeta> = prepared.iter().map(|p| &p.meta).collect();
+    let with_meta = |prf: Vec<Prf>| prepared.iter().map(|p| p.meta.clone()).zip(prf).collect();
     let mut cv_pages = Vec::new();
     let cv = match job.folds {
         Some(k) => {
             let sites: Vec<&str> = prepared.iter().map(|p| p.meta.site.as_str()).collect();
             let fold_of = folds::assign(&sites, k, job.seed)?;
-            let fit_fold = |f: usize| -> Result<Vec<(usize, Prf)>> {
-                let train: Vec<&L::PageData> = prepared
-                    .iter()
-                    .zip(&fold_of)
-                    .filter(|(_, &g)| g != f)
-                    .map(|(p, _)| &p.data)
-                    .collect();
-                let body = l.fit(&train, fold_seed(job.seed, f))?;
-                let scored = prepared
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| fold_of[*i] == f)
-                    .map(|(i, p)| (i, score(&body, p)))
-                    .collect();
-                bar.inc();
-                Ok(scored)
-            };
-            let per_fold: Vec<Result<Vec<(usize, Prf)>>> = if l.parallel_folds() {
-                (0..k).into_par_iter().map(fit_fold).collect()
-            } else {
-                (0..k).map(fit_fold).collect()
-            };
-            let mut prf = vec![Prf::from_counts(0, 0, 0); prepared.len()];
-            for fold in per_fold {
-                for (i, s) in fold? {
-                    prf[i] = s;
-                }
-            }
-            let metas: Vec<&PageMeta> = prepared.iter().map(|p| &p.meta).collect();
+            let prf = cross_validate(l, &prepared, &fold_of, k, job.seed, &score, &tick)?;
             let rows = figures(&metas, &prf);
-            cv_pages = prepared.iter().map(|p| p.meta.clone()).zip(prf).collect();
+            cv_pages = with_meta(prf);
             Some(Figures { folds: k, rows })
         }
         None => None,
+    };
+    let mut loco_pages = Vec::new();
+    let loco = if job.loco {
+        // The corpora of the pages read (a corpus whose pages all failed to read has no fold).
+        let corpora: Vec<&str> = prepared.iter().map(|p| p.meta.corpus.as_str()).collect();
+        let (fold_of, names) = folds::by_corpus(&corpora)?;
+        let k = names.len();
+        let prf = cross_validate(l, &prepared, &fold_of, k, job.seed, &score, &tick)?;
+        let rows = figures(&metas, &prf);
+        loco_pages = with_meta(prf);
+        Some(Figures { folds: k, rows })
+    } else {
+        None
     };
     let cv_secs = clock.elapsed().as_secs_f64() - read_secs;
     let all: Vec<&L::PageData> = prepared.iter().map(|p| &p.data).collect();
@@ -220,6 +275,7 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
     let model = ModelFile {
         schema: SCHEMA,
         method: l.info().name.to_string(),
+        members: l.recorded_members(),
         features: l.feature_names(),
         training: Training {
             corpora: corpus_records(
@@ -231,6 +287,7 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
             folds: job.folds,
         },
         cv: cv.clone(),
+        loco: loco.clone(),
         cescope_version: env!("CARGO_PKG_VERSION").to_string(),
         threshold,
         body,
@@ -238,10 +295,12 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
     Ok(Trained {
         bytes: model.to_bytes(),
         cv,
+        loco,
         test,
         notes,
         pages: prepared.len(),
         cv_pages,
+        loco_pages,
         seconds: [read_secs, cv_secs, fit_secs],
     })
 }
@@ -337,11 +396,16 @@ pub fn figures(metas: &[&PageMeta], prf: &[Prf]) -> Vec<ScoreRow> {
 
 /// The figures as an aligned table: `corpus  type  pages  P  R  F1`.
 pub fn table(f: &Figures) -> String {
+    rows_table(&f.rows)
+}
+
+/// `rows` as an aligned table with its header.
+fn rows_table(rows: &[ScoreRow]) -> String {
     let mut out = format!(
         "{:<22} {:<14} {:>6} {:>7} {:>7} {:>7}\n",
         "corpus", "page type", "pages", "P", "R", "F1"
     );
-    for r in &f.rows {
+    for r in rows {
         out.push_str(&format!(
             "{:<22} {:<14} {:>6} {:>7.3} {:>7.3} {:>7.3}\n",
             r.corpus,
@@ -353,4 +417,237 @@ pub fn table(f: &Figures) -> String {
         ));
     }
     out
+}
+
+/// The macro mean over the corpora of `f` (each corpus's row of all its pages; its page-type
+/// rows are not counted): precision, recall and F1 averaged with every corpus weighing the
+/// same, whatever its number of pages — for leave-one-corpus-out figures, the
+/// **leave-one-corpus-out mean**. `corpus` is `mean of N corpora`, `pages` the sum. `None`
+/// when `f` has no corpus row.
+pub fn corpus_mean(f: &Figures) -> Option<ScoreRow> {
+    let corpora: Vec<&ScoreRow> = f.rows.iter().filter(|r| r.page_type.is_none()).collect();
+    if corpora.is_empty() {
+        return None;
+    }
+    let n = corpora.len() as f64;
+    let mean = |g: &dyn Fn(&ScoreRow) -> f64| corpora.iter().map(|r| g(r)).sum::<f64>() / n;
+    Some(ScoreRow {
+        corpus: format!("mean of {} corpora", corpora.len()),
+        page_type: None,
+        pages: corpora.iter().map(|r| r.pages).sum(),
+        precision: mean(&|r| r.precision),
+        recall: mean(&|r| r.recall),
+        f1: mean(&|r| r.f1),
+    })
+}
+
+/// Leave-one-corpus-out figures as one table per left-out corpus (its row and its page types'
+/// rows, under `left out: NAME — fitted on the other corpora`), then the leave-one-corpus-out
+/// mean ([`corpus_mean`]) as a last table of one row.
+pub fn loco_table(f: &Figures) -> String {
+    let mut out = String::new();
+    let mut start = 0;
+    while start < f.rows.len() {
+        let corpus = &f.rows[start].corpus;
+        let end = f.rows[start..]
+            .iter()
+            .position(|r| &r.corpus != corpus)
+            .map_or(f.rows.len(), |k| start + k);
+        out.push_str(&format!(
+            "left out: {corpus} — fitted on the other corpora\n{}\n",
+            rows_table(&f.rows[start..end])
+        ));
+        start = end;
+    }
+    if let Some(m) = corpus_mean(f) {
+        out.push_str("leave-one-corpus-out mean (every corpus weighs the same):\n");
+        out.push_str(&rows_table(&[m]));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::extract::Extractor;
+    use crate::learn::{MethodInfo, ModelFile};
+    use crate::page::Page;
+    use crate::selection::Selection;
+
+    static TOY: MethodInfo = MethodInfo {
+        name: "fold-spy",
+        description: "remembers the pages it was fitted on",
+        source: "none",
+    };
+
+    /// A learner that remembers the pages (file names) each fit saw, and extracts a page's
+    /// gold text only when that fit saw exactly the pages of the *other* corpora (a page's
+    /// corpus is its file name's prefix before `-`): a fold that trained on a page of the
+    /// corpus it is scored on, or missed a page of another corpus, scores 0.
+    struct FoldSpy {
+        /// Every training page's file name.
+        all: Vec<&'static str>,
+    }
+
+    fn corpus_of(name: &str) -> &str {
+        name.split('-').next().unwrap_or(name)
+    }
+
+    impl Learner for FoldSpy {
+        type PageData = (String, String);
+        type Body = Vec<String>;
+
+        fn info(&self) -> &'static MethodInfo {
+            &TOY
+        }
+
+        fn feature_names(&self) -> Vec<String> {
+            Vec::new()
+        }
+
+        fn prepare(&self, page: &Page, gold: &Selection) -> (String, String) {
+            (page.name().to_string(), page.render(gold))
+        }
+
+        fn fit(&self, pages: &[&(String, String)], _seed: u64) -> Result<Vec<String>> {
+            Ok(pages.iter().map(|p| p.0.clone()).collect())
+        }
+
+        fn extract_text(&self, body: &Vec<String>, page: &(String, String), _t: f64) -> String {
+            let own = corpus_of(&page.0);
+            let others: Vec<&str> = self
+                .all
+                .iter()
+                .copied()
+                .filter(|n| corpus_of(n) != own)
+                .collect();
+            if *body == others {
+                page.1.clone()
+            } else {
+                String::new()
+            }
+        }
+
+        fn extractor(&self, _name: &str, _model: ModelFile<Vec<String>>) -> Arc<dyn Extractor> {
+            unreachable!("the spy is never loaded")
+        }
+    }
+
+    /// A `ground-truth.json` corpus `dir/name` of hand-made pages `name-1.html`, …, one site
+    /// each, the first paragraph as gold.
+    fn corpus(dir: &std::path::Path, name: &str, pages: usize) -> PathBuf {
+        let root = dir.join(name);
+        std::fs::create_dir_all(root.join("html")).unwrap();
+        let mut gt = serde_json::Map::new();
+        for i in 1..=pages {
+            let id = format!("{name}-{i}");
+            let body =
+                format!("The {name} story number {i} tells of rivers and the towns along them.");
+            std::fs::write(
+                root.join("html").join(format!("{id}.html")),
+                format!(
+                    "<html><body><p>{body}</p><ul><li><a href=/a>Home</a></li>\
+                     <li><a href=/b>About</a></li></ul></body></html>"
+                ),
+            )
+            .unwrap();
+            gt.insert(
+                id,
+                serde_json::json!({"articleBody": body, "url": format!("https://{name}{i}.example/")}),
+            );
+        }
+        std::fs::write(
+            root.join("ground-truth.json"),
+            serde_json::to_vec(&gt).unwrap(),
+        )
+        .unwrap();
+        root
+    }
+
+    /// Leave-one-corpus-out: each corpus is scored only by the fit on all pages of the other
+    /// corpora (never on one of its own pages), the rows are per left-out corpus, the mean
+    /// weighs each corpus the same, and the site-grouped folds run beside it in the same job.
+    #[test]
+    fn each_corpus_is_scored_by_the_fit_on_the_other_corpora() {
+        let dir = tempfile::tempdir().unwrap();
+        let news = corpus(dir.path(), "news", 3);
+        let blogs = corpus(dir.path(), "blogs", 2);
+        let wiki = corpus(dir.path(), "wiki", 2);
+        let spy = FoldSpy {
+            all: vec![
+                "news-1.html",
+                "news-2.html",
+                "news-3.html",
+                "blogs-1.html",
+                "blogs-2.html",
+                "wiki-1.html",
+                "wiki-2.html",
+            ],
+        };
+        let job = TrainJob {
+            train: vec![news, blogs, wiki],
+            loco: true,
+            folds: Some(2),
+            seed: 3,
+            ..TrainJob::default()
+        };
+        let t = run(&spy, &job).unwrap();
+        let loco = t.loco.clone().unwrap();
+        assert_eq!(loco.folds, 3);
+        let rows: Vec<(&str, usize, f64)> = loco
+            .rows
+            .iter()
+            .map(|r| (r.corpus.as_str(), r.pages, r.f1))
+            .collect();
+        assert_eq!(
+            rows,
+            [("news", 3, 1.0), ("blogs", 2, 1.0), ("wiki", 2, 1.0)]
+        );
+        assert_eq!(t.loco_pages.len(), 7);
+        assert!(t.loco_pages.iter().all(|(_, p)| p.f1 == 1.0));
+        // Site-grouped folds mix the corpora: some page is scored by a fit that saw its corpus.
+        let cv = t.cv.clone().unwrap();
+        assert_eq!(cv.folds, 2);
+        assert!(t.cv_pages.iter().any(|(_, p)| p.f1 == 0.0));
+        // The model file stores both, and the final fit saw every page.
+        let m: ModelFile<Vec<String>> = serde_json::from_slice(&t.bytes).unwrap();
+        assert_eq!(m.loco, Some(loco.clone()));
+        assert_eq!(m.cv, Some(cv));
+        assert_eq!(m.body.len(), 7);
+        assert_eq!(m.members, None);
+        // The mean weighs each corpus the same (not each page).
+        let mut f = loco.clone();
+        f.rows[0].f1 = 0.0;
+        let mean = corpus_mean(&f).unwrap();
+        assert!((mean.f1 - 2.0 / 3.0).abs() < 1e-12, "{mean:?}");
+        assert_eq!(mean.pages, 7);
+        let table = loco_table(&loco);
+        for c in ["left out: news", "left out: blogs", "left out: wiki"] {
+            assert!(table.contains(c), "{table}");
+        }
+        assert!(
+            table.contains("leave-one-corpus-out mean") && table.contains("mean of 3 corpora"),
+            "{table}"
+        );
+    }
+
+    /// Leaving a corpus out needs two of them; the job fails before any page is read.
+    #[test]
+    fn leave_one_corpus_out_of_one_corpus_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let news = corpus(dir.path(), "news", 3);
+        let spy = FoldSpy { all: Vec::new() };
+        let job = TrainJob {
+            train: vec![news],
+            loco: true,
+            ..TrainJob::default()
+        };
+        let e = run(&spy, &job).unwrap_err().to_string();
+        assert!(
+            e.contains("--folds corpus") && e.contains("1 corpus (news)"),
+            "{e}"
+        );
+    }
 }

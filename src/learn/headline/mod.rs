@@ -19,7 +19,8 @@
 //! candidate order).
 //!
 //! **Cross-validation** ([`cross_validate`]): k folds grouped by site ([`folds::assign`]; the
-//! pages of one site are never both trained and scored on), the corpora pooled for training
+//! pages of one site are never both trained and scored on) — or one corpus left out at a time
+//! ([`cross_validate_with`], [`folds::by_corpus`]) — the corpora pooled for training
 //! and scored per corpus with the counting of `cescope eval --headline`
 //! ([`crate::eval::headline::score`], [`HeadlineReport::table`]), next to the registered
 //! finders run on the same pages. Deterministic: the folds come from the seed, the fits are
@@ -184,6 +185,19 @@ pub fn cross_validate(
     seed: u64,
     peers: Vec<Arc<dyn HeadlineFinder>>,
 ) -> Result<HeadlineReport> {
+    cross_validate_with(corpora, folds::Scheme::Sites(k), seed, peers)
+}
+
+/// [`cross_validate`] with the folds of `scheme`: `k` folds grouped by site, or leave one
+/// corpus out ([`folds::by_corpus`]: each corpus — of those with gold headlines — scored by the
+/// ranker fitted on the others). Errors: those of [`cross_validate`]; [`Error::Train`] from
+/// [`folds::by_corpus`] when fewer than 2 corpora have pages with a gold headline.
+pub fn cross_validate_with(
+    corpora: &[PathBuf],
+    scheme: folds::Scheme,
+    seed: u64,
+    peers: Vec<Arc<dyn HeadlineFinder>>,
+) -> Result<HeadlineReport> {
     let (pages, _notes) = data::gather(corpora)?;
     let (pages, _dropped) = with_headline(pages);
     if pages.is_empty() {
@@ -194,7 +208,8 @@ pub fn cross_validate(
     let finders = configure(peers, &[])?;
     let prepared = prepare_pages(&pages);
     let sites: Vec<&str> = pages.iter().map(|p| p.site.as_str()).collect();
-    let fold_of = folds::assign(&sites, k, seed)?;
+    let names: Vec<&str> = pages.iter().map(|p| p.corpus.as_str()).collect();
+    let (k, fold_of) = folds::deal(scheme, &sites, &names, seed)?;
     let mut results: Vec<Option<HeadlineResult>> = vec![None; pages.len()];
     for f in 0..k {
         let train: Vec<&PageRows> = prepared
@@ -239,6 +254,7 @@ pub fn model_of(
     Ok(ModelFile {
         schema: model::SCHEMA,
         method: METHOD.to_string(),
+        members: None,
         features: FEATURES.iter().map(|f| f.to_string()).collect(),
         training: Training {
             corpora,
@@ -246,6 +262,7 @@ pub fn model_of(
             folds: None,
         },
         cv: None,
+        loco: None,
         cescope_version: env!("CARGO_PKG_VERSION").to_string(),
         threshold: 0.5,
         body: fit(pages, seed)?,
