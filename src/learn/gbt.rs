@@ -213,6 +213,138 @@ impl Forest {
     }
 }
 
+/// One node of a [`Compiled`] forest: a tree's parallel arrays gathered into one 24-byte
+/// record, so a step down a tree reads one record instead of five arrays. A leaf is its own
+/// two children (the walk stops at a node that leads to itself) and keeps its value in
+/// `threshold`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Node {
+    /// The split threshold; at a leaf, the leaf's value (an `f32` widened exactly).
+    threshold: f64,
+    /// The split feature (0 at a leaf).
+    feature: u32,
+    /// The children, as indices into [`Compiled::nodes`] (a leaf's own index at a leaf).
+    left: u32,
+    right: u32,
+    /// Where a missing value (NaN) goes.
+    missing_left: bool,
+}
+
+/// A [`Forest`] laid out for scoring: every tree's nodes in one array of compact records
+/// ([`Node`]), checked once when compiled so that a row's walk indexes without bounds
+/// checks failing and ends at a leaf. The scores are bit for bit [`Forest::log_odds`]'s:
+/// each row's leaf values are added in tree order from the same start, then the base (test
+/// `compiled_scores_are_the_forests_bits`). About a quarter faster than the forest's own
+/// walk on the shipped model's rows (`stack_rows` of scrapinghub-dev: 0.54–0.73 against
+/// 0.75–0.87 ms a page in one interleaved run on the loaded 2-core machine).
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    forest: Forest,
+    /// Empty when the forest does not pass [`Compiled::new`]'s checks: then every row is
+    /// scored by [`Forest::log_odds`].
+    nodes: Vec<Node>,
+    /// The root of each tree in `nodes`, in boosting order.
+    roots: Vec<u32>,
+}
+
+impl Compiled {
+    /// The compiled layout of `forest` (which it keeps, for [`Compiled::forest`]). O(nodes).
+    /// A forest that would fail [`Forest::check`] against its own width, or whose node
+    /// indices do not fit a `u32`, is kept as is and scored by [`Forest::log_odds`].
+    pub fn new(forest: Forest) -> Compiled {
+        let packed = if forest.check(forest.width).is_ok() {
+            Self::pack(&forest)
+        } else {
+            None
+        };
+        let (nodes, roots) = packed.unwrap_or_default();
+        Compiled {
+            forest,
+            nodes,
+            roots,
+        }
+    }
+
+    /// The nodes and roots of a checked forest; `None` past `u32` indices.
+    fn pack(forest: &Forest) -> Option<(Vec<Node>, Vec<u32>)> {
+        let mut nodes = Vec::with_capacity(forest.nodes());
+        let mut roots = Vec::with_capacity(forest.trees.len());
+        for t in &forest.trees {
+            let base = u32::try_from(nodes.len()).ok()?;
+            roots.push(base);
+            for k in 0..t.len() {
+                let here = base.checked_add(u32::try_from(k).ok()?)?;
+                let node = if t.feature[k] == LEAF {
+                    Node {
+                        threshold: f64::from(t.value[k]),
+                        feature: 0,
+                        left: here,
+                        right: here,
+                        missing_left: false,
+                    }
+                } else {
+                    Node {
+                        threshold: t.threshold[k],
+                        feature: t.feature[k],
+                        left: base.checked_add(t.left[k])?,
+                        right: base.checked_add(t.right[k])?,
+                        missing_left: t.missing_left[k],
+                    }
+                };
+                nodes.push(node);
+            }
+        }
+        Some((nodes, roots))
+    }
+
+    /// The forest this was compiled from.
+    pub fn forest(&self) -> &Forest {
+        &self.forest
+    }
+
+    /// [`Forest::log_odds`] of every row of `rows` (row-major, `width` values per row; a last
+    /// partial row counts as a row and reads NaN for what it lacks): one value per row.
+    /// O(rows × trees × depth).
+    pub fn log_odds_rows(&self, rows: &[f64], width: usize) -> Vec<f64> {
+        let width = width.max(1);
+        rows.chunks(width)
+            .map(|row| {
+                if self.nodes.is_empty() || row.len() != self.forest.width {
+                    self.forest.log_odds(row)
+                } else {
+                    self.forest.base + self.walk(row)
+                }
+            })
+            .collect()
+    }
+
+    /// The sum of the leaf values `row` reaches (a row of the forest's width), in tree
+    /// order from the start of `Iterator::sum`, as [`Forest::log_odds`] adds them.
+    #[inline]
+    fn walk(&self, row: &[f64]) -> f64 {
+        let mut acc: f64 = std::iter::empty::<f64>().sum();
+        for &root in &self.roots {
+            let mut k = root as usize;
+            // The forest passed `Forest::check`: features are below the row's width,
+            // children are in range and after their parent, so the walk ends at a leaf.
+            while let Some(n) = self.nodes.get(k) {
+                if n.left as usize == k {
+                    acc += n.threshold;
+                    break;
+                }
+                let v = row.get(n.feature as usize).copied().unwrap_or(f64::NAN);
+                let left = if v.is_nan() {
+                    n.missing_left
+                } else {
+                    v < n.threshold
+                };
+                k = if left { n.left } else { n.right } as usize;
+            }
+        }
+        acc
+    }
+}
+
 /// `1 / (1 + e^−x)`.
 pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
@@ -426,6 +558,37 @@ mod tests {
                 theirs[i]
             );
         }
+    }
+
+    /// The compiled layout scores every row as the forest does, to the bit: rows of the toy
+    /// set, rows with missing (NaN) values, a short last row, and a forest of several trees.
+    #[test]
+    fn compiled_scores_are_the_forests_bits() {
+        let (mut rows, labels) = toy();
+        let f = fit(&rows, 3, &labels, None, params()).unwrap();
+        assert!(f.trees.len() > 1, "{} trees", f.trees.len());
+        for i in (0..rows.len()).step_by(7) {
+            rows[i] = f64::NAN;
+        }
+        rows.truncate(rows.len() - 1);
+        let c = Compiled::new(f.clone());
+        assert_eq!(c.nodes.len(), f.nodes(), "the fast walk is taken");
+        let got = c.log_odds_rows(&rows, 3);
+        let want: Vec<f64> = rows.chunks(3).map(|r| f.log_odds(r)).collect();
+        assert_eq!(got.len(), labels.len());
+        assert_eq!(
+            got.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            want.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        );
+        assert_eq!(c.forest(), &f);
+        // No rows, no scores; a forest without trees gives its base.
+        assert!(c.log_odds_rows(&[], 3).is_empty());
+        let bare = Compiled::new(Forest {
+            width: 3,
+            base: 0.25,
+            trees: Vec::new(),
+        });
+        assert_eq!(bare.log_odds_rows(&[1.0, 2.0, 3.0], 3), vec![0.25]);
     }
 
     #[test]

@@ -200,6 +200,25 @@ pub fn stack_rows(page: &Page) -> Vec<f64> {
     out
 }
 
+/// The shipped extractor's scorer: the forest compiled for scoring a page's rows together
+/// ([`gbt::Compiled`]; the same probabilities as the forest's, bit for bit).
+impl BlockScorer for gbt::Compiled {
+    fn probability(&self, row: &[f64]) -> f64 {
+        self.forest().probability(row)
+    }
+
+    fn explain(&self, row: &[f64], names: &[String]) -> Vec<String> {
+        BlockScorer::explain(self.forest(), row, names)
+    }
+
+    fn probabilities(&self, rows: &[f64], width: usize) -> Vec<f64> {
+        self.log_odds_rows(rows, width)
+            .into_iter()
+            .map(gbt::sigmoid)
+            .collect()
+    }
+}
+
 impl BlockScorer for Forest {
     fn probability(&self, row: &[f64]) -> f64 {
         Forest::probability(self, row)
@@ -326,7 +345,7 @@ impl Learner for Stack {
             model.features,
             model.threshold,
             stack_rows,
-            Box::new(model.body),
+            Box::new(gbt::Compiled::new(model.body)),
         ))
     }
 }
