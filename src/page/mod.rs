@@ -53,6 +53,9 @@ pub struct Page {
     dom: OnceLock<Dom>,
     blocks: OnceLock<Blocks>,
     records: OnceLock<Records>,
+    /// The page's content text ([`Page::content_text`]), built on first use: every
+    /// [`Page::normalize`] intersects with it.
+    content_text: OnceLock<crate::selection::Selection>,
     sha256: OnceLock<[u8; 32]>,
     memo: Mutex<HashMap<&'static str, Arc<dyn Any + Send + Sync>>>,
 }
@@ -97,6 +100,7 @@ impl Page {
             dom: OnceLock::new(),
             blocks: OnceLock::new(),
             records: OnceLock::new(),
+            content_text: OnceLock::new(),
             sha256: OnceLock::new(),
             memo: Mutex::default(),
         })
@@ -120,6 +124,7 @@ impl Page {
             dom: OnceLock::new(),
             blocks: OnceLock::new(),
             records: OnceLock::new(),
+            content_text: OnceLock::new(),
             sha256: OnceLock::new(),
             memo: Mutex::default(),
         }
@@ -142,6 +147,7 @@ impl Page {
             dom: OnceLock::new(),
             blocks: OnceLock::new(),
             records: OnceLock::new(),
+            content_text: OnceLock::new(),
             sha256: OnceLock::new(),
             memo: Mutex::default(),
         }
