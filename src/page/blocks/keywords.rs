@@ -14,6 +14,7 @@
 
 use std::sync::LazyLock;
 
+use html5ever::local_name;
 use rustc_hash::FxHashMap;
 
 use super::Blocks;
@@ -142,8 +143,14 @@ pub const LANDMARKS: &[(&str, &[(&str, &str)])] = &[
 /// The [`LANDMARKS`] element `id` is, bit g for landmark g.
 pub fn landmark_mask(dom: &Dom, id: NodeId) -> u16 {
     let mut mask = 0u16;
-    for attr in ["role", "itemprop", "itemtype"] {
-        let Some(v) = dom.attr(id, attr) else {
+    let names = [
+        ("role", local_name!("role")),
+        ("itemprop", local_name!("itemprop")),
+        ("itemtype", local_name!("itemtype")),
+    ];
+    for (attr, local) in &names {
+        let attr = *attr;
+        let Some(v) = dom.attr_local(id, local) else {
             continue;
         };
         for word in v.split_ascii_whitespace() {
@@ -236,14 +243,32 @@ pub fn end_marker(dom: &Dom, blocks: &Blocks, i: usize) -> Option<EndMarker> {
     if text.chars().count() < 8 {
         return None;
     }
-    if COMMENT_MARKERS.iter().any(|m| text.contains(m)) {
+    let found = |finders: &[memchr::memmem::Finder<'static>]| {
+        finders.iter().any(|f| f.find(text.as_bytes()).is_some())
+    };
+    if found(&MARKER_FINDERS.0) {
         Some(EndMarker::Comments)
-    } else if RELATED_MARKERS.iter().any(|m| text.contains(m)) {
+    } else if found(&MARKER_FINDERS.1) {
         Some(EndMarker::Related)
     } else {
         None
     }
 }
+
+/// The searchers of [`COMMENT_MARKERS`] and [`RELATED_MARKERS`], built once (`str::contains`
+/// builds one per call, most of the cost on a short block's text).
+static MARKER_FINDERS: LazyLock<(
+    Vec<memchr::memmem::Finder<'static>>,
+    Vec<memchr::memmem::Finder<'static>>,
+)> = LazyLock::new(|| {
+    let finders = |markers: &'static [&'static str]| {
+        markers
+            .iter()
+            .map(|m| memchr::memmem::Finder::new(m.as_bytes()))
+            .collect()
+    };
+    (finders(COMMENT_MARKERS), finders(RELATED_MARKERS))
+});
 
 /// One keyword of a [`KeywordSet`], ready to match.
 #[derive(Debug, Clone)]
@@ -332,8 +357,8 @@ impl KeywordSet {
                 continue;
             }
             let mut mask = 0u64;
-            for attr in ["class", "id"] {
-                let Some(v) = dom.attr(id, attr) else {
+            for attr in [local_name!("class"), local_name!("id")] {
+                let Some(v) = dom.attr_local(id, &attr) else {
                     continue;
                 };
                 mask |= *seen.entry(v).or_insert_with(|| {

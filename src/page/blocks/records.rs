@@ -100,7 +100,7 @@ pub fn signature(dom: &Dom, id: NodeId) -> String {
 fn signature_bytes(dom: &Dom, id: NodeId) -> impl Iterator<Item = u8> + '_ {
     let tag = dom.tag_name(id).unwrap_or("");
     let class = dom
-        .attr(id, "class")
+        .attr_local(id, &html5ever::local_name!("class"))
         .and_then(|c| c.split_ascii_whitespace().next());
     let rest =
         class.map(|c| std::iter::once(b'.').chain(c.bytes().filter(|b| !b.is_ascii_digit())));
