@@ -37,6 +37,7 @@ pub(super) fn parse(text: &str, opts: &DomOptions) -> (Html, Vec<Stamp>) {
             tb: &tb,
             text,
             tag: None,
+            attrs: Vec::new(),
             tag_start: 0,
             skip_value: false,
             next_state: None,
@@ -55,6 +56,9 @@ struct Cb<'a, 't> {
     tb: &'a TreeBuilder<EgoId, PosSink<'t>>,
     text: &'t str,
     tag: Option<HTag>,
+    /// The attributes of `tag` so far, moved into it when the tag closes (one allocation of
+    /// the right size per tag instead of a vector grown attribute by attribute).
+    attrs: Vec<Attribute>,
     tag_start: usize,
     skip_value: bool,
     next_state: Option<State>,
@@ -369,18 +373,19 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                     attrs: Vec::new(),
                     had_duplicate_attributes: false,
                 });
+                self.attrs.clear();
                 self.tag_start = span.start;
                 self.skip_value = false;
             }
             CallbackEvent::AttributeName { name } => {
                 if let Some(tag) = self.tag.as_mut() {
                     let local = LocalName::from(&*to_str(name));
-                    if tag.attrs.iter().any(|a| a.name.local == local) {
+                    if self.attrs.iter().any(|a| a.name.local == local) {
                         tag.had_duplicate_attributes = true;
                         self.skip_value = true;
                     } else {
                         self.skip_value = false;
-                        tag.attrs.push(Attribute {
+                        self.attrs.push(Attribute {
                             name: QualName::new(None, ns!(), local),
                             value: StrTendril::new(),
                         });
@@ -388,16 +393,15 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                 }
             }
             CallbackEvent::AttributeValue { value } => {
-                if let Some(tag) = self.tag.as_mut() {
-                    if !self.skip_value {
-                        if let Some(a) = tag.attrs.last_mut() {
-                            a.value.push_slice(&to_str(value));
-                        }
+                if self.tag.is_some() && !self.skip_value {
+                    if let Some(a) = self.attrs.last_mut() {
+                        a.value.push_slice(&to_str(value));
                     }
                 }
             }
             CallbackEvent::CloseStartTag { self_closing } => {
                 if let Some(mut tag) = self.tag.take() {
+                    tag.attrs = self.attrs.drain(..).collect();
                     tag.self_closing = self_closing;
                     let start = self.tag_start;
                     self.start_tag(tag, (start, span.end));
@@ -423,15 +427,17 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                     self.tb
                         .adjusted_current_node_present_but_not_in_html_namespace()
                 };
-                let foreign_nul = memchr::memchr(0, value).is_some() && foreign();
-                if src.as_bytes() == value && !foreign_nul {
+                let has_nul = memchr::memchr(0, value).is_some();
+                let foreign_nul = has_nul && foreign();
+                let literal = src.as_bytes() == value;
+                if literal && !foreign_nul {
                     self.sink().texts.borrow_mut().push_back(TextSrc {
                         cur: start,
                         end,
                         dec: None,
                         dpos: 0,
                     });
-                } else if src.as_bytes() == value {
+                } else if literal {
                     // In SVG / MathML the tree builder keeps a NUL the tokenizer passed through
                     // (data, CDATA) as U+FFFD; elsewhere it drops it.
                     self.sink().texts.borrow_mut().push_back(TextSrc {
@@ -458,6 +464,19 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                         }),
                         dpos: 0,
                     });
+                }
+                if !has_nul {
+                    // The common case: one run of character data, already UTF-8 when it is
+                    // the source itself.
+                    if !value.is_empty() {
+                        let t = if literal {
+                            StrTendril::from_slice(src)
+                        } else {
+                            StrTendril::from_slice(&to_str(value))
+                        };
+                        self.process(TokKind::Text, (start, end), HToken::CharacterTokens(t));
+                    }
+                    return None;
                 }
                 let mut first = true;
                 for part in value.split(|&b| b == 0) {
