@@ -5,8 +5,8 @@
 //! in the decoded text ([`crate::page::Page::text`]); an emitter here turns the tokens into
 //! html5ever tokens and feeds html5ever's `TreeBuilder` (the WHATWG tree construction, with
 //! implied tags, foster parenting and the adoption agency); the tree builder calls a tree sink
-//! that wraps `scraper::HtmlTreeSink` and stamps every node it creates or extends with the span
-//! of the token being processed. The tree builder also drives the tokenizer's state (raw text,
+//! that builds the tree scraper's `HtmlTreeSink` would build (`tree.rs`) and stamps every node
+//! it creates or extends with the span of the token being processed. The tree builder also drives the tokenizer's state (raw text,
 //! RCDATA, script data, CDATA in foreign content), so tokens are split as a browser splits them.
 //!
 //! What each node is stamped with (**byte ranges into the decoded text**):
@@ -28,10 +28,10 @@
 //! Bytes in no node: CDATA delimiters `<![CDATA[` / `]]>`, tags the tree builder ignores (a
 //! second `<body>`, stray end tags), white space the tree builder drops (before `<html>`, …).
 //!
-//! Storage: the tree scraper builds (`scraper::Html`) is flattened into this module's own arena
-//! right after parsing and dropped — `scraper::Html` is not `Sync` (tendrils, `OnceCell`), and a
-//! [`crate::page::Page`] is shared between threads. Names are html5ever atoms; text, comment and
-//! attribute values are copied once into one string buffer.
+//! Storage: the tree the sink builds (linked by index, holding the tree builder's tendrils) is
+//! flattened into this module's own arena right after parsing and dropped — tendrils are not
+//! `Sync`, and a [`crate::page::Page`] is shared between threads. Names are html5ever atoms;
+//! text, comment and attribute values are copied once into one string buffer.
 //!
 //! Nodes are numbered densely in document order ([`NodeId`], a pre-order index; the document
 //! node is 0), so a subtree is the contiguous index range [`Dom::subtree`] and per-node series
@@ -39,9 +39,10 @@
 //!
 //! Files: this one holds the [`Dom`] type and the queries algorithms call; `tokenize.rs` the
 //! tokenizer adapter (html5gum events → html5ever tokens with their spans, [`MAX_DEPTH`]);
-//! `sink.rs` the tree sink that stamps nodes with spans; `flatten.rs` the arena built from
-//! scraper's tree; `classes.rs` the DOM's byte classes ([`Dom::class_spans`], the reference
-//! the lexer agrees with); `select.rs` CSS selectors on the tree ([`Selector`],
+//! `sink.rs` the tree sink that stamps nodes with spans; `tree.rs` the tree it builds (what
+//! scraper's sink would build: the same operations, without scraper's nodes); `flatten.rs` the
+//! arena built from that tree; `classes.rs` the DOM's byte classes ([`Dom::class_spans`], the
+//! reference the lexer agrees with); `select.rs` CSS selectors on the tree ([`Selector`],
 //! [`Dom::select`]).
 
 use std::ops::Range;
@@ -58,6 +59,7 @@ mod flatten;
 mod select;
 mod sink;
 mod tokenize;
+mod tree;
 
 pub use select::Selector;
 pub use tokenize::MAX_DEPTH;
