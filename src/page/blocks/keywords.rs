@@ -243,32 +243,53 @@ pub fn end_marker(dom: &Dom, blocks: &Blocks, i: usize) -> Option<EndMarker> {
     if text.chars().count() < 8 {
         return None;
     }
-    let found = |finders: &[memchr::memmem::Finder<'static>]| {
-        finders.iter().any(|f| f.find(text.as_bytes()).is_some())
-    };
-    if found(&MARKER_FINDERS.0) {
-        Some(EndMarker::Comments)
-    } else if found(&MARKER_FINDERS.1) {
-        Some(EndMarker::Related)
-    } else {
-        None
+    MARKERS.find(text.as_bytes())
+}
+
+/// [`COMMENT_MARKERS`] and [`RELATED_MARKERS`] indexed by their first byte, so a block's text
+/// is read once, each position compared only with the phrases that start with its byte (the
+/// same answer as searching for each phrase in turn: a comment phrase anywhere wins).
+struct MarkerTable {
+    by_first_byte: Vec<Vec<(&'static [u8], EndMarker)>>,
+}
+
+impl MarkerTable {
+    fn new() -> MarkerTable {
+        let mut t: Vec<Vec<(&'static [u8], EndMarker)>> = (0..256).map(|_| Vec::new()).collect();
+        let kinds = [
+            (COMMENT_MARKERS, EndMarker::Comments),
+            (RELATED_MARKERS, EndMarker::Related),
+        ];
+        for (markers, kind) in kinds {
+            for m in markers {
+                if let Some(&b) = m.as_bytes().first() {
+                    t[usize::from(b)].push((m.as_bytes(), kind));
+                }
+            }
+        }
+        MarkerTable { by_first_byte: t }
+    }
+
+    /// [`EndMarker::Comments`] if a comment phrase occurs in `text`, else
+    /// [`EndMarker::Related`] if a related phrase does. O(text · phrases per byte).
+    fn find(&self, text: &[u8]) -> Option<EndMarker> {
+        let mut related = false;
+        for i in 0..text.len() {
+            for (m, kind) in &self.by_first_byte[usize::from(text[i])] {
+                if text[i..].starts_with(m) {
+                    match kind {
+                        EndMarker::Comments => return Some(EndMarker::Comments),
+                        EndMarker::Related => related = true,
+                    }
+                }
+            }
+        }
+        related.then_some(EndMarker::Related)
     }
 }
 
-/// The searchers of [`COMMENT_MARKERS`] and [`RELATED_MARKERS`], built once (`str::contains`
-/// builds one per call, most of the cost on a short block's text).
-static MARKER_FINDERS: LazyLock<(
-    Vec<memchr::memmem::Finder<'static>>,
-    Vec<memchr::memmem::Finder<'static>>,
-)> = LazyLock::new(|| {
-    let finders = |markers: &'static [&'static str]| {
-        markers
-            .iter()
-            .map(|m| memchr::memmem::Finder::new(m.as_bytes()))
-            .collect()
-    };
-    (finders(COMMENT_MARKERS), finders(RELATED_MARKERS))
-});
+/// The end-marker phrases, indexed once.
+static MARKERS: LazyLock<MarkerTable> = LazyLock::new(MarkerTable::new);
 
 /// One keyword of a [`KeywordSet`], ready to match.
 #[derive(Debug, Clone)]
