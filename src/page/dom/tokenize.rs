@@ -339,6 +339,16 @@ impl<'a, 't> Cb<'a, 't> {
     }
 }
 
+/// `src`, the page text from byte `start`, as a tendril: a slice of `whole` (the page text as
+/// one tendril: shared, no copy), or a copy where a slice cannot be made.
+fn slice(whole: &StrTendril, start: usize, src: &str) -> StrTendril {
+    u32::try_from(start)
+        .ok()
+        .zip(u32::try_from(src.len()).ok())
+        .and_then(|(a, n)| whole.try_subtendril(a, n).ok())
+        .unwrap_or_else(|| StrTendril::from_slice(src))
+}
+
 /// html5gum hands out UTF-8 (its input is a `&str`); the lossy path is only a safety net.
 fn to_str(b: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(b) {
@@ -379,8 +389,19 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
             }
             CallbackEvent::AttributeValue { value } => {
                 if self.tag.is_some() && !self.skip_value {
+                    // `span` is the value's own source (html5gum emits a value whole); when
+                    // the value is that source (no character reference), a slice of it.
+                    let src = self
+                        .text
+                        .get(span.start..span.end)
+                        .filter(|s| s.as_bytes() == value);
                     if let Some(a) = self.attrs.last_mut() {
-                        a.value.push_slice(&to_str(value));
+                        match src {
+                            Some(s) if a.value.is_empty() => {
+                                a.value = slice(&self.whole, span.start, s)
+                            }
+                            _ => a.value.push_slice(&to_str(value)),
+                        }
                     }
                 }
             }
@@ -455,11 +476,7 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                     // the source itself.
                     if !value.is_empty() {
                         let t = if literal {
-                            u32::try_from(start)
-                                .ok()
-                                .zip(u32::try_from(src.len()).ok())
-                                .and_then(|(a, n)| self.whole.try_subtendril(a, n).ok())
-                                .unwrap_or_else(|| StrTendril::from_slice(src))
+                            slice(&self.whole, start, src)
                         } else {
                             StrTendril::from_slice(&to_str(value))
                         };
