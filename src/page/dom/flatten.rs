@@ -232,5 +232,6 @@ pub(super) fn build(tree: Tree, stamps: Vec<Stamp>, text_len: usize, opts: DomOp
         spans,
         opts,
         counts: OnceLock::new(),
+        non_space: OnceLock::new(),
     }
 }

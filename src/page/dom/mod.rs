@@ -46,6 +46,7 @@
 //! [`Dom::select`]).
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 use html5ever::LocalName;
@@ -98,6 +99,8 @@ pub enum NodeKind {
 }
 
 const NONE: u32 = u32::MAX;
+/// A node whose [`Dom::non_space_chars`] is not counted yet.
+const NOT_COUNTED: u32 = u32::MAX;
 const F_HIDDEN: u8 = 1;
 const F_ANCHOR: u8 = 2;
 const F_NONTEXT: u8 = 4;
@@ -147,6 +150,8 @@ pub struct Dom {
     spans: Vec<Range<usize>>,
     opts: DomOptions,
     counts: OnceLock<Counts>,
+    /// [`Dom::non_space_chars`] of each node once counted ([`NOT_COUNTED`] before).
+    non_space: OnceLock<Vec<AtomicU32>>,
 }
 
 impl Dom {
@@ -388,6 +393,36 @@ impl Dom {
             }
             Counts { text, anchor }
         })
+    }
+
+    /// Characters of node `id`'s own text ([`Dom::node_text`]: a text node's, a comment's, a
+    /// doctype's name) that are not white space ([`char::is_whitespace`]); 0 for other nodes.
+    /// The character count of CETD and LQF (thesis Formulas 3.1–3.2, Algorithm 3), which
+    /// both run in the stacked classifier: counted for a node when first asked, O(its text),
+    /// then O(1).
+    pub fn non_space_chars(&self, id: NodeId) -> usize {
+        let all = self.non_space.get_or_init(|| {
+            (0..self.nodes.len())
+                .map(|_| AtomicU32::new(NOT_COUNTED))
+                .collect()
+        });
+        let Some(slot) = all.get(id) else {
+            return 0;
+        };
+        match slot.load(Ordering::Relaxed) {
+            NOT_COUNTED => {
+                let n = self
+                    .node_text(id)
+                    .map_or(0, |s| s.chars().filter(|c| !c.is_whitespace()).count());
+                // Two threads asking at once both count the same number.
+                slot.store(
+                    u32::try_from(n).unwrap_or(NOT_COUNTED - 1),
+                    Ordering::Relaxed,
+                );
+                n
+            }
+            n => n as usize,
+        }
     }
 
     /// Characters (Unicode scalar values, white space included) of the text of `id`'s subtree,
