@@ -26,7 +26,6 @@ trafilatura and resiliparse are measured when importable (python/requirements-be
 
 import argparse
 import concurrent.futures
-import gzip
 import os
 import shutil
 import statistics
@@ -37,18 +36,9 @@ import time
 from pathlib import Path
 
 import cescope
+from bench_pages import load_pages, resiliparse_main_content
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def load_pages(corpus: Path):
-    files = sorted(p for p in (corpus / "html" if (corpus / "html").is_dir() else corpus).iterdir()
-                   if p.name.endswith((".html", ".htm", ".html.gz", ".htm.gz")))
-    pages = []
-    for p in files:
-        raw = p.read_bytes()
-        pages.append((p.name.removesuffix(".gz"), gzip.decompress(raw) if p.name.endswith(".gz") else raw))
-    return pages
 
 
 def on_threads(fn, pages, threads):
@@ -94,16 +84,11 @@ def contenders(algo, binary, workdir):
         out["trafilatura.extract, 2 threads"] = lambda pages: on_threads(traf, pages, 2)
     except ImportError:
         print("(trafilatura not installed: skipped)", file=sys.stderr)
-    try:
-        from resiliparse.extract.html2text import extract_plain_text
-        from resiliparse.parse.encoding import detect_encoding
-        from resiliparse.parse.html import HTMLTree
-
-        def resi(p):
-            return extract_plain_text(HTMLTree.parse_from_bytes(p, detect_encoding(p)), main_content=True)
+    resi = resiliparse_main_content()
+    if resi is not None:
         out["resiliparse main_content, 1 thread"] = lambda pages: on_threads(resi, pages, 1)
         out["resiliparse main_content, 2 threads"] = lambda pages: on_threads(resi, pages, 2)
-    except ImportError:
+    else:
         print("(resiliparse not installed: skipped)", file=sys.stderr)
     return out
 

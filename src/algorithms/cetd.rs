@@ -253,10 +253,7 @@ pub fn analyse(dom: &Dom, density: Density, rule: ThresholdRule) -> Analysis {
         }
         let elem = match dom.kind(id) {
             NodeKind::Text => {
-                let c = dom
-                    .node_text(id)
-                    .map_or(0, |s| s.chars().filter(|c| !c.is_whitespace()).count())
-                    as u64;
+                let c = dom.non_space_chars(id) as u64;
                 a.chars[id] = c;
                 if in_link[id] {
                     a.link_chars[id] = c;

@@ -161,9 +161,7 @@ pub fn block_quotas(dom: &Dom) -> BlockQuotas {
         if dom.is_non_text(id) || k == usize::MAX {
             continue;
         }
-        let chars =
-            dom.node_text(id)
-                .map_or(0, |s| s.chars().filter(|c| !c.is_whitespace()).count()) as u64;
+        let chars = dom.non_space_chars(id) as u64;
         q.total[k] += chars;
         if dom.in_anchor(id) {
             q.link[k] += chars;

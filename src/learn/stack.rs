@@ -347,6 +347,25 @@ pub fn rows_with(page: &Page, members: &Members) -> Vec<f64> {
     out
 }
 
+/// The shipped extractor's scorer: the forest compiled for scoring a page's rows together
+/// ([`gbt::Compiled`]; the same probabilities as the forest's, bit for bit).
+impl BlockScorer for gbt::Compiled {
+    fn probability(&self, row: &[f64]) -> f64 {
+        self.forest().probability(row)
+    }
+
+    fn explain(&self, row: &[f64], names: &[String]) -> Vec<String> {
+        BlockScorer::explain(self.forest(), row, names)
+    }
+
+    fn probabilities(&self, rows: &[f64], width: usize) -> Vec<f64> {
+        self.log_odds_rows(rows, width)
+            .into_iter()
+            .map(gbt::sigmoid)
+            .collect()
+    }
+}
+
 impl BlockScorer for Forest {
     fn probability(&self, row: &[f64]) -> f64 {
         Forest::probability(self, row)
@@ -513,7 +532,7 @@ impl Learner for Stack {
             model.threshold,
             members.key,
             Box::new(move |page: &Page| rows_with(page, &members)),
-            Box::new(model.body),
+            Box::new(gbt::Compiled::new(model.body)),
         );
         if self.members.is_default() {
             return Arc::new(c);

@@ -56,21 +56,29 @@ use crate::selection::Selection;
 
 impl Page {
     /// All content text of the page as a selection (the bytes of every [`ByteClass::Text`] span):
-    /// the largest normal-form selection. O(spans).
+    /// the largest normal-form selection. O(spans) on first use (built once per page and
+    /// kept), a copy afterwards.
     pub fn content_text(&self) -> Selection {
-        Selection::from_ranges(
-            self.lexed()
-                .spans
-                .iter()
-                .filter(|s| s.class == ByteClass::Text)
-                .map(|s| s.range()),
-        )
+        self.content_text_ref().clone()
+    }
+
+    /// [`Page::content_text`] without the copy.
+    fn content_text_ref(&self) -> &Selection {
+        self.content_text.get_or_init(|| {
+            Selection::from_ranges(
+                self.lexed()
+                    .spans
+                    .iter()
+                    .filter(|s| s.class == ByteClass::Text)
+                    .map(|s| s.range()),
+            )
+        })
     }
 
     /// `sel` in normal form: its intersection with [`Page::content_text`], clipped to the page.
     /// Idempotent. O(k + spans) for k ranges.
     pub fn normalize(&self, sel: &Selection) -> Selection {
-        sel.intersection(&self.content_text())
+        sel.intersection(self.content_text_ref())
     }
 
     /// True when `sel` is in normal form for this page (see the module documentation).
@@ -84,7 +92,7 @@ impl Page {
     /// encoding; its lexing, lines and other lazy parts are rebuilt on first use.
     /// O(text length).
     pub fn masked(&self, keep: &Selection) -> Page {
-        self.blanked(&self.content_text().difference(keep))
+        self.blanked(&self.content_text_ref().difference(keep))
     }
 
     /// The page as left by a filter that removed the elements none of whose words `keep`
@@ -94,7 +102,7 @@ impl Page {
     pub fn pruned(&self, keep: &Selection) -> Page {
         let removed = self.removed_elements(keep);
         let blank = self
-            .content_text()
+            .content_text_ref()
             .union(&removed)
             .difference(&self.normalize(keep));
         self.blanked(&blank)

@@ -93,6 +93,9 @@ pub struct Page {
     dom: OnceLock<Dom>,
     blocks: OnceLock<Blocks>,
     records: OnceLock<Records>,
+    /// The page's content text ([`Page::content_text`]), built on first use: every
+    /// [`Page::normalize`] intersects with it.
+    content_text: OnceLock<crate::selection::Selection>,
     sha256: OnceLock<[u8; 32]>,
     memo: Mutex<Memo>,
 }
@@ -137,6 +140,7 @@ impl Page {
             dom: OnceLock::new(),
             blocks: OnceLock::new(),
             records: OnceLock::new(),
+            content_text: OnceLock::new(),
             sha256: OnceLock::new(),
             memo: Mutex::default(),
         })
@@ -160,6 +164,7 @@ impl Page {
             dom: OnceLock::new(),
             blocks: OnceLock::new(),
             records: OnceLock::new(),
+            content_text: OnceLock::new(),
             sha256: OnceLock::new(),
             memo: Mutex::default(),
         }
@@ -182,6 +187,7 @@ impl Page {
             dom: OnceLock::new(),
             blocks: OnceLock::new(),
             records: OnceLock::new(),
+            content_text: OnceLock::new(),
             sha256: OnceLock::new(),
             memo: Mutex::default(),
         }

@@ -14,6 +14,7 @@
 
 use std::sync::LazyLock;
 
+use html5ever::local_name;
 use rustc_hash::FxHashMap;
 
 use super::Blocks;
@@ -142,8 +143,14 @@ pub const LANDMARKS: &[(&str, &[(&str, &str)])] = &[
 /// The [`LANDMARKS`] element `id` is, bit g for landmark g.
 pub fn landmark_mask(dom: &Dom, id: NodeId) -> u16 {
     let mut mask = 0u16;
-    for attr in ["role", "itemprop", "itemtype"] {
-        let Some(v) = dom.attr(id, attr) else {
+    let names = [
+        ("role", local_name!("role")),
+        ("itemprop", local_name!("itemprop")),
+        ("itemtype", local_name!("itemtype")),
+    ];
+    for (attr, local) in &names {
+        let attr = *attr;
+        let Some(v) = dom.attr_local(id, local) else {
             continue;
         };
         for word in v.split_ascii_whitespace() {
@@ -236,14 +243,53 @@ pub fn end_marker(dom: &Dom, blocks: &Blocks, i: usize) -> Option<EndMarker> {
     if text.chars().count() < 8 {
         return None;
     }
-    if COMMENT_MARKERS.iter().any(|m| text.contains(m)) {
-        Some(EndMarker::Comments)
-    } else if RELATED_MARKERS.iter().any(|m| text.contains(m)) {
-        Some(EndMarker::Related)
-    } else {
-        None
+    MARKERS.find(text.as_bytes())
+}
+
+/// [`COMMENT_MARKERS`] and [`RELATED_MARKERS`] indexed by their first byte, so a block's text
+/// is read once, each position compared only with the phrases that start with its byte (the
+/// same answer as searching for each phrase in turn: a comment phrase anywhere wins).
+struct MarkerTable {
+    by_first_byte: Vec<Vec<(&'static [u8], EndMarker)>>,
+}
+
+impl MarkerTable {
+    fn new() -> MarkerTable {
+        let mut t: Vec<Vec<(&'static [u8], EndMarker)>> = (0..256).map(|_| Vec::new()).collect();
+        let kinds = [
+            (COMMENT_MARKERS, EndMarker::Comments),
+            (RELATED_MARKERS, EndMarker::Related),
+        ];
+        for (markers, kind) in kinds {
+            for m in markers {
+                if let Some(&b) = m.as_bytes().first() {
+                    t[usize::from(b)].push((m.as_bytes(), kind));
+                }
+            }
+        }
+        MarkerTable { by_first_byte: t }
+    }
+
+    /// [`EndMarker::Comments`] if a comment phrase occurs in `text`, else
+    /// [`EndMarker::Related`] if a related phrase does. O(text · phrases per byte).
+    fn find(&self, text: &[u8]) -> Option<EndMarker> {
+        let mut related = false;
+        for i in 0..text.len() {
+            for (m, kind) in &self.by_first_byte[usize::from(text[i])] {
+                if text[i..].starts_with(m) {
+                    match kind {
+                        EndMarker::Comments => return Some(EndMarker::Comments),
+                        EndMarker::Related => related = true,
+                    }
+                }
+            }
+        }
+        related.then_some(EndMarker::Related)
     }
 }
+
+/// The end-marker phrases, indexed once.
+static MARKERS: LazyLock<MarkerTable> = LazyLock::new(MarkerTable::new);
 
 /// One keyword of a [`KeywordSet`], ready to match.
 #[derive(Debug, Clone)]
@@ -332,8 +378,8 @@ impl KeywordSet {
                 continue;
             }
             let mut mask = 0u64;
-            for attr in ["class", "id"] {
-                let Some(v) = dom.attr(id, attr) else {
+            for attr in [local_name!("class"), local_name!("id")] {
+                let Some(v) = dom.attr_local(id, &attr) else {
                     continue;
                 };
                 mask |= *seen.entry(v).or_insert_with(|| {

@@ -90,21 +90,23 @@ pub struct Records {
 /// An element's signature: its tag name, then `.` and its first class name with ASCII digits
 /// removed, if it has a class (`div.topic-body`, `li.comment`, `article.post-`, `tr`).
 pub fn signature(dom: &Dom, id: NodeId) -> String {
-    let bytes: Vec<u8> = signature_bytes(dom, id).collect();
+    let mut bytes = Vec::new();
+    push_signature(dom, id, &mut bytes);
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-/// The bytes of element `id`'s [`signature`], without allocating: the one definition that
+/// Appends the bytes of element `id`'s [`signature`] to `out`: the one definition that
 /// [`signature`] and [`signature_path_hashes`] read (only ASCII digit bytes are dropped from
 /// the class name, so the bytes stay UTF-8).
-fn signature_bytes(dom: &Dom, id: NodeId) -> impl Iterator<Item = u8> + '_ {
-    let tag = dom.tag_name(id).unwrap_or("");
+fn push_signature(dom: &Dom, id: NodeId, out: &mut Vec<u8>) {
+    out.extend_from_slice(dom.tag_name(id).unwrap_or("").as_bytes());
     let class = dom
-        .attr(id, "class")
+        .attr_local(id, &html5ever::local_name!("class"))
         .and_then(|c| c.split_ascii_whitespace().next());
-    let rest =
-        class.map(|c| std::iter::once(b'.').chain(c.bytes().filter(|b| !b.is_ascii_digit())));
-    tag.bytes().chain(rest.into_iter().flatten())
+    if let Some(c) = class {
+        out.push(b'.');
+        out.extend(c.bytes().filter(|b| !b.is_ascii_digit()));
+    }
 }
 
 /// For every node of `dom` (indexed by node id), a 64-bit hash of its **signature path**: the
@@ -117,14 +119,17 @@ fn signature_bytes(dom: &Dom, id: NodeId) -> impl Iterator<Item = u8> + '_ {
 pub fn signature_path_hashes(dom: &Dom) -> Vec<u64> {
     use std::hash::Hasher;
     let mut out = vec![0u64; dom.len()];
+    // One element's signature bytes, hashed in one call (the same bytes give the same hash
+    // however the signature was put together).
+    let mut sig: Vec<u8> = Vec::with_capacity(64);
     for id in 0..dom.len() {
         let parent = dom.parent(id).map_or(0, |p| out[p]);
         out[id] = if dom.kind(id) == NodeKind::Element {
+            sig.clear();
+            push_signature(dom, id, &mut sig);
             let mut h = rustc_hash::FxHasher::default();
             h.write_u64(parent);
-            for b in signature_bytes(dom, id) {
-                h.write_u8(b);
-            }
+            h.write(&sig);
             // A separator no signature byte equals (0xff is never in UTF-8), so `a` + `bc`
             // and `ab` + `c` differ.
             h.write_u8(0xff);

@@ -1,15 +1,13 @@
-//! Flattening scraper's tree into the [`Dom`] arena: dense pre-order ids, own spans sorted per
-//! node, hulls, inherited flags.
+//! Flattening the tree builder's tree ([`super::tree`]) into the [`Dom`] arena: dense pre-order
+//! ids, own spans sorted per node, hulls, inherited flags.
 
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use ego_tree::NodeId as EgoId;
 use html5ever::{ns, LocalName};
-use rustc_hash::FxHashMap;
-use scraper::{Html, Node};
 
 use super::sink::Stamp;
+use super::tree::{Data, Tree};
 use super::{
     Dom, DomOptions, NodeInfo, NodeKind, F_ANCHOR, F_HIDDEN, F_HTML_NS, F_MATH_NS, F_NONTEXT, NONE,
 };
@@ -40,123 +38,146 @@ fn is_hidden_element<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> boo
     false
 }
 
-pub(super) fn build(html: Html, stamps: Vec<Stamp>, text_len: usize, opts: DomOptions) -> Dom {
-    let mut nodes: Vec<NodeInfo> = Vec::with_capacity(html.tree.values().len());
-    // ego-tree ids (a `usize` index inside) → our pre-order ids, once per node.
-    let mut map: FxHashMap<EgoId, u32> =
-        FxHashMap::with_capacity_and_hasher(nodes.capacity(), Default::default());
-    let mut strings = String::with_capacity(text_len / 2);
-    let mut attrs: Vec<(LocalName, (usize, usize))> = Vec::new();
-    let mut stack: Vec<u32> = Vec::new();
-    for edge in html.tree.root().traverse() {
-        match edge {
-            ego_tree::iter::Edge::Open(n) => {
-                let id = nodes.len() as u32;
-                let parent = stack.last().copied().unwrap_or(NONE);
-                let pflags = if parent == NONE {
-                    0
-                } else {
-                    nodes[parent as usize].flags & !(F_HTML_NS | F_MATH_NS)
-                };
-                let mut push_str = |t: &str| {
-                    let a = strings.len();
-                    strings.push_str(t);
-                    (a, strings.len())
-                };
-                let mut str_range = (0, 0);
-                let mut attr_range = (0, 0);
-                let mut name = None;
-                let (kind, tag, mut flags) = match n.value() {
-                    Node::Document => (NodeKind::Document, Tag::Other, 0),
-                    Node::Fragment => (NodeKind::Fragment, Tag::Other, F_NONTEXT),
-                    Node::Doctype(d) => {
-                        str_range = push_str(d.name());
-                        (NodeKind::Doctype, Tag::Other, 0)
-                    }
-                    Node::Comment(c) => {
-                        str_range = push_str(&c.comment);
-                        (NodeKind::Comment, Tag::Other, 0)
-                    }
-                    Node::Text(t) => {
-                        str_range = push_str(&t.text);
-                        (NodeKind::Text, Tag::Other, 0)
-                    }
-                    Node::ProcessingInstruction(_) => {
-                        (NodeKind::ProcessingInstruction, Tag::Other, 0)
-                    }
-                    Node::Element(e) => {
-                        let html_ns = e.name.ns == ns!(html);
-                        let local: &str = &e.name.local;
-                        let tag = if html_ns {
-                            Tag::from_name(local.as_bytes())
-                        } else {
-                            Tag::Other
-                        };
-                        let a0 = attrs.len() as u32;
-                        for (qn, v) in e.attrs.iter() {
-                            let r = push_str(v);
-                            attrs.push((qn.local.clone(), r));
-                        }
-                        attr_range = (a0, attrs.len() as u32);
-                        name = Some(e.name.local.clone());
-                        let mut f = 0;
-                        if html_ns {
-                            f |= F_HTML_NS;
-                        } else if e.name.ns == ns!(mathml) {
-                            f |= F_MATH_NS;
-                        }
-                        let own_attrs = attrs[a0 as usize..]
-                            .iter()
-                            .map(|(n, (s, e))| (&**n, &strings[*s..*e]));
-                        if is_hidden_element(own_attrs) {
-                            f |= F_HIDDEN;
-                        }
-                        if html_ns && local == "a" {
-                            f |= F_ANCHOR;
-                        }
-                        // Script and style also in SVG / MathML (an inline SVG's CSS), as
-                        // the lexer classes them.
-                        if matches!(local, "script" | "style")
-                            || (html_ns
-                                && (local == "template"
-                                    || (tag == Tag::Noscript && opts.scripting_enabled)))
-                        {
-                            f |= F_NONTEXT;
-                        }
-                        (NodeKind::Element, tag, f)
-                    }
-                };
-                flags |= pflags;
-                map.insert(n.id(), id);
-                nodes.push(NodeInfo {
-                    parent,
-                    depth: stack.len() as u32,
-                    end: id + 1,
-                    span_start: 0,
-                    span_len: 0,
-                    end_tag: None,
-                    hull: (usize::MAX, 0),
-                    kind,
-                    tag,
-                    flags,
-                    name,
-                    str_range,
-                    attr_range,
-                });
-                stack.push(id);
+/// The pre-order of `tree` from the document: `(id, true)` when a node opens, `(id, false)`
+/// when it closes (after its subtree). Detached nodes are not visited.
+fn walk(tree: &Tree, mut f: impl FnMut(usize, bool)) {
+    let mut cur = 0;
+    loop {
+        f(cur, true);
+        if let Some(c) = tree.first_child(cur) {
+            cur = c;
+            continue;
+        }
+        loop {
+            f(cur, false);
+            if cur == 0 {
+                return;
             }
-            ego_tree::iter::Edge::Close(_) => {
-                if let Some(id) = stack.pop() {
-                    nodes[id as usize].end = nodes.len() as u32;
-                }
+            if let Some(n) = tree.next_sibling(cur) {
+                cur = n;
+                break;
+            }
+            match tree.parent(cur) {
+                Some(p) => cur = p,
+                None => return,
             }
         }
     }
-    drop(html);
+}
+
+pub(super) fn build(tree: Tree, stamps: Vec<Stamp>, text_len: usize, opts: DomOptions) -> Dom {
+    let mut nodes: Vec<NodeInfo> = Vec::with_capacity(tree.len());
+    // Arena ids → our pre-order ids (`NONE`: detached, in no tree).
+    let mut map: Vec<u32> = vec![NONE; tree.len()];
+    let mut strings = String::with_capacity(text_len / 2);
+    let mut attrs: Vec<(LocalName, (usize, usize))> = Vec::new();
+    let mut stack: Vec<u32> = Vec::new();
+    walk(&tree, |n, open| {
+        if !open {
+            if let Some(id) = stack.pop() {
+                nodes[id as usize].end = nodes.len() as u32;
+            }
+            return;
+        }
+        let id = nodes.len() as u32;
+        let parent = stack.last().copied().unwrap_or(NONE);
+        let pflags = if parent == NONE {
+            0
+        } else {
+            nodes[parent as usize].flags & !(F_HTML_NS | F_MATH_NS)
+        };
+        let mut push_str = |t: &str| {
+            let a = strings.len();
+            strings.push_str(t);
+            (a, strings.len())
+        };
+        let mut str_range = (0, 0);
+        let mut attr_range = (0, 0);
+        let mut name = None;
+        let (kind, tag, mut flags) = match tree.data(n) {
+            None | Some(Data::Document) => (NodeKind::Document, Tag::Other, 0),
+            Some(Data::Fragment) => (NodeKind::Fragment, Tag::Other, F_NONTEXT),
+            Some(Data::Doctype(d)) => {
+                str_range = push_str(d);
+                (NodeKind::Doctype, Tag::Other, 0)
+            }
+            Some(Data::Comment(c)) => {
+                str_range = push_str(c);
+                (NodeKind::Comment, Tag::Other, 0)
+            }
+            Some(Data::Text(t)) => {
+                str_range = push_str(t);
+                (NodeKind::Text, Tag::Other, 0)
+            }
+            Some(Data::ProcessingInstruction) => (NodeKind::ProcessingInstruction, Tag::Other, 0),
+            Some(Data::Element(qn, own)) => {
+                let html_ns = qn.ns == ns!(html);
+                let local: &str = &qn.local;
+                let tag = if html_ns {
+                    Tag::from_name(local.as_bytes())
+                } else {
+                    Tag::Other
+                };
+                let a0 = attrs.len() as u32;
+                for (an, v) in own {
+                    let r = push_str(v);
+                    attrs.push((an.local.clone(), r));
+                }
+                attr_range = (a0, attrs.len() as u32);
+                name = Some(qn.local.clone());
+                let mut f = 0;
+                if html_ns {
+                    f |= F_HTML_NS;
+                } else if qn.ns == ns!(mathml) {
+                    f |= F_MATH_NS;
+                }
+                let own_attrs = attrs[a0 as usize..]
+                    .iter()
+                    .map(|(n, (s, e))| (&**n, &strings[*s..*e]));
+                if is_hidden_element(own_attrs) {
+                    f |= F_HIDDEN;
+                }
+                if html_ns && local == "a" {
+                    f |= F_ANCHOR;
+                }
+                // Script and style also in SVG / MathML (an inline SVG's CSS), as
+                // the lexer classes them.
+                if matches!(local, "script" | "style")
+                    || (html_ns
+                        && (local == "template"
+                            || (tag == Tag::Noscript && opts.scripting_enabled)))
+                {
+                    f |= F_NONTEXT;
+                }
+                (NodeKind::Element, tag, f)
+            }
+        };
+        flags |= pflags;
+        if let Some(slot) = map.get_mut(n) {
+            *slot = id;
+        }
+        nodes.push(NodeInfo {
+            parent,
+            depth: stack.len() as u32,
+            end: id + 1,
+            span_start: 0,
+            span_len: 0,
+            end_tag: None,
+            hull: (usize::MAX, 0),
+            kind,
+            tag,
+            flags,
+            name,
+            str_range,
+            attr_range,
+        });
+        stack.push(id);
+    });
+    drop(tree);
     // Counting sort of the stamps by node.
     let mut own: Vec<(u32, Range<usize>)> = Vec::with_capacity(stamps.len());
     for s in stamps {
-        let Some(&id) = map.get(&s.node) else {
+        let Some(&id) = map.get(s.node).filter(|&&id| id != NONE) else {
             continue; // a node removed from the tree
         };
         let (a, b) = (s.span.start.min(text_len), s.span.end.min(text_len));
@@ -211,5 +232,6 @@ pub(super) fn build(html: Html, stamps: Vec<Stamp>, text_len: usize, opts: DomOp
         spans,
         opts,
         counts: OnceLock::new(),
+        non_space: OnceLock::new(),
     }
 }

@@ -5,8 +5,8 @@
 //! in the decoded text ([`crate::page::Page::text`]); an emitter here turns the tokens into
 //! html5ever tokens and feeds html5ever's `TreeBuilder` (the WHATWG tree construction, with
 //! implied tags, foster parenting and the adoption agency); the tree builder calls a tree sink
-//! that wraps `scraper::HtmlTreeSink` and stamps every node it creates or extends with the span
-//! of the token being processed. The tree builder also drives the tokenizer's state (raw text,
+//! that builds the tree scraper's `HtmlTreeSink` would build (`tree.rs`) and stamps every node
+//! it creates or extends with the span of the token being processed. The tree builder also drives the tokenizer's state (raw text,
 //! RCDATA, script data, CDATA in foreign content), so tokens are split as a browser splits them.
 //!
 //! What each node is stamped with (**byte ranges into the decoded text**):
@@ -28,10 +28,10 @@
 //! Bytes in no node: CDATA delimiters `<![CDATA[` / `]]>`, tags the tree builder ignores (a
 //! second `<body>`, stray end tags), white space the tree builder drops (before `<html>`, …).
 //!
-//! Storage: the tree scraper builds (`scraper::Html`) is flattened into this module's own arena
-//! right after parsing and dropped — `scraper::Html` is not `Sync` (tendrils, `OnceCell`), and a
-//! [`crate::page::Page`] is shared between threads. Names are html5ever atoms; text, comment and
-//! attribute values are copied once into one string buffer.
+//! Storage: the tree the sink builds (linked by index, holding the tree builder's tendrils) is
+//! flattened into this module's own arena right after parsing and dropped — tendrils are not
+//! `Sync`, and a [`crate::page::Page`] is shared between threads. Names are html5ever atoms;
+//! text, comment and attribute values are copied once into one string buffer.
 //!
 //! Nodes are numbered densely in document order ([`NodeId`], a pre-order index; the document
 //! node is 0), so a subtree is the contiguous index range [`Dom::subtree`] and per-node series
@@ -39,12 +39,14 @@
 //!
 //! Files: this one holds the [`Dom`] type and the queries algorithms call; `tokenize.rs` the
 //! tokenizer adapter (html5gum events → html5ever tokens with their spans, [`MAX_DEPTH`]);
-//! `sink.rs` the tree sink that stamps nodes with spans; `flatten.rs` the arena built from
-//! scraper's tree; `classes.rs` the DOM's byte classes ([`Dom::class_spans`], the reference
-//! the lexer agrees with); `select.rs` CSS selectors on the tree ([`Selector`],
+//! `sink.rs` the tree sink that stamps nodes with spans; `tree.rs` the tree it builds (what
+//! scraper's sink would build: the same operations, without scraper's nodes); `flatten.rs` the
+//! arena built from that tree; `classes.rs` the DOM's byte classes ([`Dom::class_spans`], the
+//! reference the lexer agrees with); `select.rs` CSS selectors on the tree ([`Selector`],
 //! [`Dom::select`]).
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 use html5ever::LocalName;
@@ -58,6 +60,7 @@ mod flatten;
 mod select;
 mod sink;
 mod tokenize;
+mod tree;
 
 pub use select::Selector;
 pub use tokenize::MAX_DEPTH;
@@ -96,6 +99,8 @@ pub enum NodeKind {
 }
 
 const NONE: u32 = u32::MAX;
+/// A node whose [`Dom::non_space_chars`] is not counted yet.
+const NOT_COUNTED: u32 = u32::MAX;
 const F_HIDDEN: u8 = 1;
 const F_ANCHOR: u8 = 2;
 const F_NONTEXT: u8 = 4;
@@ -145,6 +150,8 @@ pub struct Dom {
     spans: Vec<Range<usize>>,
     opts: DomOptions,
     counts: OnceLock<Counts>,
+    /// [`Dom::non_space_chars`] of each node once counted ([`NOT_COUNTED`] before).
+    non_space: OnceLock<Vec<AtomicU32>>,
 }
 
 impl Dom {
@@ -196,6 +203,17 @@ impl Dom {
     /// element.
     pub fn attr(&self, id: NodeId, name: &str) -> Option<&str> {
         self.attrs(id).find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
+    /// [`Dom::attr`] by interned name (`html5ever::local_name!("class")`): one integer
+    /// comparison per attribute instead of a string comparison, for the lookups made on every
+    /// element of a page.
+    pub fn attr_local(&self, id: NodeId, name: &LocalName) -> Option<&str> {
+        let (a, b) = self.nodes[id].attr_range;
+        self.attrs[a as usize..b as usize]
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, (s, e))| &self.strings[*s..*e])
     }
 
     /// The `content` of element `id` when it is a `<meta>` whose `property` (or, without one,
@@ -375,6 +393,36 @@ impl Dom {
             }
             Counts { text, anchor }
         })
+    }
+
+    /// Characters of node `id`'s own text ([`Dom::node_text`]: a text node's, a comment's, a
+    /// doctype's name) that are not white space ([`char::is_whitespace`]); 0 for other nodes.
+    /// The character count of CETD and LQF (thesis Formulas 3.1–3.2, Algorithm 3), which
+    /// both run in the stacked classifier: counted for a node when first asked, O(its text),
+    /// then O(1).
+    pub fn non_space_chars(&self, id: NodeId) -> usize {
+        let all = self.non_space.get_or_init(|| {
+            (0..self.nodes.len())
+                .map(|_| AtomicU32::new(NOT_COUNTED))
+                .collect()
+        });
+        let Some(slot) = all.get(id) else {
+            return 0;
+        };
+        match slot.load(Ordering::Relaxed) {
+            NOT_COUNTED => {
+                let n = self
+                    .node_text(id)
+                    .map_or(0, |s| s.chars().filter(|c| !c.is_whitespace()).count());
+                // Two threads asking at once both count the same number.
+                slot.store(
+                    u32::try_from(n).unwrap_or(NOT_COUNTED - 1),
+                    Ordering::Relaxed,
+                );
+                n
+            }
+            n => n as usize,
+        }
     }
 
     /// Characters (Unicode scalar values, white space included) of the text of `id`'s subtree,

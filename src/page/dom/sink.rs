@@ -1,15 +1,17 @@
-//! The tree sink: scraper's `HtmlTreeSink` wrapped so that every node it creates or extends is
-//! stamped with the source span of the token being processed.
+//! The tree sink: builds the tree ([`super::tree`], what scraper's `HtmlTreeSink` would build)
+//! and stamps every node it creates or extends with the source span of the token being
+//! processed.
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, Ref, RefCell};
 use std::collections::VecDeque;
 use std::ops::Range;
+use std::sync::LazyLock;
 
-use ego_tree::NodeId as EgoId;
 use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
-use html5ever::{Attribute, LocalName, QualName};
-use scraper::{Html, HtmlTreeSink};
+use html5ever::{expanded_name, local_name, ns, Attribute, LocalName, QualName};
+
+use super::tree::{self, Data, Id, Tree};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum TokKind {
@@ -23,7 +25,7 @@ pub(super) enum TokKind {
 
 #[derive(Debug)]
 pub(super) struct Stamp {
-    pub(super) node: EgoId,
+    pub(super) node: Id,
     pub(super) span: Range<usize>,
     pub(super) end_tag: bool,
 }
@@ -39,14 +41,14 @@ pub(super) struct TextSrc {
 }
 
 pub(super) struct PosSink<'t> {
-    pub(super) inner: HtmlTreeSink,
+    pub(super) tree: RefCell<Tree>,
     pub(super) text: Cell<&'t str>,
     pub(super) kind: Cell<TokKind>,
     pub(super) span: Cell<(usize, usize)>,
     pub(super) name: RefCell<Option<LocalName>>,
     /// The element created for the current start tag.
-    pub(super) created: Cell<Option<EgoId>>,
-    pub(super) last_inserted: Cell<Option<EgoId>>,
+    pub(super) created: Cell<Option<Id>>,
+    pub(super) last_inserted: Cell<Option<Id>>,
     stamps: RefCell<Vec<Stamp>>,
     pub(super) texts: RefCell<VecDeque<TextSrc>>,
     scratch: RefCell<Vec<Range<usize>>>,
@@ -168,7 +170,7 @@ fn map_prefix(src: &str, dec: &str, dlen: usize) -> Option<usize> {
 impl<'t> PosSink<'t> {
     pub(super) fn new() -> Self {
         PosSink {
-            inner: HtmlTreeSink::new(Html::new_document()),
+            tree: RefCell::new(Tree::new()),
             text: Cell::new(""),
             kind: Cell::new(TokKind::None),
             span: Cell::new((0, 0)),
@@ -182,11 +184,11 @@ impl<'t> PosSink<'t> {
         }
     }
 
-    pub(super) fn into_parts(self) -> (Html, Vec<Stamp>) {
-        (self.inner.0.into_inner(), self.stamps.into_inner())
+    pub(super) fn into_parts(self) -> (Tree, Vec<Stamp>) {
+        (self.tree.into_inner(), self.stamps.into_inner())
     }
 
-    pub(super) fn stamp(&self, node: EgoId, span: Range<usize>, end_tag: bool) {
+    pub(super) fn stamp(&self, node: Id, span: Range<usize>, end_tag: bool) {
         self.stamps.borrow_mut().push(Stamp {
             node,
             span,
@@ -283,18 +285,22 @@ impl<'t> PosSink<'t> {
         }
     }
 
-    fn text_node_after(&self, node: Option<EgoId>) {
+    fn text_node_after(&self, node: Option<Id>) {
         if let Some(id) = node {
             self.last_inserted.set(Some(id));
         }
     }
 }
 
+/// The name [`TreeSink::elem_name`] gives a node that is not an element (the tree builder asks
+/// only for elements' names; scraper's sink panics instead).
+static NO_NAME: LazyLock<QualName> = LazyLock::new(|| QualName::new(None, ns!(), local_name!("")));
+
 impl<'t> TreeSink for PosSink<'t> {
-    type Handle = EgoId;
+    type Handle = Id;
     type Output = Self;
     type ElemName<'a>
-        = <HtmlTreeSink as TreeSink>::ElemName<'a>
+        = Ref<'a, QualName>
     where
         Self: 'a;
 
@@ -306,15 +312,15 @@ impl<'t> TreeSink for PosSink<'t> {
         self.errors.set(self.errors.get().wrapping_add(1));
     }
 
-    fn get_document(&self) -> EgoId {
-        self.inner.get_document()
+    fn get_document(&self) -> Id {
+        0
     }
 
-    fn elem_name<'a>(&'a self, target: &'a EgoId) -> Self::ElemName<'a> {
-        self.inner.elem_name(target)
+    fn elem_name<'a>(&'a self, target: &'a Id) -> Self::ElemName<'a> {
+        Ref::map(self.tree.borrow(), |t| t.name(*target).unwrap_or(&NO_NAME))
     }
 
-    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> EgoId {
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, _flags: ElementFlags) -> Id {
         let kind = self.kind.get();
         let matches = matches!(kind, TokKind::Start | TokKind::End)
             && self
@@ -323,7 +329,17 @@ impl<'t> TreeSink for PosSink<'t> {
                 .as_ref()
                 .is_some_and(|t| names_match(t, &name.local));
         let name_local = name.local.clone();
-        let h = self.inner.create_element(name, attrs, flags);
+        // A `<template>` holds its contents in a fragment child (as scraper's sink makes it).
+        let template = name.expanded() == expanded_name!(html "template");
+        let h = {
+            let mut t = self.tree.borrow_mut();
+            let h = t.orphan(tree::element(name, attrs));
+            if template {
+                let f = t.orphan(Data::Fragment);
+                t.append_id(h, f);
+            }
+            h
+        };
         if matches {
             if kind == TokKind::Start {
                 self.created.set(Some(h));
@@ -338,8 +354,8 @@ impl<'t> TreeSink for PosSink<'t> {
         h
     }
 
-    fn create_comment(&self, text: StrTendril) -> EgoId {
-        let h = self.inner.create_comment(text);
+    fn create_comment(&self, text: StrTendril) -> Id {
+        let h = self.tree.borrow_mut().orphan(Data::Comment(text));
         if self.kind.get() == TokKind::Comment {
             let (a, b) = self.span.get();
             self.stamp(h, a..b, false);
@@ -347,27 +363,19 @@ impl<'t> TreeSink for PosSink<'t> {
         h
     }
 
-    fn create_pi(&self, target: StrTendril, data: StrTendril) -> EgoId {
-        self.inner.create_pi(target, data)
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> Id {
+        self.tree.borrow_mut().orphan(Data::ProcessingInstruction)
     }
 
-    fn append(&self, parent: &EgoId, child: NodeOrText<EgoId>) {
+    fn append(&self, parent: &Id, child: NodeOrText<Id>) {
         match child {
             NodeOrText::AppendNode(id) => {
-                self.inner.append(parent, NodeOrText::AppendNode(id));
+                self.tree.borrow_mut().append_id(*parent, id);
                 self.last_inserted.set(Some(id));
             }
             NodeOrText::AppendText(t) => {
                 self.text_spans(&t);
-                self.inner.append(parent, NodeOrText::AppendText(t));
-                let node = self
-                    .inner
-                    .0
-                    .borrow()
-                    .tree
-                    .get(*parent)
-                    .and_then(|p| p.last_child())
-                    .map(|c| c.id());
+                let node = self.tree.borrow_mut().append_text(*parent, t);
                 if let Some(n) = node {
                     for s in self.scratch.borrow_mut().drain(..) {
                         self.stamp(n, s, false);
@@ -378,19 +386,8 @@ impl<'t> TreeSink for PosSink<'t> {
         }
     }
 
-    fn append_based_on_parent_node(
-        &self,
-        element: &EgoId,
-        prev_element: &EgoId,
-        child: NodeOrText<EgoId>,
-    ) {
-        let has_parent = self
-            .inner
-            .0
-            .borrow()
-            .tree
-            .get(*element)
-            .is_some_and(|e| e.parent().is_some());
+    fn append_based_on_parent_node(&self, element: &Id, prev_element: &Id, child: NodeOrText<Id>) {
+        let has_parent = self.tree.borrow().parent(*element).is_some();
         if has_parent {
             self.append_before_sibling(element, child)
         } else {
@@ -401,68 +398,48 @@ impl<'t> TreeSink for PosSink<'t> {
     fn append_doctype_to_document(
         &self,
         name: StrTendril,
-        public_id: StrTendril,
-        system_id: StrTendril,
+        _public_id: StrTendril,
+        _system_id: StrTendril,
     ) {
-        self.inner
-            .append_doctype_to_document(name, public_id, system_id);
+        let n = {
+            let mut t = self.tree.borrow_mut();
+            let n = t.orphan(Data::Doctype(name));
+            t.append_id(0, n);
+            n
+        };
         if self.kind.get() == TokKind::Doctype {
-            let last = self
-                .inner
-                .0
-                .borrow()
-                .tree
-                .root()
-                .last_child()
-                .map(|c| c.id());
-            if let Some(n) = last {
-                let (a, b) = self.span.get();
-                self.stamp(n, a..b, false);
-            }
+            let (a, b) = self.span.get();
+            self.stamp(n, a..b, false);
         }
     }
 
-    fn mark_script_already_started(&self, node: &EgoId) {
-        self.inner.mark_script_already_started(node)
+    fn get_template_contents(&self, target: &Id) -> Id {
+        // The fragment made with the template (its first child); the template itself should
+        // the tree builder ever ask for one without (scraper's sink panics there).
+        self.tree.borrow().first_child(*target).unwrap_or(*target)
     }
 
-    fn pop(&self, node: &EgoId) {
-        self.inner.pop(node)
-    }
-
-    fn get_template_contents(&self, target: &EgoId) -> EgoId {
-        self.inner.get_template_contents(target)
-    }
-
-    fn same_node(&self, x: &EgoId, y: &EgoId) -> bool {
+    fn same_node(&self, x: &Id, y: &Id) -> bool {
         x == y
     }
 
-    fn set_quirks_mode(&self, mode: QuirksMode) {
-        self.inner.set_quirks_mode(mode)
-    }
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
 
-    fn append_before_sibling(&self, sibling: &EgoId, new_node: NodeOrText<EgoId>) {
+    fn append_before_sibling(&self, sibling: &Id, new_node: NodeOrText<Id>) {
         match new_node {
             NodeOrText::AppendNode(id) => {
-                self.inner
-                    .append_before_sibling(sibling, NodeOrText::AppendNode(id));
+                let mut t = self.tree.borrow_mut();
+                // Moved from where it was, inserted only next to a sibling that has a parent.
+                t.detach(id);
+                if t.parent(*sibling).is_some() {
+                    t.insert_id_before(*sibling, id);
+                }
+                drop(t);
                 self.last_inserted.set(Some(id));
             }
-            NodeOrText::AppendText(t) => {
-                self.text_spans(&t);
-                self.inner
-                    .append_before_sibling(sibling, NodeOrText::AppendText(t));
-                let node = self
-                    .inner
-                    .0
-                    .borrow()
-                    .tree
-                    .get(*sibling)
-                    .filter(|s| s.parent().is_some())
-                    .and_then(|s| s.prev_sibling())
-                    .filter(|p| p.value().is_text())
-                    .map(|c| c.id());
+            NodeOrText::AppendText(text) => {
+                self.text_spans(&text);
+                let node = self.tree.borrow_mut().insert_text_before(*sibling, text);
                 if let Some(n) = node {
                     for s in self.scratch.borrow_mut().drain(..) {
                         self.stamp(n, s, false);
@@ -473,15 +450,15 @@ impl<'t> TreeSink for PosSink<'t> {
         }
     }
 
-    fn add_attrs_if_missing(&self, target: &EgoId, attrs: Vec<Attribute>) {
-        self.inner.add_attrs_if_missing(target, attrs)
+    fn add_attrs_if_missing(&self, target: &Id, attrs: Vec<Attribute>) {
+        self.tree.borrow_mut().add_attrs_if_missing(*target, attrs)
     }
 
-    fn remove_from_parent(&self, target: &EgoId) {
-        self.inner.remove_from_parent(target)
+    fn remove_from_parent(&self, target: &Id) {
+        self.tree.borrow_mut().detach(*target)
     }
 
-    fn reparent_children(&self, node: &EgoId, new_parent: &EgoId) {
-        self.inner.reparent_children(node, new_parent)
+    fn reparent_children(&self, node: &Id, new_parent: &Id) {
+        self.tree.borrow_mut().reparent_append(*new_parent, *node)
     }
 }

@@ -330,3 +330,31 @@ fn elements_left_open_by_a_form_end_tag_keep_their_end_tags() {
     let start = t.find("<div id=i>").unwrap();
     assert_eq!(d.region(div("i")).ranges(), [start..f, f + 7..first + 6]);
 }
+
+#[test]
+fn non_space_chars_count_what_is_not_white_space() {
+    let t = "<p>a b\tc</p><p>\u{a0}é\u{2003}x <!-- c d --></p>";
+    let d = parse(t);
+    let texts: Vec<(usize, usize)> = d
+        .text_nodes()
+        .map(|(i, _)| {
+            (
+                d.non_space_chars(i),
+                d.node_text(i).unwrap().chars().count(),
+            )
+        })
+        .collect();
+    // "a b\tc": 3 of 5; "\u{a0}é\u{2003}x ": é and x (no-break and em spaces are white space).
+    assert_eq!(texts, [(3, 5), (2, 5)]);
+    // Asked again: the remembered count.
+    assert_eq!(d.non_space_chars(d.text_nodes().next().unwrap().0), 3);
+    let comment = (0..d.len())
+        .find(|&i| d.kind(i) == NodeKind::Comment)
+        .unwrap();
+    assert_eq!(d.non_space_chars(comment), 2);
+    assert_eq!(
+        d.non_space_chars(0),
+        0,
+        "the document has no text of its own"
+    );
+}

@@ -3,7 +3,6 @@
 
 use std::convert::Infallible;
 
-use ego_tree::NodeId as EgoId;
 use html5ever::interface::Tracer;
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
@@ -14,15 +13,14 @@ use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::{ns, Attribute, LocalName, QualName};
 use html5gum::emitters::callback::{Callback, CallbackEmitter, CallbackEvent};
 use html5gum::{Emitter, ForwardingEmitter, Span, State, Tokenizer};
-use scraper::Html;
 
 use super::sink::{PosSink, Stamp, TextSrc, TokKind};
+use super::tree::{Id, Tree};
 use super::DomOptions;
 
-/// Tokenizes `text` with html5gum and builds scraper's tree from it through the positioned
-/// sink: the tree and the span stamps of its nodes (see the module documentation of
-/// [`super`]).
-pub(super) fn parse(text: &str, opts: &DomOptions) -> (Html, Vec<Stamp>) {
+/// Tokenizes `text` with html5gum and builds the tree from it through the positioned sink: the
+/// tree and the span stamps of its nodes (see the module documentation of [`super`]).
+pub(super) fn parse(text: &str, opts: &DomOptions) -> (Tree, Vec<Stamp>) {
     let sink = PosSink::new();
     sink.text.set(text);
     let tb = TreeBuilder::new(
@@ -36,7 +34,9 @@ pub(super) fn parse(text: &str, opts: &DomOptions) -> (Html, Vec<Stamp>) {
         let cb = Cb {
             tb: &tb,
             text,
+            whole: StrTendril::from_slice(text),
             tag: None,
+            attrs: Vec::new(),
             tag_start: 0,
             skip_value: false,
             next_state: None,
@@ -52,14 +52,20 @@ pub(super) fn parse(text: &str, opts: &DomOptions) -> (Html, Vec<Stamp>) {
 }
 
 struct Cb<'a, 't> {
-    tb: &'a TreeBuilder<EgoId, PosSink<'t>>,
+    tb: &'a TreeBuilder<Id, PosSink<'t>>,
     text: &'t str,
+    /// `text` as one tendril: character data that is its own source goes to the tree builder
+    /// as a slice of it (shared, no copy per token).
+    whole: StrTendril,
     tag: Option<HTag>,
+    /// The attributes of `tag` so far, moved into it when the tag closes (one allocation of
+    /// the right size per tag instead of a vector grown attribute by attribute).
+    attrs: Vec<Attribute>,
     tag_start: usize,
     skip_value: bool,
     next_state: Option<State>,
     /// Elements opened by a start tag and not yet closed (as far as end tags tell).
-    stack: Vec<(EgoId, LocalName)>,
+    stack: Vec<(Id, LocalName)>,
     /// Start tags ignored by the depth cap ([`MAX_DEPTH`]), innermost last, so their end tags
     /// are ignored too.
     suppressed: Vec<LocalName>,
@@ -128,19 +134,16 @@ impl<'a, 't> Cb<'a, 't> {
         let Some(last) = self.sink().last_inserted.get() else {
             return false;
         };
-        let tree = self.sink().inner.0.borrow();
-        tree.tree
-            .get(last)
-            .is_some_and(|n| n.ancestors().take(MAX_DEPTH).count() >= MAX_DEPTH)
+        self.sink().tree.borrow().ancestors_up_to(last, MAX_DEPTH) >= MAX_DEPTH
     }
 
     /// The elements the tree builder still holds: on its stack of open elements, in its list
     /// of active formatting elements, or as its `<form>` pointer. O(open elements).
-    fn open_handles(&self) -> Vec<EgoId> {
-        struct Collect(std::cell::RefCell<Vec<EgoId>>);
+    fn open_handles(&self) -> Vec<Id> {
+        struct Collect(std::cell::RefCell<Vec<Id>>);
         impl Tracer for Collect {
-            type Handle = EgoId;
-            fn trace_handle(&self, node: &EgoId) {
+            type Handle = Id;
+            fn trace_handle(&self, node: &Id) {
                 self.0.borrow_mut().push(*node);
             }
         }
@@ -151,19 +154,11 @@ impl<'a, 't> Cb<'a, 't> {
 
     /// Is `h` one of `html`, `head`, `body`, whose end tags end them in the source although the
     /// tree builder keeps `html` and `body` open (and its `<head>` pointer)?
-    fn document_part(&self, h: EgoId) -> bool {
+    fn document_part(&self, h: Id) -> bool {
         self.sink()
-            .inner
-            .0
-            .borrow()
             .tree
-            .get(h)
-            .and_then(|n| {
-                n.value().as_element().map(|e| {
-                    e.name.ns == ns!(html) && matches!(&*e.name.local, "html" | "head" | "body")
-                })
-            })
-            .unwrap_or(false)
+            .borrow()
+            .is_html_named(h, &["html", "head", "body"])
     }
 
     fn start_tag(&mut self, tag: HTag, span: (usize, usize)) {
@@ -179,11 +174,12 @@ impl<'a, 't> Cb<'a, 't> {
         if let Some(h) = self.sink().created.take() {
             self.sink().stamp(h, span.0..span.1, false);
             // The element's own name (`<image>` makes an `img`).
-            let elem = self.sink().inner.0.borrow().tree.get(h).and_then(|n| {
-                n.value()
-                    .as_element()
-                    .map(|e| (e.name.ns == ns!(html), e.name.local.clone()))
-            });
+            let elem = self
+                .sink()
+                .tree
+                .borrow()
+                .name(h)
+                .map(|e| (e.ns == ns!(html), e.local.clone()));
             let (html_ns, name) = elem.unwrap_or((true, name));
             let void = if html_ns {
                 is_void(&name)
@@ -206,20 +202,13 @@ impl<'a, 't> Cb<'a, 't> {
         // top of our stack) that is an ancestor-or-self of the last inserted node.
         let matched = {
             let last = self.sink().last_inserted.get();
-            let tree = &self.sink().inner.0;
-            let tree = tree.borrow();
+            let tree = self.sink().tree.borrow();
             let mut found = None;
             for (k, (h, n)) in self.stack.iter().enumerate().rev() {
                 if *n != name {
                     continue;
                 }
-                let open = last.is_some_and(|l| {
-                    l == *h
-                        || tree
-                            .tree
-                            .get(l)
-                            .is_some_and(|ln| ln.ancestors().any(|a| a.id() == *h))
-                });
+                let open = last.is_some_and(|l| tree.is_ancestor_or_self(*h, l));
                 if open {
                     found = Some(k);
                 }
@@ -350,6 +339,16 @@ impl<'a, 't> Cb<'a, 't> {
     }
 }
 
+/// `src`, the page text from byte `start`, as a tendril: a slice of `whole` (the page text as
+/// one tendril: shared, no copy), or a copy where a slice cannot be made.
+fn slice(whole: &StrTendril, start: usize, src: &str) -> StrTendril {
+    u32::try_from(start)
+        .ok()
+        .zip(u32::try_from(src.len()).ok())
+        .and_then(|(a, n)| whole.try_subtendril(a, n).ok())
+        .unwrap_or_else(|| StrTendril::from_slice(src))
+}
+
 /// html5gum hands out UTF-8 (its input is a `&str`); the lossy path is only a safety net.
 fn to_str(b: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(b) {
@@ -369,18 +368,19 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                     attrs: Vec::new(),
                     had_duplicate_attributes: false,
                 });
+                self.attrs.clear();
                 self.tag_start = span.start;
                 self.skip_value = false;
             }
             CallbackEvent::AttributeName { name } => {
                 if let Some(tag) = self.tag.as_mut() {
                     let local = LocalName::from(&*to_str(name));
-                    if tag.attrs.iter().any(|a| a.name.local == local) {
+                    if self.attrs.iter().any(|a| a.name.local == local) {
                         tag.had_duplicate_attributes = true;
                         self.skip_value = true;
                     } else {
                         self.skip_value = false;
-                        tag.attrs.push(Attribute {
+                        self.attrs.push(Attribute {
                             name: QualName::new(None, ns!(), local),
                             value: StrTendril::new(),
                         });
@@ -388,16 +388,26 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                 }
             }
             CallbackEvent::AttributeValue { value } => {
-                if let Some(tag) = self.tag.as_mut() {
-                    if !self.skip_value {
-                        if let Some(a) = tag.attrs.last_mut() {
-                            a.value.push_slice(&to_str(value));
+                if self.tag.is_some() && !self.skip_value {
+                    // `span` is the value's own source (html5gum emits a value whole); when
+                    // the value is that source (no character reference), a slice of it.
+                    let src = self
+                        .text
+                        .get(span.start..span.end)
+                        .filter(|s| s.as_bytes() == value);
+                    if let Some(a) = self.attrs.last_mut() {
+                        match src {
+                            Some(s) if a.value.is_empty() => {
+                                a.value = slice(&self.whole, span.start, s)
+                            }
+                            _ => a.value.push_slice(&to_str(value)),
                         }
                     }
                 }
             }
             CallbackEvent::CloseStartTag { self_closing } => {
                 if let Some(mut tag) = self.tag.take() {
+                    tag.attrs = self.attrs.drain(..).collect();
                     tag.self_closing = self_closing;
                     let start = self.tag_start;
                     self.start_tag(tag, (start, span.end));
@@ -423,15 +433,17 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                     self.tb
                         .adjusted_current_node_present_but_not_in_html_namespace()
                 };
-                let foreign_nul = memchr::memchr(0, value).is_some() && foreign();
-                if src.as_bytes() == value && !foreign_nul {
+                let has_nul = memchr::memchr(0, value).is_some();
+                let foreign_nul = has_nul && foreign();
+                let literal = src.as_bytes() == value;
+                if literal && !foreign_nul {
                     self.sink().texts.borrow_mut().push_back(TextSrc {
                         cur: start,
                         end,
                         dec: None,
                         dpos: 0,
                     });
-                } else if src.as_bytes() == value {
+                } else if literal {
                     // In SVG / MathML the tree builder keeps a NUL the tokenizer passed through
                     // (data, CDATA) as U+FFFD; elsewhere it drops it.
                     self.sink().texts.borrow_mut().push_back(TextSrc {
@@ -458,6 +470,19 @@ impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
                         }),
                         dpos: 0,
                     });
+                }
+                if !has_nul {
+                    // The common case: one run of character data, already UTF-8 when it is
+                    // the source itself.
+                    if !value.is_empty() {
+                        let t = if literal {
+                            slice(&self.whole, start, src)
+                        } else {
+                            StrTendril::from_slice(&to_str(value))
+                        };
+                        self.process(TokKind::Text, (start, end), HToken::CharacterTokens(t));
+                    }
+                    return None;
                 }
                 let mut first = true;
                 for part in value.split(|&b| b == 0) {
