@@ -13,6 +13,8 @@
 //! - `block-context`: `blocks` + the record groups ([`Page::records`]) + the DOM context of
 //!   every block ([`BlockContext`]) — the feature rows of a stacked block classifier before
 //!   any member extractor runs;
+//! - `units`: `blocks` + the record groups + the guideline's units of every block
+//!   ([`Units::find`], without a headline) — the stacked classifier's `unit_KIND` features;
 //! - one row per extractor: **end to end** from the bytes — decoding, whatever parts of the page
 //!   model the extractor asks for (lazily), and the run itself;
 //! - for an extractor that wraps another program's text (a reference extractor, [`TextStage`]),
@@ -37,13 +39,14 @@ use crate::error::Result;
 use crate::extract::TextStage;
 use crate::extract::{Algorithm, Extractor, Params};
 use crate::learn::context::BlockContext;
+use crate::page::units::Units;
 use crate::page::{decode, DecodeOptions, Page};
 use std::sync::Arc;
 
 /// One row of the benchmark table.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchRow {
-    /// Extractor name, `page-model`, `dom`, `blocks` or `block-context`.
+    /// Extractor name, `page-model`, `dom`, `blocks`, `block-context` or `units`.
     pub algo: String,
     /// Number of pages.
     pub pages: usize,
@@ -150,6 +153,12 @@ fn run_rows(
         })
     });
     rows.push(row("block-context", &pages, secs));
+    let secs = best_of(repeat, || {
+        timed_pass(&pages, &opts, |p| {
+            std::hint::black_box(Units::find(p, None).units().len());
+        })
+    });
+    rows.push(row("units", &pages, secs));
     for e in algos {
         rows.push(algo_row(
             e.as_ref(),
@@ -347,7 +356,7 @@ mod tests {
             .filter(|e| e.capabilities().text_stage.is_some())
             .map(|e| e.name())
             .collect();
-        assert_eq!(rows.len(), algos.len() + 4 + 2 * staged.len());
+        assert_eq!(rows.len(), algos.len() + 5 + 2 * staged.len());
         for n in &staged {
             let at = rows.iter().position(|r| r.algo == *n).unwrap();
             assert_eq!(rows[at + 1].algo, format!("{n}:crate"));
@@ -357,6 +366,7 @@ mod tests {
         assert_eq!(rows[1].algo, "dom");
         assert_eq!(rows[2].algo, "blocks");
         assert_eq!(rows[3].algo, "block-context");
+        assert_eq!(rows[4].algo, "units");
         for r in &rows {
             assert_eq!(r.pages, 1, "the PNG is skipped");
             assert_eq!(r.bytes, 18);

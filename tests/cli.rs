@@ -191,11 +191,12 @@ fn bench_json_has_the_documented_keys() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = v.as_array().unwrap();
-    assert_eq!(rows.len(), 5);
+    assert_eq!(rows.len(), 6);
     assert_eq!(rows[0]["algo"], "page-model");
     assert_eq!(rows[1]["algo"], "dom");
     assert_eq!(rows[2]["algo"], "blocks");
     assert_eq!(rows[3]["algo"], "block-context");
+    assert_eq!(rows[4]["algo"], "units");
     for k in [
         "algo",
         "pages",

@@ -772,3 +772,80 @@ fn stack_members_are_recorded_and_run_when_loaded() {
         .to_string();
     assert!(err.contains("only stack takes members"), "{err}");
 }
+
+/// `--balance corpora`: every training corpus weighs the same. A stack fitted on two corpora of
+/// unequal size with it records `balance` and differs from the default fit (whose file does
+/// not name a balance); a method that cannot weigh pages refuses it, through the CLI too, and
+/// a bad value is a usage error.
+#[test]
+fn balance_corpora_weighs_each_corpus_the_same() {
+    use cescope::learn::train::Balance;
+    // Unequal corpora: all odd sample pages against the first even one.
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("one"), dir.path().join("many"));
+    let na = write_corpus(&a, &|k| k == 0);
+    let nb = write_corpus(&b, &|k| k % 2 == 1);
+    assert!(na == 1 && nb >= 3, "{na} + {nb} pages");
+    let mut j = job(&a, None);
+    j.train.push(b.clone());
+    let stack = find_method("stack").unwrap();
+    let plain = stack.train(&j).unwrap();
+    j.balance = Balance::Corpora;
+    let balanced = stack.train(&j).unwrap();
+    let json = |bytes: &[u8]| serde_json::from_slice::<serde_json::Value>(bytes).unwrap();
+    assert!(json(&plain.bytes)["training"].get("balance").is_none());
+    assert_eq!(json(&balanced.bytes)["training"]["balance"], "corpora");
+    assert_ne!(json(&plain.bytes)["body"], json(&balanced.bytes)["body"]);
+    // The weights: each corpus's pages sum to N / C.
+    let w = Balance::Corpora.weights(&["one", "many", "many", "many"]);
+    assert_eq!(w, vec![2.0, 2.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0]);
+    assert_eq!(Balance::Pages.weights(&["one", "many"]), vec![1.0, 1.0]);
+    // svm cannot weigh its pages.
+    let err = find_method("svm")
+        .unwrap()
+        .train(&j)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("--balance corpora: the svm method cannot weigh"),
+        "{err}"
+    );
+    let out = dir.path().join("m.json");
+    let cli = |method: &str, balance: &str| {
+        common::run(
+            Path::new(ROOT),
+            &[
+                "train",
+                "--method",
+                method,
+                "--balance",
+                balance,
+                "--train",
+                a.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ],
+        )
+    };
+    let o = cli("shallow", "corpora");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        common::stderr(&o).contains("cannot weigh its pages"),
+        "{}",
+        common::stderr(&o)
+    );
+    let o = cli("headline", "corpora");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        common::stderr(&o).contains("--balance"),
+        "{}",
+        common::stderr(&o)
+    );
+    let o = cli("stack", "sites");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        common::stderr(&o).contains("--balance takes pages or corpora"),
+        "{}",
+        common::stderr(&o)
+    );
+}

@@ -29,6 +29,7 @@ fn the_shipped_model_rebuilds_byte_identically() {
             root.join("scrapinghub-dev"),
             root.join("wcxb-dev"),
             root.join("readability"),
+            root.join("cleaneval-dev"),
         ],
         test: Vec::new(),
         folds: Some(5),

@@ -8,6 +8,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 
 use cescope::learn::folds::Scheme;
+use cescope::learn::train::Balance;
 use cescope::learn::{self, model, train::table, TrainJob};
 
 use super::{shown, with_threads};
@@ -46,6 +47,10 @@ pub struct TrainArgs {
     /// the reference extractors readability and trafilatura included).
     #[arg(long, value_name = "A,B,…", value_delimiter = ',')]
     members: Option<Vec<String>>,
+    /// How each fit weighs its training pages: `pages` (each page the same) or `corpora` (each
+    /// training corpus the same, however many pages it has; --method stack only).
+    #[arg(long, value_name = "pages|corpora", default_value = "pages", value_parser = parse_balance)]
+    balance: Balance,
     /// Seed of every random draw (folds, samples): the same seed gives the same model file.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -60,6 +65,15 @@ pub struct TrainArgs {
     /// method gets wrong (with --folds corpus: scored by the model that never saw its corpus).
     #[arg(long, requires = "folds")]
     cv_pages: bool,
+}
+
+/// Parses `--balance`: `pages` or `corpora` ([`Balance`]).
+fn parse_balance(s: &str) -> std::result::Result<Balance, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "pages" => Ok(Balance::Pages),
+        "corpora" => Ok(Balance::Corpora),
+        other => Err(format!("{other:?}: --balance takes pages or corpora")),
+    }
 }
 
 /// Parses `--folds`: a number of folds or `corpus` ([`Scheme`]).
@@ -107,6 +121,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         },
         loco: args.folds == Some(Scheme::Corpora),
         members: args.members.clone(),
+        balance: args.balance,
         seed: args.seed,
         progress: std::io::stderr().is_terminal(),
     };
@@ -174,6 +189,11 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 fn train_headline(args: &TrainArgs, t0: Instant) -> Result<()> {
     if args.members.is_some() {
         bail!("--members: the headline ranker has no member extractors (only stack takes members)");
+    }
+    if args.balance != Balance::Pages {
+        bail!(
+            "--balance: the headline ranker weighs its pages the same (only stack takes --balance)"
+        );
     }
     if !args.test.is_empty() {
         bail!(

@@ -708,7 +708,7 @@ impl Learner for Crf {
         body.check()
     }
 
-    fn fit(&self, pages: &[&BlockData], _seed: u64) -> Result<CrfBody> {
+    fn fit(&self, pages: &[&BlockData], _weights: &[f64], _seed: u64) -> Result<CrfBody> {
         let seqs: Vec<Sequence> = pages
             .iter()
             .map(|p| (sequence_of(&p.rows), p.labels.clone()))

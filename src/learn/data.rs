@@ -146,9 +146,17 @@ pub fn prepare_all<T: Send>(
     (ok, notes)
 }
 
+/// What a model file records as CleanEval's licence: the development set was published by the
+/// CleanEval organisers (Baroni, Chantree, Kilgarriff, Sharoff; sigwac.org.uk/cleaneval) for
+/// the 2007 shared task with no licence named.
+pub const CLEANEVAL_TERMS: &str =
+    "no licence stated (CleanEval 2007 shared-task development set, research use)";
+
 /// The licence of a corpus by its name, for the model file's training record: scrapinghub's
 /// article-extraction benchmark MIT, WCXB CC-BY-4.0, Mozilla Readability's test pages
-/// Apache-2.0, `unknown` for anything else (an annotator's own gold: state it yourself).
+/// Apache-2.0, CleanEval's development set (2007) [`CLEANEVAL_TERMS`] — its organisers
+/// published it for the shared task without naming a licence —, `unknown` for anything else
+/// (an annotator's own gold: state it yourself).
 pub fn licence_of(corpus: &str) -> &'static str {
     let c = corpus.to_ascii_lowercase();
     if c.starts_with("scrapinghub") {
@@ -157,6 +165,8 @@ pub fn licence_of(corpus: &str) -> &'static str {
         "CC-BY-4.0"
     } else if c.starts_with("readability") {
         "Apache-2.0"
+    } else if c.starts_with("cleaneval") {
+        CLEANEVAL_TERMS
     } else {
         "unknown"
     }
@@ -179,5 +189,6 @@ mod tests {
         assert_eq!(licence_of("wcxb-dev"), "CC-BY-4.0");
         assert_eq!(licence_of("scrapinghub-dev#2"), "MIT");
         assert_eq!(licence_of("mine"), "unknown");
+        assert_eq!(licence_of("cleaneval-dev"), CLEANEVAL_TERMS);
     }
 }

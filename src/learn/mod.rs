@@ -138,9 +138,18 @@ pub trait Learner: Send + Sync + 'static {
         true
     }
 
+    /// Can the method weigh its training pages ([`fit`](Learner::fit)'s `weights`)? Only a
+    /// method that says yes takes `cescope train --balance corpora`
+    /// ([`train::Balance::Corpora`]); the others are always given weights of 1. Default: no.
+    fn weighs_pages(&self) -> bool {
+        false
+    }
+
     /// Fits a model on `pages` (in the given order), drawing any randomness from `seed`.
+    /// `weights` holds one weight per page (mean 1; all 1 unless the job balances its corpora,
+    /// [`train::Balance`], and the method [weighs pages](Learner::weighs_pages)).
     /// Errors: [`Error::Train`] (e.g. no positive or no negative example).
-    fn fit(&self, pages: &[&Self::PageData], seed: u64) -> Result<Self::Body>;
+    fn fit(&self, pages: &[&Self::PageData], weights: &[f64], seed: u64) -> Result<Self::Body>;
 
     /// The text `body` extracts from a prepared page at `threshold`, as the extractor would
     /// render it: what cross-validation and `--test` score against the gold text.

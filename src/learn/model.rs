@@ -87,6 +87,9 @@ pub struct Training {
     /// `--folds`, when cross-validated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub folds: Option<usize>,
+    /// `--balance`, when not the default (`pages`): `corpora` ([`crate::learn::train::Balance`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balance: Option<String>,
 }
 
 /// One training corpus.

@@ -751,7 +751,7 @@ impl Learner for MssMethod {
     }
 
     /// Sums the pages' counts (page order does not matter: addition) into a model.
-    fn fit(&self, pages: &[&MssPage], _seed: u64) -> Result<MssModel> {
+    fn fit(&self, pages: &[&MssPage], _weights: &[f64], _seed: u64) -> Result<MssModel> {
         let mut c = MssCounts::default();
         for p in pages {
             c.tokens[0] += p.tokens[0];

@@ -1,7 +1,7 @@
 //! How to read a learned model's feature values: for each feature family — the shallow text
 //! features of a block and its neighbours ([`super::shallow`]), the DOM context
-//! ([`super::context::BlockContext`]: distances, shares, counts, flags) and the member
-//! extractors' verdicts ([`super::stack`]) — what a value means, in words. Explanations print a
+//! ([`super::context::BlockContext`]: distances, shares, counts, flags), the guideline's unit
+//! kinds and the member extractors' verdicts ([`super::stack`]) — what a value means, in words. Explanations print a
 //! feature as its reading with the raw name and value after it, so `tag_h3 0` (a *distance* of
 //! 0 levels, not "no h3") reads "inside an h3 (0 levels up)" and `tag_h3 64` "no h3 around".
 //!
@@ -326,6 +326,18 @@ pub const FAMILIES: &[Family] = &[
         },
     },
     Family {
+        pattern: "unit_*",
+        reads: "1 when the block is in a unit of that kind (the guideline's units: comments, related lists, captions, …), else 0",
+        word: |k, v| {
+            let kind = k.replace('_', " ");
+            if v >= 0.5 {
+                format!("in a {kind} unit")
+            } else {
+                format!("in no {kind} unit")
+            }
+        },
+    },
+    Family {
         pattern: "members_mean",
         reads: "the mean share of the block the member extractors select",
         word: |_, v| format!("the member extractors select {} of it on average", pct(v)),
@@ -449,6 +461,15 @@ mod tests {
 
     /// Every feature of the stacked classifier (and so of the shallow ones, a subset) has a
     /// reading.
+    #[test]
+    fn unit_kinds_read_as_membership() {
+        assert_eq!(reading("unit_comments", 1.0).unwrap(), "in a comments unit");
+        assert_eq!(
+            reading("unit_link_list", 0.0).unwrap(),
+            "in no link list unit"
+        );
+    }
+
     #[test]
     fn every_stack_feature_has_a_reading() {
         for n in super::super::stack::feature_names() {

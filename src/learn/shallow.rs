@@ -488,7 +488,7 @@ impl<F: BlockFit> Learner for OnShallowFeatures<F> {
         BlockData::of(page, gold)
     }
 
-    fn fit(&self, pages: &[&BlockData], seed: u64) -> Result<F::Body> {
+    fn fit(&self, pages: &[&BlockData], _weights: &[f64], seed: u64) -> Result<F::Body> {
         let (rows, labels) = stack(pages);
         self.0.fit(&rows, &labels, seed)
     }

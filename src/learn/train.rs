@@ -20,6 +20,47 @@ use crate::error::{Error, Result};
 use crate::eval::run::Metric;
 use crate::metrics::Prf;
 
+/// How a fit weighs its training pages against each other (`cescope train --balance`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Balance {
+    /// Every page weighs the same (the default): a corpus weighs as much as it has pages.
+    #[default]
+    Pages,
+    /// Every training corpus weighs the same: a page of a corpus of `n` pages weighs
+    /// `N / (C · n)` (`N` pages, `C` corpora in the fit), so a large corpus's definition of main
+    /// content does not drown the others' — as the leave-one-corpus-out mean weighs each
+    /// corpus the same. Only for a method that [weighs pages](Learner::weighs_pages).
+    Corpora,
+}
+
+impl Balance {
+    /// The word `--balance` takes and a model file's `training.balance` records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Balance::Pages => "pages",
+            Balance::Corpora => "corpora",
+        }
+    }
+
+    /// The weight of each page of a fit whose pages come from `corpora` (one corpus name per
+    /// page, in page order): all 1 for [`Balance::Pages`]; for [`Balance::Corpora`], each
+    /// corpus's pages sum to `N / C`, so the weights still average 1. O(pages).
+    pub fn weights(self, corpora: &[&str]) -> Vec<f64> {
+        match self {
+            Balance::Pages => vec![1.0; corpora.len()],
+            Balance::Corpora => {
+                let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+                for c in corpora {
+                    *count.entry(c).or_default() += 1;
+                }
+                let n = corpora.len() as f64;
+                let k = count.len() as f64;
+                corpora.iter().map(|c| n / (k * count[c] as f64)).collect()
+            }
+        }
+    }
+}
+
 /// What to train on and how.
 #[derive(Debug, Clone, Default)]
 pub struct TrainJob {
@@ -38,6 +79,9 @@ pub struct TrainJob {
     /// classifier, [`super::stack`]), registered extractor names; `None` for the method's
     /// default members. Errors for a method without members ([`Learner::with_members`]).
     pub members: Option<Vec<String>>,
+    /// `--balance`: how each fit weighs its pages ([`Balance`]). Errors for
+    /// [`Balance::Corpora`] with a method that does not [weigh pages](Learner::weighs_pages).
+    pub balance: Balance,
     /// The seed of every random draw.
     pub seed: u64,
     /// Draw a progress bar on standard error.
@@ -144,23 +188,27 @@ fn refuse_overlap(
 /// the pages whose `fold_of` is `f`. The folds are fitted in parallel when the learner allows
 /// it ([`Learner::parallel_folds`]); the scores are put back per page, so the result does not
 /// depend on the thread count. `done` is called once per fold. Errors: the learner's fit.
+#[allow(clippy::too_many_arguments)]
 fn cross_validate<L: Learner>(
     l: &L,
     prepared: &[Prepared<L::PageData>],
     fold_of: &[usize],
     k: usize,
     seed: u64,
+    balance: Balance,
     score: &(impl Fn(&L::Body, &Prepared<L::PageData>) -> Prf + Sync),
     done: &(dyn Fn() + Sync),
 ) -> Result<Vec<Prf>> {
     let fit_fold = |f: usize| -> Result<Vec<(usize, Prf)>> {
-        let train: Vec<&L::PageData> = prepared
+        let kept: Vec<&Prepared<L::PageData>> = prepared
             .iter()
             .zip(fold_of)
             .filter(|(_, &g)| g != f)
-            .map(|(p, _)| &p.data)
+            .map(|(p, _)| p)
             .collect();
-        let body = l.fit(&train, fold_seed(seed, f))?;
+        let train: Vec<&L::PageData> = kept.iter().map(|p| &p.data).collect();
+        let corpora: Vec<&str> = kept.iter().map(|p| p.meta.corpus.as_str()).collect();
+        let body = l.fit(&train, &balance.weights(&corpora), fold_seed(seed, f))?;
         let scored = prepared
             .iter()
             .enumerate()
@@ -187,8 +235,16 @@ fn cross_validate<L: Learner>(
 /// Runs the pipeline for learner `l` (see the module documentation). Errors: those of
 /// [`data::gather`] (missing corpus, no gold), [`folds::assign`] (`--folds` below 2, fewer
 /// sites than folds), [`folds::by_corpus`] (`--folds corpus` with fewer than 2 training
-/// corpora), overlapping test pages, and the learner's fit ([`Error::Train`]).
+/// corpora), overlapping test pages, [`Error::Train`] for `--balance corpora` with a method
+/// that does not weigh pages, and the learner's fit ([`Error::Train`]).
 pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
+    if job.balance != Balance::Pages && !l.weighs_pages() {
+        return Err(Error::Train(format!(
+            "--balance {}: the {} method cannot weigh its pages (only stack does)",
+            job.balance.name(),
+            l.info().name
+        )));
+    }
     let (train_pages, mut notes) = data::gather(&job.train)?;
     let test_pages = if job.test.is_empty() {
         Vec::new()
@@ -233,12 +289,24 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
     bar.say("fitting");
     let metas: Vec<&PageMeta> = prepared.iter().map(|p| &p.meta).collect();
     let with_meta = |prf: Vec<Prf>| prepared.iter().map(|p| p.meta.clone()).zip(prf).collect();
+    let cross_validate_by = |fold_of: &[usize], k: usize| {
+        cross_validate(
+            l,
+            &prepared,
+            fold_of,
+            k,
+            job.seed,
+            job.balance,
+            &score,
+            &tick,
+        )
+    };
     let mut cv_pages = Vec::new();
     let cv = match job.folds {
         Some(k) => {
             let sites: Vec<&str> = prepared.iter().map(|p| p.meta.site.as_str()).collect();
             let fold_of = folds::assign(&sites, k, job.seed)?;
-            let prf = cross_validate(l, &prepared, &fold_of, k, job.seed, &score, &tick)?;
+            let prf = cross_validate_by(&fold_of, k)?;
             let rows = figures(&metas, &prf);
             cv_pages = with_meta(prf);
             Some(Figures { folds: k, rows })
@@ -251,7 +319,7 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
         let corpora: Vec<&str> = prepared.iter().map(|p| p.meta.corpus.as_str()).collect();
         let (fold_of, names) = folds::by_corpus(&corpora)?;
         let k = names.len();
-        let prf = cross_validate(l, &prepared, &fold_of, k, job.seed, &score, &tick)?;
+        let prf = cross_validate_by(&fold_of, k)?;
         let rows = figures(&metas, &prf);
         loco_pages = with_meta(prf);
         Some(Figures { folds: k, rows })
@@ -260,7 +328,8 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
     };
     let cv_secs = clock.elapsed().as_secs_f64() - read_secs;
     let all: Vec<&L::PageData> = prepared.iter().map(|p| &p.data).collect();
-    let body = l.fit(&all, job.seed)?;
+    let corpora: Vec<&str> = prepared.iter().map(|p| p.meta.corpus.as_str()).collect();
+    let body = l.fit(&all, &job.balance.weights(&corpora), job.seed)?;
     bar.inc();
     let fit_secs = clock.elapsed().as_secs_f64() - read_secs - cv_secs;
     let test = (!tested.is_empty()).then(|| {
@@ -285,6 +354,7 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
             ),
             seed: job.seed,
             folds: job.folds,
+            balance: (job.balance != Balance::Pages).then(|| job.balance.name().to_string()),
         },
         cv: cv.clone(),
         loco: loco.clone(),
@@ -511,7 +581,12 @@ mod tests {
             (page.name().to_string(), page.render(gold))
         }
 
-        fn fit(&self, pages: &[&(String, String)], _seed: u64) -> Result<Vec<String>> {
+        fn fit(
+            &self,
+            pages: &[&(String, String)],
+            _weights: &[f64],
+            _seed: u64,
+        ) -> Result<Vec<String>> {
             Ok(pages.iter().map(|p| p.0.clone()).collect())
         }
 

@@ -260,6 +260,7 @@ pub fn model_of(
             corpora,
             seed,
             folds: None,
+            balance: None,
         },
         cv: None,
         loco: None,
