@@ -42,7 +42,8 @@ def test_str_is_read_as_unicode_and_bytes_are_decoded_like_the_binary(cescope_bi
     page = SAMPLES / "legacy-windows-1256.html"
     raw = page.read_bytes()
     want = run_bin(cescope_bin, "extract", "--algo", "learned", page).rstrip("\n")
-    assert "حافلة المكتبة" in want
+    # A phrase of the article's first paragraph (the model may leave the headline out).
+    assert "«حافلة المعرفة»" in want
     assert cescope.extract(raw) == want
     # The same page decoded by Python: the text is already Unicode, <meta> does not re-decode it.
     assert cescope.extract(raw.decode("windows-1256")) == want
