@@ -233,7 +233,7 @@ struct Node {
 const LEAF16: u16 = u16::MAX;
 
 /// A [`Forest`] laid out for scoring: every tree's nodes in one array of compact records
-/// ([`Node`]), re-laid in pre-order (left child next) and checked once when compiled, so
+/// (16-byte nodes), re-laid in pre-order (left child next) and checked once when compiled, so
 /// that a row's walk reads one record per step and ends at a leaf. The scores are bit for
 /// bit [`Forest::log_odds`]'s: each row's leaf values are added in tree order from the same
 /// start, then the base (test `compiled_scores_are_the_forests_bits`). On the shipped model's

@@ -45,7 +45,7 @@
 //! reference extractor is not one of its members).
 //!
 //! **Other members**: `cescope train --method stack --members a,b,…` takes the verdicts of any
-//! registered extractor instead ([`candidates`]: cescope's algorithms, the
+//! registered extractor instead (cescope's algorithms, the
 //! shipped filter sets, the reference extractors `readability` and `trafilatura` when built
 //! with them), in the order given; the model file records them (`members`, written only when
 //! they are not [`MEMBERS`], so a default model's file is unchanged) and loading it runs them.
@@ -88,7 +88,7 @@ pub const BUDGET: f32 = 0.5;
 pub const MAX_ROWS: usize = 400_000;
 
 /// The member extractors of a stacked model, resolved among the member candidates
-/// ([`candidates`]): their names (as registered), in feature order,
+/// (cescope's algorithms and shipped filter sets): their names (as registered), in feature order,
 /// the feature names of a row and the page memo key of the rows.
 #[derive(Clone)]
 pub struct Members {
