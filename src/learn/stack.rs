@@ -578,17 +578,21 @@ impl Learner for Stack {
 mod tests {
     use super::*;
 
-    /// The verdict features of a hand-made page, computed by hand: an article of two
-    /// paragraphs and a menu of three links in a `<ul>`.
-    #[test]
-    fn verdict_features_of_a_hand_made_page() {
-        let page = Page::from_text(
+    /// A hand-made page: an article of two paragraphs and a menu of three links in a `<ul>`.
+    fn article_and_menu() -> Page {
+        Page::from_text(
             "t.html",
             "<html><body><div id=main><p>One two three four five six seven eight nine ten \
              eleven twelve.</p><p>Alpha beta gamma delta epsilon zeta eta theta iota.</p></div>\
              <ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li>\
              <li><a href=/c>About</a></li></ul></body></html>",
-        );
+        )
+    }
+
+    /// The verdict features of [`article_and_menu`], computed by hand.
+    #[test]
+    fn verdict_features_of_a_hand_made_page() {
+        let page = article_and_menu();
         let n = page.blocks().len();
         assert_eq!(n, 5);
         let rows = stack_rows(&page);
@@ -716,12 +720,7 @@ mod tests {
     /// in the order given; the rest of the row is the same.
     #[test]
     fn other_members_give_their_own_verdict_columns() {
-        let page = Page::from_text(
-            "t.html",
-            "<html><body><div id=main><p>One two three four five six seven eight nine ten \
-             eleven twelve.</p><p>Alpha beta gamma delta epsilon zeta eta theta iota.</p></div>\
-             <ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul></body></html>",
-        );
+        let page = article_and_menu();
         let m = Members::new(&[" BTE", "plain"]).unwrap();
         assert_eq!(m.names(), ["bte", "plain"]);
         assert!(!m.is_default());

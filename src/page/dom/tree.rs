@@ -270,15 +270,25 @@ impl Tree {
         if parent >= self.nodes.len() {
             return None;
         }
-        if let Some(last) = self.last_child(parent) {
-            if let Data::Text(t) = &mut self.nodes[last].data {
-                t.push_tendril(&text);
-                return Some(last);
-            }
+        if let Some(last) = self.merge_text(self.last_child(parent), &text) {
+            return Some(last);
         }
         let id = self.orphan(Data::Text(text));
         self.append_id(parent, id);
         Some(id)
+    }
+
+    /// Appends `text` to node `into` when it is a text node (how the tree builder's text merges
+    /// into a text neighbour); the node, `None` when there is no such node or it is not text.
+    fn merge_text(&mut self, into: Option<Id>, text: &StrTendril) -> Option<Id> {
+        let id = into?;
+        match &mut self.nodes.get_mut(id)?.data {
+            Data::Text(t) => {
+                t.push_tendril(text);
+                Some(id)
+            }
+            _ => None,
+        }
     }
 
     /// Puts `text` right before `sibling` when `sibling` has a parent, merged into the previous
@@ -286,11 +296,8 @@ impl Tree {
     /// holds it, `None` when `sibling` has no parent.
     pub(super) fn insert_text_before(&mut self, sibling: Id, text: StrTendril) -> Option<Id> {
         self.parent(sibling)?;
-        if let Some(prev) = self.prev_sibling(sibling) {
-            if let Data::Text(t) = &mut self.nodes[prev].data {
-                t.push_tendril(&text);
-                return Some(prev);
-            }
+        if let Some(prev) = self.merge_text(self.prev_sibling(sibling), &text) {
+            return Some(prev);
         }
         let id = self.orphan(Data::Text(text));
         self.insert_id_before(sibling, id);
