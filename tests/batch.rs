@@ -1,7 +1,7 @@
 //! Crawl-scale batch extraction (`cescope extract --input`, `cescope eval FILE.jsonl`): WARC and
 //! JSONL readers, order, per-record errors, and JSONL evaluation equal to the directory form.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! (Kohlschütter et al. 2010's shallow text features, the 80-column text-density wrap
 //! included), and `cescope blocks` as JSON and CSV.
 
-mod common;
+use crate::common;
 
 use cescope::page::blocks::{Features, Visibility, Within};
 use cescope::page::Page;

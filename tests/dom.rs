@@ -31,7 +31,7 @@ use lol_html::html_content::{Comment, Element, EndTag, TextChunk};
 use lol_html::{DocumentContentHandlers, ElementContentHandlers, HtmlRewriter, Selector, Settings};
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 
 fn sample_pages() -> Vec<Page> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-pages");

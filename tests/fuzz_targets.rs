@@ -7,8 +7,7 @@
 //! own sample pages, gold files and keymaps, so that short runs still reach deep states.
 #![cfg(feature = "tui")] // needs the keymap target (the TUI's keymap reader)
 
-#[path = "../fuzz/src/checks.rs"]
-mod checks;
+use crate::checks;
 
 use proptest::prelude::*;
 

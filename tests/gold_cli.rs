@@ -1,6 +1,6 @@
 //! `cescope gold …`: mark, import, export, check, agree, end to end through the binary.
 
-mod common;
+use crate::common;
 use common::{cescope, run, stderr, stdout};
 
 use std::collections::BTreeMap;

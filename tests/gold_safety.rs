@@ -4,7 +4,7 @@
 //! one `.bak` is kept, gold files have a size limit, and messages neither repeat their cause
 //! nor print control characters from files.
 
-mod common;
+use crate::common;
 use common::{cescope, run, stderr, stdout};
 
 use std::path::Path;

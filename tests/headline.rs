@@ -1,7 +1,7 @@
 //! Headline finders end to end: `cescope title`, `cescope eval --headline`, `cescope algos`, and
 //! (ignored without `../shared/corpus`) the finders on the shared corpora.
 
-mod common;
+use crate::common;
 
 use common::{cescope, stderr, stdout};
 
@@ -461,7 +461,7 @@ fn inspector_takes_the_suggested_headline() {
 /// The learned headline ranker (`learn::headline`) cross-validated on readability and wcxb-dev
 /// pooled (5 folds grouped by site, seed 1), scored per corpus as `cescope eval --headline`
 /// scores, next to TitleFinder (`tf`) and the baselines on the same pages; prints the table.
-/// Run: `cargo test --release --test headline -- --ignored --nocapture learned_headlines`.
+/// Run: `cargo test --release --test suite -- --ignored --nocapture headline::learned_headlines`.
 #[test]
 #[ignore = "needs ../shared/corpus"]
 fn learned_headlines_cross_validated() {

@@ -21,7 +21,7 @@ use cescope::page::lex::{flags, lex_with, ByteClass, LexOptions, Lexed};
 use cescope::page::{DecodeOptions, Dom, DomOptions, NodeKind, Page};
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 
 /// One byte on which the two models disagree.
 #[derive(Debug)]

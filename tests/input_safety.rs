@@ -5,7 +5,7 @@
 //! Commands that used to block run as child processes under a time bound: a regression fails
 //! the test (after killing the child) instead of hanging the test run.
 
-mod common;
+use crate::common;
 use common::{cescope, stderr};
 
 use std::path::{Path, PathBuf};

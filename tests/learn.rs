@@ -6,7 +6,7 @@
 //! The small corpus is written here from the sample pages and their gold files: each page gets
 //! its own site (a `url`) and a page type, so folds and per-type rows can be made.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,7 @@
 //! The shipped models rebuild byte for byte with the commands in `models/README.md`: the block
-//! model `learned` (`models/learned.json`) and the headline ranker (`models/headline.json`). A test binary of its own: cargo runs test binaries one after another,
-//! so no other test competes for the memory the fit sizes its histogram pool from
+//! model `learned` (`models/learned.json`) and the headline ranker (`models/headline.json`).
+//! A test binary of its own (`Cargo.toml`, `[[test]]`): cargo runs test binaries one after
+//! another, so no other test competes for the memory the fit sizes its histogram pool from
 //! (`cescope::learn::gbt::MEMORY_LIMIT_GB`).
 
 use std::path::Path;

@@ -8,7 +8,7 @@
 
 #![cfg(feature = "tui")]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -22,7 +22,8 @@ use ratatui::Terminal;
 
 use common::tui::{
     axis_colour, cursor_text, explain_text, gap, gold_corpus, keys, line_starting, opts,
-    opts_with_gold, render, row_of_line, sample, screen, teaching_with_gold, type_text,
+    opts_with_gold, render, row_of_line, sample, screen, teaching_with_gold, tui_snapshot,
+    type_text,
 };
 
 fn wait_for_encodings(app: &mut App) {
@@ -58,7 +59,7 @@ fn legend_names(s: &str) -> Vec<String> {
 fn main_screen() {
     let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
     keys(&mut app, "}");
-    insta::assert_snapshot!("main_screen", screen(&mut app, 110, 32));
+    tui_snapshot!("main_screen", screen(&mut app, 110, 32));
 }
 
 #[test]
@@ -74,7 +75,7 @@ fn gap_slider_moves_and_reruns() {
         "a small gap stops at the subheading between the article's paragraphs"
     );
     keys(&mut app, "}");
-    insta::assert_snapshot!("gap_5", screen(&mut app, 110, 32));
+    tui_snapshot!("gap_5", screen(&mut app, 110, 32));
     keys(&mut app, "0");
     assert_eq!(gap(&app), 20);
     assert_eq!(
@@ -100,7 +101,7 @@ fn two_overlays() {
         .map(|(x, y)| buf[(x, y)].fg)
         .collect();
     assert!(cols.contains(&app.algos[3].color), "addanag's column");
-    insta::assert_snapshot!("two_overlays", t.backend().to_string());
+    tui_snapshot!("two_overlays", t.backend().to_string());
 }
 
 #[test]
@@ -109,12 +110,12 @@ fn explain_and_step_mode() {
     keys(&mut app, "}");
     let s = screen(&mut app, 110, 32);
     assert!(s.contains("selected"), "{s}");
-    insta::assert_snapshot!("explain", s);
+    tui_snapshot!("explain", s);
     keys(&mut app, "s...");
     assert_eq!(app.step, Some(3));
     let s = screen(&mut app, 110, 32);
     assert!(s.contains("step 4/7 — regions"), "{s}");
-    insta::assert_snapshot!("step_regions", s);
+    tui_snapshot!("step_regions", s);
 }
 
 #[test]
@@ -129,7 +130,7 @@ fn help_overlay() {
             row.description
         );
     }
-    insta::assert_snapshot!("help", s);
+    tui_snapshot!("help", s);
     // On a small screen End / Home scroll the help (they used to close it).
     assert_eq!(app.help_scroll(), Some(0));
     screen(&mut app, 100, 24);
@@ -151,13 +152,13 @@ fn corpus_mode() {
     assert_eq!(app.corpus.as_ref().unwrap().entries.len(), 11);
     keys(&mut app, ">>");
     assert_eq!(app.corpus.as_ref().unwrap().current, 2);
-    insta::assert_snapshot!("corpus", screen(&mut app, 120, 32));
+    tui_snapshot!("corpus", screen(&mut app, 120, 32));
     // Filter by name, then the next page stays within the filter.
     keys(&mut app, "Flegacy\n");
     let c = app.corpus.as_ref().unwrap();
     assert_eq!(c.visible().len(), 2);
     assert!(c.entries[c.current].id.starts_with("legacy"));
-    insta::assert_snapshot!("corpus_filtered", screen(&mut app, 120, 32));
+    tui_snapshot!("corpus_filtered", screen(&mut app, 120, 32));
 }
 
 /// Issue 30, item 6: the page filter starts from an empty input (the last filter is not left
@@ -326,7 +327,7 @@ fn gold_status_and_compare_overlay() {
     );
     let s = screen(&mut app, 110, 32);
     assert!(s.contains(&format!("F1 {:.3}", prf.f1)), "{s}");
-    insta::assert_snapshot!("compare", s);
+    tui_snapshot!("compare", s);
     // A slider move updates P / R / F1.
     keys(&mut app, "[[");
     let after = app.active_algo().prf.unwrap();
@@ -365,7 +366,7 @@ fn works_at_80_by_24() {
     let s = screen(&mut app, 80, 24);
     assert!(s.contains("danag"), "{s}");
     assert!(s.contains("explain"), "{s}");
-    insta::assert_snapshot!("size_80x24", s);
+    tui_snapshot!("size_80x24", s);
 }
 
 /// Every action, in turn and repeated, on awkward pages (empty, only a comment, NUL bytes, an
@@ -494,7 +495,7 @@ fn status_bar_keeps_the_essentials_at_every_width() {
         assert_eq!(w == 80, bottom.contains('…'), "{w}: {bottom}");
         all.push_str(&format!("{w}:\n{top}\n{bottom}\n"));
     }
-    insta::assert_snapshot!("status_bar_widths", all);
+    tui_snapshot!("status_bar_widths", all);
 }
 
 /// The gutter's legend (source title) names each column in column order; an overlaid
@@ -527,7 +528,7 @@ fn legend_stable_gutter_and_histogram_scale() {
     let before = col_of(&t, danag_color).expect("danag's column");
     assert!(col_of(&t, app.active_algo().color).expect("addanag's column") > before);
     assert!(s.contains("full bar = "), "{s}");
-    insta::assert_snapshot!("legend", s);
+    tui_snapshot!("legend", s);
     // Another algorithm active: danag's column stays where it was, addanag's goes.
     keys(&mut app, "a");
     let t = render(&mut app, 110, 32);
@@ -599,7 +600,7 @@ fn cycling_algorithms_leaves_no_overlay_trail() {
             "the active one is named: {title}"
         );
     }
-    insta::assert_snapshot!("legend_many_overlays", screen(&mut app, 110, 32));
+    tui_snapshot!("legend_many_overlays", screen(&mut app, 110, 32));
 }
 
 /// Issue 19, item 6: the picker (`p`) chooses the active algorithm by name: typing filters
@@ -622,7 +623,7 @@ fn algorithm_picker_by_name() {
     let s = screen(&mut app, 110, 32);
     assert!(s.contains("choose the active algorithm — 2 of"), "{s}");
     assert!(s.contains("PICK ALGORITHM"), "{s}");
-    insta::assert_snapshot!("picker", s);
+    tui_snapshot!("picker", s);
     keys(&mut app, "J\n");
     assert_eq!(app.active_algo().extractor.name(), "cetr");
     assert!(app.picker().is_none());
@@ -717,7 +718,7 @@ fn region_table_lists_and_jumps() {
         .find(|l| l.contains("   2  18–20"))
         .expect("row 2");
     assert!(row2.contains("37") && row2.contains("<= gap 20"), "{row2}");
-    insta::assert_snapshot!("region_table", s);
+    tui_snapshot!("region_table", s);
     keys(&mut app, "J");
     app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     assert!(!app.table, "Enter closes the table");
@@ -742,14 +743,14 @@ fn side_by_side_explain_and_tables() {
         s.contains("explain — addanag") && s.contains("explain — danag"),
         "{s}"
     );
-    insta::assert_snapshot!("side_by_side_explain", s);
+    tui_snapshot!("side_by_side_explain", s);
     keys(&mut app, "b");
     let s = screen(&mut app, 160, 40);
     assert!(
         s.contains("addanag: regions") && s.contains("danag: regions"),
         "{s}"
     );
-    insta::assert_snapshot!("side_by_side_tables", s);
+    tui_snapshot!("side_by_side_tables", s);
     // Unpinning returns to one explain panel.
     keys(&mut app, "\u{1b}P");
     assert_eq!(app.second, None);

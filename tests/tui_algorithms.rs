@@ -5,7 +5,7 @@
 
 #![cfg(feature = "tui")]
 
-mod common;
+use crate::common;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 
 #![cfg(feature = "tui")]
 
-mod common;
+use crate::common;
 
 use cescope::tui::app::{App, AppOptions};
 use ratatui::backend::TestBackend;

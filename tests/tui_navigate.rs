@@ -4,7 +4,7 @@
 
 #![cfg(feature = "tui")]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

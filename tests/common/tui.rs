@@ -197,8 +197,9 @@ pub fn mouse(kind: MouseEventKind, column: u16, row: u16) -> MouseEvent {
 }
 
 /// `insta::assert_snapshot!` under the name the snapshot had when every inspector test was in
-/// `tests/tui.rs`: `tui__NAME`. insta names a snapshot after its test file, so a test moved to
-/// another file keeps its snapshot file this way.
+/// the test binary `tests/tui.rs`: `tui__NAME`. insta names a snapshot after the test's module
+/// path (`suite::tui_algorithms` since the test files became modules of `tests/suite.rs`), so
+/// the inspector's snapshots keep their files this way, whichever file their test is in.
 #[allow(unused_macros)]
 macro_rules! tui_snapshot {
     ($name:expr, $value:expr) => {{
