@@ -305,7 +305,7 @@ impl TablePanel {
     /// column: sorts it by the disagreement with the gold (the app makes the view again and
     /// highlights the first row). False when it does not (no gold, a chosen column).
     pub fn sort_by_disagreement(&mut self) -> bool {
-        if self.sort_chosen || !self.blocks.as_ref().is_some_and(|v| v.gold.is_some()) {
+        if self.sort_chosen || self.blocks.as_ref().is_none_or(|v| v.gold.is_none()) {
             return false;
         }
         let cols = self.blocks.as_ref().map(BlockView::columns);
