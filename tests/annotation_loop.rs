@@ -227,7 +227,7 @@ fn o_orders_the_list_and_the_review_by_uncertainty() {
 
     // The review starts at the most uncertain draft and follows the order.
     keys(&mut app, "V");
-    assert!(app.review);
+    assert!(app.review.is_active());
     assert_eq!(current(&app), want[0]);
     keys(&mut app, "s");
     assert_eq!(current(&app), want[1]);

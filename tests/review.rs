@@ -71,7 +71,7 @@ fn review_never_writes_a_page_without_gold() {
     let mut app = App::open(&dir, opts_with_gold(&gold_dir)).unwrap();
     assert_eq!(current(&app), "a");
     keys(&mut app, "V");
-    assert!(app.review);
+    assert!(app.review.is_active());
     assert_eq!(current(&app), "b", "the queue holds only b");
     keys(&mut app, "a");
     assert!(!load(&gold_dir, "b").unwrap().draft, "b accepted");
@@ -91,7 +91,7 @@ fn review_never_writes_a_page_without_gold() {
     let (_tmp2, dir2, gold2) = folder(&["x", "y"]);
     let mut app = App::open(&dir2, opts_with_gold(&gold2)).unwrap();
     keys(&mut app, "V");
-    assert!(!app.review);
+    assert!(!app.review.is_active());
     assert!(
         message(&app).contains("nothing to review"),
         "{}",
@@ -157,7 +157,7 @@ fn review_shows_and_keeps_the_recovery_file() {
     keys(&mut app, "<");
     assert_eq!(current(&app), "a");
     keys(&mut app, "V");
-    assert!(app.review);
+    assert!(app.review.is_active());
     assert_eq!(
         current(&app),
         "a",
@@ -194,16 +194,16 @@ fn typing_inside_the_review_does_not_end_it() {
     let mut app = App::open(&dir, opts_with_gold(&gold_dir)).unwrap();
     let active = app.active;
     keys(&mut app, "V:5\n");
-    assert!(app.review, "still reviewing after :5 Enter");
+    assert!(app.review.is_active(), "still reviewing after :5 Enter");
     assert_eq!(app.cursor, 4);
     keys(&mut app, "a");
     assert_eq!(app.active, active, "a is accept, not the next algorithm");
     assert!(!load(&gold_dir, "a").unwrap().draft);
     assert_eq!(current(&app), "b");
     keys(&mut app, "/council\n");
-    assert!(app.review);
+    assert!(app.review.is_active());
     keys(&mut app, "\u{1b}");
-    assert!(!app.review);
+    assert!(!app.review.is_active());
     assert!(message(&app).contains("review ended"), "{}", message(&app));
     keys(&mut app, "a");
     assert_ne!(
@@ -329,7 +329,7 @@ fn headline_suggestion_is_saved_only_once_confirmed() {
     .unwrap();
     let mut app = App::open(&page, opts_with_gold(gold_dir.path())).unwrap();
     keys(&mut app, "V");
-    assert!(app.review);
+    assert!(app.review.is_active());
     keys(&mut app, "a");
     assert!(
         message(&app).contains("is a suggestion"),

@@ -386,7 +386,7 @@ fn check_app(app: &App, seen_lines: &mut Vec<(usize, usize)>) {
     }
     let params = app.active_algo().extractor.params().len();
     assert!(
-        app.focus_param < params.max(1),
+        app.params.focus() < params.max(1),
         "focused slider out of range"
     );
     if let Some(s) = app.step {

@@ -705,7 +705,7 @@ fn region_table_lists_and_jumps() {
     // The page opens at DANAg's first selected line: 10, "River rises".
     assert_eq!(app.cursor, 9);
     keys(&mut app, "b");
-    assert!(app.table);
+    assert!(app.table.is_open());
     let s = screen(&mut app, 120, 32);
     assert!(s.contains("danag: regions"), "{s}");
     let row1 = s.lines().find(|l| l.contains("   1  9–14")).expect("row 1");
@@ -721,7 +721,7 @@ fn region_table_lists_and_jumps() {
     tui_snapshot!("region_table", s);
     keys(&mut app, "J");
     app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
-    assert!(!app.table, "Enter closes the table");
+    assert!(!app.table.is_open(), "Enter closes the table");
     assert_eq!(app.cursor, 17, "on r2's first line (18)");
     // Back where we were with the jump list.
     keys(&mut app, "'");

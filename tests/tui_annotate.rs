@@ -381,7 +381,7 @@ fn headline_panel_and_prefilled_suggestion() {
     // The second candidate: jump to it, then take it.
     keys(&mut app, "J");
     app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
-    assert!(!app.table);
+    assert!(!app.table.is_open());
     assert!(app
         .line_range(app.cursor)
         .unwrap()
@@ -489,7 +489,7 @@ fn headline_panel_merges_identical_texts() {
     tui_snapshot!("headline_panel_merged", s);
     // Enter jumps to the first occurrence (the menu).
     enter(&mut app);
-    assert!(!app.table);
+    assert!(!app.table.is_open());
     assert!(app
         .line_range(app.cursor)
         .unwrap()

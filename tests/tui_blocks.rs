@@ -182,7 +182,7 @@ fn the_path_bar_shows_visibility() {
 fn the_block_table_sorts_and_jumps() {
     let mut app = at_line("danag", "Work on the");
     keys(&mut app, "B");
-    assert!(app.table);
+    assert!(app.table.is_open());
     let s = screen(&mut app, 140, 40);
     let page = app.doc.as_ref().unwrap().page.clone();
     let blocks = page.blocks();
@@ -220,7 +220,7 @@ fn the_block_table_sorts_and_jumps() {
     );
     tui_snapshot!("block_table", s);
     enter(&mut app);
-    assert!(!app.table, "Enter closes the table");
+    assert!(!app.table.is_open(), "Enter closes the table");
     assert_eq!(app.cursor_block(), Some(most), "and goes to the block");
     let r = app.line_range(app.cursor).unwrap();
     assert!(r.contains(&row.start), "the line of the block's first text");
@@ -334,14 +334,14 @@ fn the_block_table_has_a_gold_column_and_sorts_by_disagreement() {
     keys(&mut app, "B");
     let s = screen(&mut app, 160, 40);
     assert!(s.contains("gold") && s.contains("Δ gold"), "{s}");
-    let v = app.block_view.as_ref().unwrap();
+    let v = app.table.block_view().unwrap();
     let gold = v.gold.as_ref().expect("the gold's shares").clone();
     let page = app.doc.as_ref().unwrap().page.clone();
     assert_eq!(gold.len(), page.blocks().len());
     assert_eq!(app.block_sort(), BlockColumn::Disagreement);
-    assert_eq!(app.table_row, 0);
+    assert_eq!(app.table.row(), 0);
     assert!(s.contains("sorted by Δ gold▼"), "{s}");
-    let v = app.block_view.as_ref().unwrap();
+    let v = app.table.block_view().unwrap();
     let d: Vec<f64> = v
         .order
         .iter()

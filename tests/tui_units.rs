@@ -397,9 +397,9 @@ fn the_records_panel_lists_the_posts_to_keep_or_strike() {
     keep_all_posts(&mut app);
     goto(&mut app, "Post 2 says");
     keys(&mut app, "L");
-    assert!(app.table);
-    assert_eq!(app.table_kind, TableKind::Records);
-    assert_eq!(app.table_row, 1, "opens on the cursor's post");
+    assert!(app.table.is_open());
+    assert_eq!(app.table.kind(), TableKind::Records);
+    assert_eq!(app.table.row(), 1, "opens on the cursor's post");
     let list = app.record_list().unwrap();
     assert_eq!(list.rows.len(), 6);
     assert_eq!(list.signature, "article.message");
@@ -414,11 +414,11 @@ fn the_records_panel_lists_the_posts_to_keep_or_strike() {
     type_text(&mut app, "X");
     assert!(!main_text(&app).contains("Post 2 says"));
     assert!(main_text(&app).contains("Post 3 says"));
-    assert_eq!(app.table_row, 2);
+    assert_eq!(app.table.row(), 2);
     let list = app.record_list().unwrap();
     assert_eq!(list.rows[1].kept, 0.0);
     keys(&mut app, "K");
-    assert_eq!(app.table_row, 1);
+    assert_eq!(app.table.row(), 1);
     // Strike the third post's body only: it shows as partly kept.
     keys(&mut app, "\u{1b}");
     goto(&mut app, "Post 3 says");
@@ -433,7 +433,7 @@ fn the_records_panel_lists_the_posts_to_keep_or_strike() {
     // Enter jumps to the highlighted post's first line and closes the panel.
     keys(&mut app, "J");
     enter(&mut app);
-    assert!(!app.table);
+    assert!(!app.table.is_open());
     assert_eq!(block_text(&app), "carol");
     // One undo step per record.
     keys(&mut app, "uu");
@@ -453,18 +453,18 @@ fn the_review_shows_a_threads_records() {
     gold::save(&gold_dir.join("thread.json"), &g, SaveMode::New).unwrap();
 
     let mut app = open(&page, &gold_dir);
-    assert!(!app.table);
+    assert!(!app.table.is_open());
     keys(&mut app, "V");
-    assert!(app.review);
-    assert!(app.table, "the review opens the records panel");
-    assert_eq!(app.table_kind, TableKind::Records);
+    assert!(app.review.is_active());
+    assert!(app.table.is_open(), "the review opens the records panel");
+    assert_eq!(app.table.kind(), TableKind::Records);
     // Strike the fifth post from the list; Esc closes the panel, not the review.
     keys(&mut app, "JJJJ");
     type_text(&mut app, "X");
     assert!(!main_text(&app).contains("Post 5 says"));
     keys(&mut app, "\u{1b}");
-    assert!(!app.table);
-    assert!(app.review, "Esc closed the panel first");
+    assert!(!app.table.is_open());
+    assert!(app.review.is_active(), "Esc closed the panel first");
     keys(&mut app, "a");
     let saved = gold::load(&gold_dir.join("thread.json")).unwrap();
     assert!(!saved.draft);

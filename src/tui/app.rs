@@ -27,7 +27,7 @@ mod mouse;
 mod navigate;
 mod order;
 mod pages;
-pub mod picker;
+mod picker;
 mod review;
 mod step;
 mod table;
@@ -35,15 +35,25 @@ mod units;
 
 pub use algo::AlgoState;
 use algo::JobResult;
-pub use blocks::{visibility_short, BlockColumn, BlockView, PathBar};
+pub use blocks::{visibility_short, PathBar};
 pub use doc::{Doc, PerView, View};
 pub use navigate::{context_rows, Search, MAX_MATCHES};
-pub use pages::{CorpusState, PageEntry, UncertaintyOrder};
-pub use table::{HeadlineRow, TableKind};
+pub use table::HeadlineRow;
 pub use units::{RecordList, RecordRow, UnitMenu, UNIT_KEYS};
+
+pub use super::panels::overlay::Overlay;
+pub use super::panels::pages::{CorpusState, PageEntry, UncertaintyOrder};
+pub use super::panels::table::{block_columns, BlockColumn, BlockView, TableKind};
 
 use super::annotate::Annotation;
 use super::keymap::{Action, Keymap};
+use super::panels::explain::Explain;
+use super::panels::overlay::HelpAsk;
+use super::panels::pages::PagesAsk;
+use super::panels::params::{ParamAsk, ParamsPanel};
+use super::panels::review::Review;
+use super::panels::table::TablePanel;
+use super::panels::Handled;
 use crate::corpus::{self, GoldText};
 use crate::error::Result;
 use crate::eval::diff::{word_diffs, DiffKind, WordDiff};
@@ -225,39 +235,24 @@ pub enum Mode {
     ConfirmEmptySave,
 }
 
-/// The popup drawn over the screen that takes the keys: at most one. From the keyboard the
-/// two never meet: every key but a movement closes the help first, and while the picker is
-/// open every key is the picker's.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum Overlay {
-    /// No popup.
-    #[default]
-    None,
-    /// The help (`?`): movement scrolls it, any other key closes it. `scroll` is its first row
-    /// shown (clamped to its length when drawn).
-    Help {
-        /// First row shown.
-        scroll: usize,
-    },
-    /// The algorithm picker (`p`): typed text filters its list, ↑ / ↓ move, Enter chooses, Esc
-    /// cancels ([`picker`]).
-    Picker(picker::Picker),
-}
-
-/// What the explain panel's height was fitted to: page, active and pinned algorithm, width.
-type ExplainFit = (u64, usize, Option<usize>, u16);
-
-/// The inspector.
+/// The inspector: what the panels share, and the routing of events to them.
 ///
-/// What is shown is set by three exclusive choices and a few independent toggles. The choices
-/// are enums, one value at a time: [`App::view`] (virtual lines, raw lines or the reading
-/// view), [`App::overlay`] (no popup, the help or the picker: the popup that has the keys) and
-/// [`App::mode`] (what typed text goes to). The toggles are bools because any of them combines
-/// with the others and with every choice: `explain` (a panel of its own below the source),
-/// `gold_overlay` and `compare` (the gold's gutter column and headline shading, and the TP / FP
-/// / FN shading, shown together or apart), `combined_view` (what the histogram draws), `table`
-/// (the table stays open beneath a popup: the picker chooses another algorithm for it, help
-/// opens over it) and `review` (a session that keeps on across typing, tables and popups).
+/// The panels ([`crate::tui::panels`]) own their state and handle their keys: the popup over
+/// the screen ([`App::overlay`]: none, the help or the picker), the parameter bar
+/// ([`App::params`]), the explain panel ([`App::explain`]), the page list ([`App::corpus`]),
+/// the table ([`App::table`]) and the review ([`App::review`]); [`App::handle_key`] routes a
+/// key to them and carries out what they ask. The app holds what they share: the page
+/// ([`App::doc`]), the algorithms and their selections ([`App::algos`]), the gold standard and
+/// its undo history ([`App::ann`]), and the source view's cursor and scroll.
+///
+/// Besides the panels, what is shown is set by two exclusive choices and a few independent
+/// toggles. The choices are enums, one value at a time: [`App::view`] (virtual lines, raw lines
+/// or the reading view) and [`App::mode`] (what typed text goes to). The toggles are bools
+/// because any of them combines with the others and with every choice: `gold_overlay` and
+/// `compare` (the gold's gutter column and headline shading, and the TP / FP / FN shading,
+/// shown together or apart) and `combined_view` (what the histogram draws); the explain panel
+/// and the table stay open beneath a popup (the picker chooses another algorithm for them, help
+/// opens over them), and the review keeps on across typing, tables and popups.
 pub struct App {
     /// Options.
     pub opts: AppOptions,
@@ -276,8 +271,8 @@ pub struct App {
     source_view: View,
     /// Histogram shows the combined signal instead of the content / code signals.
     pub combined_view: bool,
-    /// Explain panel shown.
-    pub explain: bool,
+    /// The explain panel: shown, its scroll, its fitted height.
+    pub explain: Explain,
     /// The popup over the screen that takes the keys, if any.
     pub overlay: Overlay,
     /// Gold overlay shown.
@@ -291,8 +286,8 @@ pub struct App {
     pub cursor: usize,
     /// Horizontal scroll in characters.
     pub hscroll: usize,
-    /// Focused parameter of the active algorithm.
-    pub focus_param: usize,
+    /// The parameter bar: the focused parameter of the active algorithm.
+    pub params: ParamsPanel,
     /// Step mode: the phase shown, if on.
     pub step: Option<usize>,
     /// In a phase that unfolds ([`crate::extract::Unfolding::unfolds`]): how many of its spans are revealed.
@@ -305,12 +300,9 @@ pub struct App {
     pub mode: Mode,
     /// A count being typed before a command ([`App::count_digit`]).
     pub count: Option<usize>,
-    /// Reviewing draft gold files (`V`): single keys accept, flag, skip, add a note; every other
-    /// key works as usual, and typing (`:`, `/`) does not end the review — only Esc does.
-    pub review: bool,
-    /// The last review key was an `a` that was refused for an unconfirmed headline: a second
-    /// `a` accepts without a headline.
-    pub(crate) review_pending_accept: bool,
+    /// The review of draft gold files (`V`): single keys accept, flag, skip, add a note; every
+    /// other key works as usual, and typing (`:`, `/`) does not end the review — only Esc does.
+    pub review: Review,
     /// Areas of the last frame.
     pub rects: Rects,
     /// Text rows of the source view in the last frame.
@@ -329,19 +321,9 @@ pub struct App {
     jump_at: usize,
     /// The byte the cursor was on at the last raw / virtual toggle.
     toggle_byte: Option<usize>,
-    /// The region / block table is shown.
-    pub table: bool,
-    /// What the table shows: regions / blocks (`b`), headline candidates (`#`) or the page's
-    /// text blocks (`B`).
-    pub table_kind: TableKind,
-    /// The text block table, made for the open page and the algorithms shown
-    /// ([`App::refresh_block_view`]).
-    pub block_view: Option<BlockView>,
-    /// The block table's sort column (index into [`App::block_columns`]).
-    pub block_sort_column: usize,
-    /// The user chose the block table's sort column (← / →); until then a page with a gold
-    /// standard opens the table sorted by the disagreement with it ([`App::open_block_table`]).
-    pub(crate) block_sort_chosen: bool,
+    /// The table panel (`b`, `#`, `B`, `L`): shown, what it shows, its highlighted row, the
+    /// text block table's view and sort, the records' group.
+    pub table: TablePanel,
     /// Counts the changes of the open page's gold standard ([`App::gold_changed`]), so views
     /// made from it know when to be made again.
     pub(crate) gold_rev: u64,
@@ -352,13 +334,6 @@ pub struct App {
     /// the display line it was on: the cursor's block while the cursor stays on that line
     /// ([`App::cursor_block`]), so a motion can stop on each of several blocks of one line.
     pub(crate) unit_cursor: Option<(usize, usize)>,
-    /// The record group the records panel shows (`L`; ← / → choose).
-    pub records_group: usize,
-    /// The review opened a page whose blocks were still being built: the records panel opens
-    /// when they arrive, if the page has records.
-    pub(crate) records_on_ready: bool,
-    /// The highlighted row of the region / block table.
-    pub table_row: usize,
     /// A second algorithm whose explanation and table are shown beside the active one's.
     pub second: Option<usize>,
     /// The algorithms overlaid explicitly ([`AlgoState::overlay`]), in the order their overlays
@@ -371,12 +346,6 @@ pub struct App {
     /// opening. When its result arrives and the view is still there, the view goes to the
     /// selection ([`App::open_view`]).
     open_pending: Option<(usize, usize)>,
-    /// First row of the explain panel's text shown (it scrolls with the mouse wheel when the
-    /// text is longer than the panel can grow); back to 0 at every key.
-    pub explain_scroll: usize,
-    /// The explain panel's height in the last frame and what it was fitted to (page, active
-    /// and pinned algorithm, screen width) ([`App::explain_rows`]).
-    explain_fit: Option<(ExplainFit, u16)>,
     /// What the next frame shows that takes computing, worked out before it is drawn
     /// (`crate::tui::ui::prepare`): drawing reads it and computes nothing.
     pub frame: FrameState,
@@ -428,22 +397,21 @@ impl App {
             view: View::Virtual,
             source_view: View::Virtual,
             combined_view: false,
-            explain: true,
+            explain: Explain::default(),
             overlay: Overlay::None,
             gold_overlay: false,
             compare: false,
             top: 0,
             cursor: 0,
             hscroll: 0,
-            focus_param: 0,
+            params: ParamsPanel::default(),
             step: None,
             substep: None,
             status: None,
             quit: false,
             mode: Mode::Normal,
             count: None,
-            review: false,
-            review_pending_accept: false,
+            review: Review::default(),
             rects: Rects::default(),
             view_height: 20,
             ann: None,
@@ -453,23 +421,14 @@ impl App {
             jumps: Vec::new(),
             jump_at: 0,
             toggle_byte: None,
-            table: false,
-            table_kind: TableKind::Regions,
-            block_view: None,
-            block_sort_column: 0,
-            block_sort_chosen: false,
+            table: TablePanel::default(),
             gold_rev: 0,
             unit_menu: None,
             unit_cursor: None,
-            records_group: 0,
-            records_on_ready: false,
-            table_row: 0,
             second: None,
             gutter: Vec::new(),
             placed: None,
             open_pending: None,
-            explain_scroll: 0,
-            explain_fit: None,
             frame: FrameState::default(),
             jobs_tx,
             jobs_rx,
@@ -528,14 +487,10 @@ impl App {
     fn set_doc(&mut self, path: &Path, page: Page, gold: Option<&GoldText>) {
         self.doc = Some(Doc::open(path, page, self.opts.syntax, gold));
         self.doc_id += 1;
-        self.block_view = None;
+        self.table.page_opened();
         self.unit_menu = None;
         self.unit_cursor = None;
-        self.records_group = 0;
-        self.records_on_ready = false;
-        if self.table && self.table_kind == TableKind::Records {
-            self.table = false;
-        }
+        self.review.set_records_on_ready(false);
         if let Some(d) = &self.doc {
             d.build_blocks(self.opts.inline_jobs || d.page.text().len() <= INLINE_BLOCKS_LIMIT);
         }
@@ -609,13 +564,8 @@ impl App {
     /// and pinned algorithms and the width stay the same — so moving the cursor or stepping
     /// through the phases does not make the source view jump.
     pub fn explain_rows(&mut self, width: u16, need: u16) -> u16 {
-        let key = (self.doc_id, self.active, self.second, width);
-        let rows = match self.explain_fit {
-            Some((k, r)) if k == key => r.max(need),
-            _ => need,
-        };
-        self.explain_fit = Some((key, rows));
-        rows
+        self.explain
+            .rows((self.doc_id, self.active, self.second, width), need)
     }
 
     fn ensure_visible(&mut self) {
@@ -643,10 +593,7 @@ impl App {
 
     /// The help's first row shown, when the help is open.
     pub fn help_scroll(&self) -> Option<usize> {
-        match self.overlay {
-            Overlay::Help { scroll } => Some(scroll),
-            _ => None,
-        }
+        self.overlay.help_scroll()
     }
 
     /// The second algorithm pinned beside the active one (`P`), when it is another one: its
@@ -691,7 +638,7 @@ impl App {
         if ev.kind != KeyEventKind::Press {
             return;
         }
-        self.explain_scroll = 0;
+        self.explain.scroll_to_top();
         match self.mode {
             Mode::Filter => return self.filter_key(ev),
             Mode::Search | Mode::GotoLine => return self.input_key(ev),
@@ -708,7 +655,7 @@ impl App {
         if self.unit_menu.is_some() {
             return self.unit_menu_key(ev);
         }
-        if self.review && self.review_key(ev) {
+        if self.review.is_active() && self.review_key(ev) {
             return;
         }
         if let (Some(k), KeyCode::Char(c)) = (self.panic_key, ev.code) {
@@ -728,23 +675,17 @@ impl App {
             if self.pending_confirm.is_none() {
                 self.status = None;
             }
-            if self.table && self.table_key(a) {
+            if self.table.is_open() && self.table_key(a) {
                 return;
             }
-            if let Overlay::Help { scroll } = &mut self.overlay {
-                // While help is shown, movement scrolls it; everything else closes it first.
-                match a {
-                    Action::CursorDown => *scroll += 1,
-                    Action::CursorUp => *scroll = scroll.saturating_sub(1),
-                    Action::PageDown => *scroll += 10,
-                    Action::PageUp => *scroll = scroll.saturating_sub(10),
-                    Action::Top => *scroll = 0,
-                    // Clamped to the help's length when drawn.
-                    Action::Bottom => *scroll = usize::MAX / 2,
-                    Action::Quit => self.quit = true,
-                    _ => self.overlay = Overlay::None,
+            // While help is shown, movement scrolls it; everything else closes it first.
+            match self.overlay.handle(a) {
+                Handled::NotConsumed => {}
+                Handled::Consumed => return,
+                Handled::Ask(HelpAsk::Quit) => {
+                    self.quit = true;
+                    return;
                 }
-                return;
             }
             let times = match count {
                 Some(n) if repeatable(a) => n,
@@ -796,12 +737,7 @@ impl App {
                     self.quit = true;
                 }
             }
-            Action::Help => {
-                self.overlay = match self.overlay {
-                    Overlay::Help { .. } => Overlay::None,
-                    _ => Overlay::Help { scroll: 0 },
-                };
-            }
+            Action::Help => self.overlay.toggle_help(),
             Action::Cancel => {
                 if let Some(ann) = self
                     .ann
@@ -810,8 +746,7 @@ impl App {
                 {
                     ann.visual = None;
                     ann.char_sel = None;
-                } else if matches!(self.overlay, Overlay::Help { .. }) {
-                    self.overlay = Overlay::None;
+                } else if self.overlay.close_help() {
                 } else if self.step.is_some() {
                     self.step = None;
                 } else if let Some(c) = self.corpus.as_mut() {
@@ -856,7 +791,9 @@ impl App {
             Action::ToggleRawLines => self.toggle_raw(),
             Action::ToggleReading => self.toggle_reading(),
             Action::ToggleDiffView => self.combined_view = !self.combined_view,
-            Action::ToggleExplain => self.explain = !self.explain,
+            Action::ToggleExplain => {
+                self.explain.handle(a);
+            }
             Action::Review => self.start_review(),
             Action::OrderByUncertainty => self.order_by_uncertainty(),
             Action::ToggleTable | Action::ToggleHeadlines | Action::ToggleBlocks => {
@@ -865,10 +802,7 @@ impl App {
                     Action::ToggleHeadlines => TableKind::Headlines,
                     _ => TableKind::Blocks,
                 };
-                self.table = !(self.table && self.table_kind == kind);
-                self.table_kind = kind;
-                self.table_row = 0;
-                if self.table && kind == TableKind::Blocks {
+                if self.table.toggle(kind) {
                     self.open_block_table();
                 }
             }
@@ -889,7 +823,9 @@ impl App {
                 }
             }
             Action::ToggleCorpus => match self.corpus.as_mut() {
-                Some(c) => c.list_open = !c.list_open,
+                Some(c) => {
+                    c.handle(a);
+                }
                 None => {
                     self.status = Some((
                         "not a corpus: open a directory to browse pages".into(),
@@ -951,27 +887,18 @@ impl App {
             }
             Action::NextFalsePositive => self.jump_compare(Some(DiffKind::Extra), true),
             Action::NextFalseNegative => self.jump_compare(Some(DiffKind::Missing), true),
-            Action::NextParam | Action::PrevParam => {
+            Action::NextParam
+            | Action::PrevParam
+            | Action::ParamInc
+            | Action::ParamDec
+            | Action::ParamIncBig
+            | Action::ParamDecBig
+            | Action::ParamReset => {
                 let n = self.active_algo().extractor.params().len();
-                if n > 0 {
-                    self.focus_param = if a == Action::NextParam {
-                        (self.focus_param + 1) % n
-                    } else {
-                        (self.focus_param + n - 1) % n
-                    };
-                }
-            }
-            Action::ParamInc => self.step_param(1),
-            Action::ParamDec => self.step_param(-1),
-            Action::ParamIncBig => self.step_param(10),
-            Action::ParamDecBig => self.step_param(-10),
-            Action::ParamReset => {
-                let i = self.active;
-                let specs = self.algos[i].extractor.params().to_vec();
-                if let Some(spec) = specs.get(self.focus_param) {
-                    // The spec's own default: always accepted.
-                    let _ = self.algos[i].params.set(spec, spec.default.clone());
-                    self.run_algo(i);
+                match self.params.handle(a, n) {
+                    Handled::Ask(ParamAsk::Step(k)) => self.step_param(k),
+                    Handled::Ask(ParamAsk::Reset) => self.reset_param(),
+                    Handled::Consumed | Handled::NotConsumed => {}
                 }
             }
             Action::StepMode => {
@@ -981,12 +908,12 @@ impl App {
                     None => Some(0),
                 };
                 if self.step.is_some() {
-                    self.explain = true;
+                    self.explain.show();
                 }
             }
             Action::StepNext | Action::StepPrev => {
                 self.step_phase(a == Action::StepNext);
-                self.explain = true;
+                self.explain.show();
             }
             Action::NextPage | Action::PrevPage => {
                 if self.corpus.is_some() && self.confirm_leave(a) {
@@ -1023,11 +950,9 @@ impl App {
             | Action::ToggleRecords => {}
             Action::Filter => {
                 if let Some(c) = self.corpus.as_mut() {
-                    // A new filter starts from an empty input (the last one is not left in it
-                    // to be typed after); Esc then shows every page again.
-                    c.filter.clear();
-                    c.list_open = true;
-                    self.mode = Mode::Filter;
+                    if c.handle(a) == Handled::Ask(PagesAsk::TypeFilter) {
+                        self.mode = Mode::Filter;
+                    }
                 } else {
                     self.status = Some(("not a corpus: nothing to filter".into(), false));
                 }

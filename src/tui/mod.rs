@@ -12,6 +12,7 @@ pub mod bench;
 pub mod display;
 pub mod highlight;
 pub mod keymap;
+pub mod panels;
 pub mod ui;
 
 use std::io::stdout;

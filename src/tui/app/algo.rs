@@ -226,7 +226,7 @@ impl App {
             return;
         }
         self.active = i;
-        self.focus_param = 0;
+        self.params.set_focus(0);
         // Step mode stays on, at the same step or the new algorithm's last one (algorithms have
         // different numbers of phases; found by the long soak walk).
         let last = self.algos[i].extractor.phases().len().saturating_sub(1);
@@ -240,7 +240,7 @@ impl App {
     pub(super) fn step_param(&mut self, steps: i32) {
         let i = self.active;
         let specs = self.algos[i].extractor.params().to_vec();
-        let Some(spec) = specs.get(self.focus_param) else {
+        let Some(spec) = specs.get(self.params.focus()) else {
             return;
         };
         let mut v = self.algos[i]
@@ -265,6 +265,17 @@ impl App {
         self.run_algo(i);
     }
 
+    /// Resets the focused parameter of the active algorithm to its default and runs it again.
+    pub(super) fn reset_param(&mut self) {
+        let i = self.active;
+        let specs = self.algos[i].extractor.params().to_vec();
+        if let Some(spec) = specs.get(self.params.focus()) {
+            // The spec's own default: always accepted.
+            let _ = self.algos[i].params.set(spec, spec.default.clone());
+            self.run_algo(i);
+        }
+    }
+
     /// Sets the focused parameter from a fraction `0.0..=1.0` of its range (mouse on a slider).
     pub fn set_param_fraction(&mut self, param: usize, frac: f64) {
         let i = self.active;
@@ -272,7 +283,7 @@ impl App {
         let Some(spec) = specs.get(param) else {
             return;
         };
-        self.focus_param = param;
+        self.params.set_focus(param);
         let frac = frac.clamp(0.0, 1.0);
         let v = match &spec.kind {
             crate::extract::ParamKind::Int { min, max, .. } => {

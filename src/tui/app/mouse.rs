@@ -13,10 +13,10 @@ impl App {
         let p = Position::new(ev.column, ev.row);
         match ev.kind {
             MouseEventKind::ScrollDown if self.rects.explain.contains(p) => {
-                self.explain_scroll = (self.explain_scroll + 1).min(self.rects.explain_overflow);
+                self.explain.wheel(true, self.rects.explain_overflow);
             }
             MouseEventKind::ScrollUp if self.rects.explain.contains(p) => {
-                self.explain_scroll = self.explain_scroll.saturating_sub(1);
+                self.explain.wheel(false, self.rects.explain_overflow);
             }
             MouseEventKind::ScrollDown => {
                 let n = self.line_count();

@@ -9,8 +9,8 @@
 
 use std::sync::mpsc::channel;
 
-use super::pages::UncertaintyOrder;
 use super::App;
+use super::UncertaintyOrder;
 use crate::learn::active::{self, PageUncertainty};
 use crate::tui::keymap::Action;
 

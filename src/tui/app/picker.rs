@@ -1,61 +1,34 @@
-//! The algorithm picker: choosing the active algorithm by name among the ~30 registered ones,
-//! as command palettes do. A key opens it ([`crate::tui::keymap::Action::PickAlgorithm`]);
-//! typed text filters the list (a case-insensitive substring of the name, names that start
-//! with it first), ↑ / ↓ move, Enter makes the highlighted algorithm active, Esc cancels. While
-//! it is open every key goes to it ([`super::Overlay::Picker`]): nothing typed there falls
-//! through to a command.
+//! The algorithm picker's part in the app: opening it, its list for the algorithms, and
+//! carrying out what it asks (its state and keys: [`crate::tui::panels::picker`]).
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyEvent;
 
 use super::{App, Mode, Overlay};
-
-/// The picker's state.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Picker {
-    /// What has been typed.
-    pub query: String,
-    /// The highlighted row of [`App::picker_matches`] (clamped to the list when drawn and
-    /// chosen).
-    pub row: usize,
-}
+use crate::tui::panels::picker::{self, Picker, PickerAsk};
+use crate::tui::panels::Handled;
 
 impl App {
     /// Opens the picker with an empty query, the active algorithm highlighted (in place of
     /// the help, and ending any typing).
     pub(crate) fn open_picker(&mut self) {
-        let mut p = Picker::default();
-        p.row = self
-            .matches_for(&p.query)
+        let row = self
+            .matches_for("")
             .iter()
             .position(|&i| i == self.active)
             .unwrap_or(0);
-        self.overlay = Overlay::Picker(p);
+        self.overlay = Overlay::Picker(Picker::at(row));
         self.mode = Mode::Normal;
     }
 
-    /// The algorithms (indices into [`App::algos`]) whose name contains `query` (ASCII case
-    /// ignored): those whose name starts with it first, each group in registry order.
+    /// The algorithms (indices into [`App::algos`]) whose name contains `query`
+    /// ([`picker::matches`]).
     fn matches_for(&self, query: &str) -> Vec<usize> {
-        let q = query.trim().to_lowercase();
-        let mut m: Vec<(bool, usize)> = self
-            .algos
-            .iter()
-            .enumerate()
-            .filter_map(|(i, a)| {
-                let name = a.extractor.name().to_lowercase();
-                name.contains(&q).then(|| (!name.starts_with(&q), i))
-            })
-            .collect();
-        m.sort();
-        m.into_iter().map(|(_, i)| i).collect()
+        picker::matches(self.algos.iter().map(|a| a.extractor.name()), query)
     }
 
     /// The picker, when it is open.
     pub fn picker(&self) -> Option<&Picker> {
-        match &self.overlay {
-            Overlay::Picker(p) => Some(p),
-            _ => None,
-        }
+        self.overlay.picker()
     }
 
     /// The picker's list for its current query (empty when it is closed).
@@ -64,39 +37,17 @@ impl App {
             .map_or_else(Vec::new, |p| self.matches_for(&p.query))
     }
 
-    /// A key while the picker is open. Every key is the picker's: text filters, Backspace
-    /// deletes, ↑ / ↓ (and Tab / Shift-Tab, Page Up / Down) move, Enter chooses, Esc (or
-    /// Ctrl-C) cancels; other keys do nothing.
+    /// A key while the picker is open: the picker takes it ([`Picker::handle_key`]), and the
+    /// app closes it or makes the chosen algorithm active when it asks.
     pub(crate) fn picker_key(&mut self, ev: KeyEvent) {
         let matches = self.picker_matches();
-        let last = matches.len().saturating_sub(1);
-        let Overlay::Picker(p) = &mut self.overlay else {
+        let Some(p) = self.overlay.picker_mut() else {
             return;
         };
-        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
-        match ev.code {
-            KeyCode::Esc => self.close_picker(None),
-            KeyCode::Char('c') if ctrl => self.close_picker(None),
-            KeyCode::Enter => match matches.get(p.row.min(last)).copied() {
-                Some(i) => self.close_picker(Some(i)),
-                None => {
-                    let msg = format!("no algorithm name contains {:?}", p.query);
-                    self.status = Some((msg, true));
-                }
-            },
-            KeyCode::Down | KeyCode::Tab => p.row = (p.row + 1).min(last),
-            KeyCode::Up | KeyCode::BackTab => p.row = p.row.saturating_sub(1),
-            KeyCode::PageDown => p.row = (p.row + 10).min(last),
-            KeyCode::PageUp => p.row = p.row.saturating_sub(10),
-            KeyCode::Backspace => {
-                p.query.pop();
-                p.row = 0;
-            }
-            KeyCode::Char(c) if !ctrl && !c.is_control() => {
-                p.query.push(c);
-                p.row = 0;
-            }
-            _ => {}
+        match p.handle_key(ev, &matches) {
+            Handled::Ask(PickerAsk::Close(chosen)) => self.close_picker(chosen),
+            Handled::Ask(PickerAsk::Refuse(msg)) => self.status = Some((msg, true)),
+            Handled::Consumed | Handled::NotConsumed => {}
         }
     }
 

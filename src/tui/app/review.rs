@@ -24,6 +24,8 @@ use super::{App, Mode};
 use crate::gold::{self, FLAGGED, NO_MAIN_CONTENT};
 use crate::tui::display::shorten_end;
 use crate::tui::keymap::Action;
+use crate::tui::panels::review::ReviewAsk;
+use crate::tui::panels::Handled;
 
 impl App {
     /// True when the open page is in the review queue: its gold is a draft or flagged, or a
@@ -47,8 +49,7 @@ impl App {
         }
         let current = self.corpus.as_ref().map(|c| c.current);
         if self.needs_review() && first.is_none_or(|i| Some(i) == current) {
-            self.review = true;
-            self.review_pending_accept = false;
+            self.review.start();
             self.show_recovered_work();
             self.review_records();
             self.review_status();
@@ -57,8 +58,7 @@ impl App {
         match first.or_else(|| self.next_in_queue()) {
             Some(i) => {
                 if self.confirm_leave(Action::Review) {
-                    self.review = true;
-                    self.review_pending_accept = false;
+                    self.review.start();
                     self.open_entry(i);
                     self.show_recovered_work();
                     self.review_records();
@@ -77,8 +77,7 @@ impl App {
 
     /// Ends the review, saying so.
     fn end_review(&mut self, why: &str) {
-        self.review = false;
-        self.review_pending_accept = false;
+        self.review.end();
         self.status = Some((format!("review ended{why}"), false));
     }
 
@@ -114,7 +113,7 @@ impl App {
     }
 
     fn review_status(&mut self) {
-        if !self.review {
+        if !self.review.is_active() {
             return;
         }
         let headline = self
@@ -140,24 +139,25 @@ impl App {
     /// In review, a page with records (a forum thread's posts, an article's comments, a
     /// listing's items) opens with the records panel ([`App::open_records_panel`]): its
     /// records as a list to keep or strike. A page whose blocks are still being built opens it
-    /// when they arrive ([`App::records_on_ready`]).
+    /// when they arrive ([`crate::tui::panels::review::Review::set_records_on_ready`]).
     fn review_records(&mut self) {
-        if self.table {
+        if self.table.is_open() {
             return;
         }
         let ready = self.doc.as_ref().is_some_and(|d| d.blocks_ready());
         if ready {
-            self.records_on_ready = false;
+            self.review.set_records_on_ready(false);
             self.open_records_panel();
         } else {
-            self.records_on_ready = self.doc.is_some();
+            let on = self.doc.is_some();
+            self.review.set_records_on_ready(on);
         }
     }
 
     /// The blocks of a page the review opened have arrived: opens its records panel
     /// ([`App::review_records`]) when it has records and nothing else is open.
     pub(crate) fn records_arrived(&mut self) {
-        if std::mem::take(&mut self.records_on_ready) && self.review && !self.table {
+        if self.review.take_records_on_ready() && self.review.is_active() && !self.table.is_open() {
             self.open_records_panel();
         }
     }
@@ -185,49 +185,41 @@ impl App {
             }
             return true;
         }
-        if !ev.modifiers.is_empty()
-            && ev.modifiers != ratatui::crossterm::event::KeyModifiers::SHIFT
-        {
-            return false;
-        }
-        let pending = std::mem::take(&mut self.review_pending_accept);
-        match ev.code {
-            KeyCode::Esc => {
-                // Esc first drops a visual or mouse selection, or closes a table (the records
-                // panel), as outside the review.
-                if self.table
-                    || self
-                        .ann
-                        .as_ref()
-                        .is_some_and(|a| a.visual.is_some() || a.char_sel.is_some())
-                {
-                    return false;
-                }
-                self.end_review("");
-            }
-            KeyCode::Char('a') => self.accept(pending, false),
-            KeyCode::Char('E') => self.accept(false, true),
-            KeyCode::Char('f') => {
-                let Some(ann) = self.ann.as_mut() else {
-                    return true;
-                };
-                if ann.read_only.is_some() {
-                    self.status = Some(("read-only: not flagged".into(), true));
-                    return true;
-                }
-                ann.gold.add_tag(FLAGGED);
-                if self.save_gold_as(true, true) {
-                    self.next_review();
-                }
-            }
-            KeyCode::Char('s') => self.next_review(),
-            KeyCode::Char('n') => {
+        let busy = self.table.is_open()
+            || self
+                .ann
+                .as_ref()
+                .is_some_and(|a| a.visual.is_some() || a.char_sel.is_some());
+        match self.review.handle_key(ev, busy) {
+            Handled::NotConsumed => return false,
+            Handled::Consumed => {}
+            Handled::Ask(ReviewAsk::End) => self.end_review(""),
+            Handled::Ask(ReviewAsk::Accept { again }) => self.accept(again, false),
+            Handled::Ask(ReviewAsk::NoMainContent) => self.accept(false, true),
+            Handled::Ask(ReviewAsk::Flag) => self.flag(),
+            Handled::Ask(ReviewAsk::Skip) => self.next_review(),
+            Handled::Ask(ReviewAsk::Note) => {
                 self.mode = Mode::Note;
                 self.input.clear();
             }
-            _ => return false,
         }
         true
+    }
+
+    /// `f`: flags the page (a `[flagged]` note, kept a draft) and moves on; refused for a
+    /// read-only gold file.
+    fn flag(&mut self) {
+        let Some(ann) = self.ann.as_mut() else {
+            return;
+        };
+        if ann.read_only.is_some() {
+            self.status = Some(("read-only: not flagged".into(), true));
+            return;
+        }
+        ann.gold.add_tag(FLAGGED);
+        if self.save_gold_as(true, true) {
+            self.next_review();
+        }
     }
 
     /// `a` (and `E` with `no_main_content`): saves the page as final and moves on. Refuses an
@@ -264,7 +256,7 @@ impl App {
                 .as_ref()
                 .map(|h| shorten_end(&h.text, 60))
                 .unwrap_or_default();
-            self.review_pending_accept = true;
+            self.review.refused_accept();
             self.status = Some((
                 format!(
                     "not accepted: the headline {text:?} is a suggestion — Y confirms it, H marks another; a again accepts without a headline"

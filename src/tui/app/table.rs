@@ -15,20 +15,9 @@ use crate::tui::keymap::Action;
 
 use std::sync::Arc;
 
-use super::App;
-
-/// What the table overlay shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TableKind {
-    /// The active algorithm's candidate regions or blocks.
-    Regions,
-    /// The headline candidates of the default headline finder.
-    Headlines,
-    /// The page's atomic text blocks ([`super::BlockView`]).
-    Blocks,
-    /// A record group's records, to keep or strike ([`super::RecordList`]).
-    Records,
-}
+use super::{App, TableKind};
+use crate::tui::panels::table::TableAsk;
+use crate::tui::panels::Handled;
 
 /// Most headline candidates the panel lists.
 pub const HEADLINE_ROWS: usize = 20;
@@ -103,20 +92,19 @@ impl App {
 
     /// The byte range of the highlighted row of the table overlay, if any.
     fn table_target(&self) -> Option<std::ops::Range<usize>> {
-        match self.table_kind {
+        let row = self.table.row();
+        match self.table.kind() {
             TableKind::Regions => self
                 .table_of(self.active)
-                .and_then(|t| t.rows.get(self.table_row).and_then(|r| r.bytes.clone())),
+                .and_then(|t| t.rows.get(row).and_then(|r| r.bytes.clone())),
             // Enter jumps to the row's first occurrence on the page.
             TableKind::Headlines => self
                 .headline_rows()
-                .get(self.table_row)
+                .get(row)
                 .map(|r| r.first_occurrence().range.clone()),
             TableKind::Blocks => self.block_row().map(|r| r.start..r.end),
             TableKind::Records => self.record_list().and_then(|l| {
-                let r = l
-                    .rows
-                    .get(self.table_row.min(l.rows.len().saturating_sub(1)))?;
+                let r = l.rows.get(row.min(l.rows.len().saturating_sub(1)))?;
                 Some(r.start..r.start + 1)
             }),
         }
@@ -125,59 +113,52 @@ impl App {
     /// The headline candidate highlighted in the headline panel, when it is shown: its
     /// best-ranked occurrence's range (what `Y` takes) and its text.
     pub(crate) fn highlighted_headline(&self) -> Option<(std::ops::Range<usize>, String)> {
-        if !self.table || self.table_kind != TableKind::Headlines {
+        if !self.table.shows(TableKind::Headlines) {
             return None;
         }
         self.headline_rows()
-            .get(self.table_row)
+            .get(self.table.row())
             .map(|r| (r.best_occurrence().range.clone(), r.text.clone()))
     }
 
-    /// An action while the table is shown: movement moves the highlighted row, the table key
-    /// and Esc close it; in the text block table ← / → choose the sort column. Returns false
-    /// for other actions (they apply as usual).
+    /// An action while the table is shown: the table panel takes it
+    /// ([`crate::tui::panels::table::TablePanel::handle`]) with the number of rows of the
+    /// table it shows, and the app carries out what it asks (another sort column of the block
+    /// table, keeping or striking a record). Returns false for actions the table does not
+    /// take (they apply as usual).
     pub(crate) fn table_key(&mut self, a: Action) -> bool {
-        let n = match self.table_kind {
-            TableKind::Regions => self.table_of(self.active).map_or(0, |t| t.rows.len()),
-            TableKind::Headlines => self.headline_rows().len(),
+        let (rows, groups) = match self.table.kind() {
+            TableKind::Regions => (self.table_of(self.active).map_or(0, |t| t.rows.len()), 0),
+            TableKind::Headlines => (self.headline_rows().len(), 0),
             TableKind::Blocks => {
                 self.refresh_block_view();
-                match a {
-                    Action::ScrollLeft | Action::ScrollRight => {
-                        self.block_sort_step(if a == Action::ScrollLeft { -1 } else { 1 });
-                        return true;
-                    }
-                    _ => self.block_view.as_ref().map_or(0, |v| v.order.len()),
-                }
+                (self.table.block_view().map_or(0, |v| v.order.len()), 0)
             }
-            TableKind::Records => {
-                if self.records_panel_key(a) {
-                    return true;
-                }
-                self.record_list().map_or(0, |l| l.rows.len())
-            }
+            TableKind::Records => self
+                .record_list()
+                .map_or((0, 1), |l| (l.rows.len(), l.groups)),
         };
-        let last = n.saturating_sub(1);
-        match a {
-            Action::CursorDown => self.table_row = (self.table_row + 1).min(last),
-            Action::CursorUp => self.table_row = self.table_row.saturating_sub(1),
-            Action::PageDown => self.table_row = (self.table_row + 10).min(last),
-            Action::PageUp => self.table_row = self.table_row.saturating_sub(10),
-            Action::Top => self.table_row = 0,
-            Action::Bottom => self.table_row = last,
-            Action::Cancel => self.table = false,
-            _ => return false,
+        match self.table.handle(a, rows, groups) {
+            Handled::NotConsumed => false,
+            Handled::Consumed => true,
+            Handled::Ask(TableAsk::Sort(by)) => {
+                self.block_sort_step(by);
+                true
+            }
+            Handled::Ask(TableAsk::KeepRecord(keep)) => {
+                self.keep_record(keep);
+                true
+            }
         }
-        true
     }
 
     /// Enter while the table is shown: jump to the highlighted row's first line and close the
     /// table. Returns false for other keys.
     pub(crate) fn table_enter(&mut self, ev: &KeyEvent) -> bool {
-        if !self.table || ev.code != KeyCode::Enter {
+        if !self.table.is_open() || ev.code != KeyCode::Enter {
             return false;
         }
-        if self.table_kind == TableKind::Blocks {
+        if self.table.kind() == TableKind::Blocks {
             self.refresh_block_view();
         }
         match self.table_target() {
@@ -189,7 +170,7 @@ impl App {
                     .get(b.clone())
                     .map_or(0, |s| s.len() - s.trim_start().len());
                 self.jump_to_byte(b.start + skip);
-                self.table = false;
+                self.table.close();
             }
             None => self.status = Some(("this row has no position on the page".into(), false)),
         }

@@ -499,7 +499,7 @@ impl App {
         self.status = Some((msg, false));
     }
 
-    /// The records panel's content: the records of group [`App::records_group`] (clamped)
+    /// The records panel's content: the records of the table panel's record group (clamped)
     /// with how much of each the main content holds; `None` while the blocks are being built
     /// or when the page has no record group.
     pub fn record_list(&self) -> Option<RecordList> {
@@ -508,7 +508,7 @@ impl App {
         if records.is_empty() {
             return None;
         }
-        let g = self.records_group.min(records.groups().len() - 1);
+        let g = self.table.records_group().min(records.groups().len() - 1);
         let group = &records.groups()[g];
         let blocks = page.blocks();
         let dom = page.dom();
@@ -569,8 +569,8 @@ impl App {
     /// `L`: shows / hides the records panel, on the group of the cursor's record (else the
     /// page's largest group), its record highlighted; says so on a page without records.
     pub(crate) fn toggle_records(&mut self) {
-        if self.table && self.table_kind == TableKind::Records {
-            self.table = false;
+        if self.table.shows(TableKind::Records) {
+            self.table.close();
             return;
         }
         if !self.open_records_panel() {
@@ -598,50 +598,35 @@ impl App {
             return false;
         }
         let cursor_record = self.cursor_block().and_then(|b| records.of_block(b));
-        self.records_group = cursor_record
+        let group = cursor_record
             .map(|k| records.records()[k].group)
             .or_else(|| records.largest())
             .unwrap_or(0);
-        let start = records.groups()[self.records_group].records.start;
-        self.table = true;
-        self.table_kind = TableKind::Records;
-        self.table_row = cursor_record
-            .filter(|&k| records.records()[k].group == self.records_group)
+        let start = records.groups()[group].records.start;
+        let row = cursor_record
+            .filter(|&k| records.records()[k].group == group)
             .map_or(0, |k| k - start);
+        self.table.open_records(group, row);
         true
     }
 
-    /// An action in the records panel: ← / → the previous / next group, `I` / `X` keep /
-    /// strike the highlighted record (then the next is highlighted). Returns false for other
-    /// actions.
-    pub(crate) fn records_panel_key(&mut self, a: Action) -> bool {
-        match a {
-            Action::ScrollLeft | Action::ScrollRight => {
-                let n = self.record_list().map_or(1, |l| l.groups.max(1));
-                let by = if a == Action::ScrollLeft { n - 1 } else { 1 };
-                self.records_group = (self.records_group.min(n - 1) + by) % n;
-                self.table_row = 0;
-                true
+    /// `I` / `X` in the records panel: keeps (`keep`) or strikes the highlighted record, then
+    /// highlights the next.
+    pub(crate) fn keep_record(&mut self, keep: bool) {
+        let Some(list) = self.record_list() else {
+            return;
+        };
+        let last = list.rows.len().saturating_sub(1);
+        let Some(row) = list.rows.get(self.table.row().min(last)) else {
+            return;
+        };
+        let first = self
+            .block_page()
+            .map(|p| p.records().records()[row.record].blocks.start);
+        if let Some(b) = first {
+            if self.apply_unit(keep, Scope::Record, b) {
+                self.table.set_row((self.table.row() + 1).min(last));
             }
-            Action::KeepUnit | Action::StrikeUnit => {
-                let Some(list) = self.record_list() else {
-                    return true;
-                };
-                let last = list.rows.len().saturating_sub(1);
-                let Some(row) = list.rows.get(self.table_row.min(last)) else {
-                    return true;
-                };
-                let first = self
-                    .block_page()
-                    .map(|p| p.records().records()[row.record].blocks.start);
-                if let Some(b) = first {
-                    if self.apply_unit(a == Action::KeepUnit, Scope::Record, b) {
-                        self.table_row = (self.table_row + 1).min(last);
-                    }
-                }
-                true
-            }
-            _ => false,
         }
     }
 }

@@ -75,7 +75,7 @@ pub(super) fn fit_left(s: &str, w: usize) -> String {
 
 /// The block table over `area`.
 pub(super) fn block_table(app: &App, area: Rect, buf: &mut Buffer) {
-    let Some(v) = app.block_view.as_ref() else {
+    let Some(v) = app.table.block_view() else {
         let block = title_block(" text blocks ".to_string());
         Paragraph::new("the page's DOM and text blocks are being built…")
             .block(block)
@@ -89,7 +89,7 @@ pub(super) fn block_table(app: &App, area: Rect, buf: &mut Buffer) {
         t.rows.len(),
         head(sort, &t.algos, sort)
     ));
-    let sel = app.table_row.min(v.order.len().saturating_sub(1));
+    let sel = app.table.row().min(v.order.len().saturating_sub(1));
     if let Some(r) = app.block_row() {
         let w = usize::from(area.width).saturating_sub(4);
         block = block.title_bottom(Line::styled(

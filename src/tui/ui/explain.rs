@@ -10,7 +10,7 @@ use ratatui::widgets::{Paragraph, StatefulWidget, Widget, Wrap};
 use super::super::app::{App, Rects};
 use super::style::title_block;
 
-/// The explain panel. Text longer than the panel scrolls from [`App::explain_scroll`] (the
+/// The explain panel. Text longer than the panel scrolls from `App::explain`'s scroll (the
 /// mouse wheel over the panel), at most to its end; records the panel and the rows beyond it
 /// in [`Rects`].
 pub(super) struct ExplainPanel<'a>(pub(super) &'a App);
@@ -61,7 +61,7 @@ impl StatefulWidget for ExplainPanel<'_> {
             .unwrap_or(0);
         let overflow = longest.saturating_sub(usize::from(area.height.saturating_sub(2)));
         rects.explain_overflow = overflow;
-        let scroll = app.explain_scroll.min(overflow);
+        let scroll = app.explain.scroll().min(overflow);
         let named = halves.len() > 1;
         for (i, r, p) in halves {
             let more = if overflow > 0 {

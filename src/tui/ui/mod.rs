@@ -18,7 +18,7 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::app::{App, Overlay, Rects};
+use super::app::{App, Rects};
 
 mod blocktable;
 mod corpus;
@@ -58,8 +58,9 @@ pub fn frame(f: &mut Frame, app: &mut App) {
     prepare(app, f.area());
     let rects = draw(f, app);
     app.rects = rects;
-    if app.explain {
-        app.explain_scroll = app.explain_scroll.min(app.rects.explain_overflow);
+    if app.explain.shown() {
+        let overflow = app.rects.explain_overflow;
+        app.explain.clamp_scroll(overflow);
     }
 }
 
@@ -121,7 +122,7 @@ pub fn prepare(app: &mut App, area: Rect) {
         app.frame = super::app::FrameState::default();
         return;
     }
-    let shown: Vec<usize> = if app.explain {
+    let shown: Vec<usize> = if app.explain.shown() {
         std::iter::once(app.active).chain(app.pinned()).collect()
     } else {
         Vec::new()
@@ -132,7 +133,7 @@ pub fn prepare(app: &mut App, area: Rect) {
         .collect();
     // The explain panel grows to show its whole text, up to a third of the screen (then it
     // scrolls, with the mouse wheel).
-    app.frame.explain_height = if app.explain {
+    app.frame.explain_height = if app.explain.shown() {
         let most = (area.height / 3).max(5);
         let need = ExplainPanel(app).height(area.width);
         app.explain_rows(area.width, need).clamp(3, most)
@@ -144,14 +145,12 @@ pub fn prepare(app: &mut App, area: Rect) {
     for &i in &gutter.columns {
         let _ = app.line_trace(i);
     }
-    if app.table && app.table_kind == super::app::TableKind::Blocks {
+    if app.table.shows(super::app::TableKind::Blocks) {
         app.refresh_block_view();
     }
     app.fit_view(source::text_rows(p.source));
     let max = HelpPopup::new(&app.opts.keymap, &app.algos).max_scroll(area);
-    if let Overlay::Help { scroll } = &mut app.overlay {
-        *scroll = (*scroll).min(max);
-    }
+    app.overlay.clamp_help(max);
 }
 
 /// Draws the whole screen from what [`prepare`] worked out, computing nothing; returns the
@@ -180,18 +179,17 @@ pub fn draw(f: &mut Frame, app: &App) -> Rects {
     f.render_stateful_widget(SourceView::new(app, &gutter), p.source, &mut rects);
     f.render_stateful_widget(Histogram(app), p.histogram, &mut rects);
     f.render_stateful_widget(ParamsBar(app), p.params, &mut rects.params);
-    if app.explain {
+    if app.explain.shown() {
         f.render_stateful_widget(ExplainPanel(app), p.explain, &mut rects);
     }
     f.render_widget(StatusBar(app), p.status);
-    if app.table {
+    if app.table.is_open() {
         f.render_widget(TableOverlay(app), p.main);
     }
     if let Some(picker) = app.picker() {
         f.render_widget(PickerPopup::new(app, picker), p.main);
     }
-    if let Overlay::Help { scroll } = &app.overlay {
-        let mut scroll = *scroll;
+    if let Some(mut scroll) = app.overlay.help_scroll() {
         f.render_stateful_widget(
             HelpPopup::new(&app.opts.keymap, &app.algos),
             area,

@@ -31,7 +31,7 @@ impl StatefulWidget for ParamsBar<'_> {
         rects.clear();
         for (k, spec) in a.extractor.params().iter().enumerate() {
             // The focused slider (the one + / - move) is marked ▸ and drawn in reverse video.
-            let focused = k == app.focus_param;
+            let focused = k == app.params.focus();
             spans.push(Span::raw(if focused { " ▸" } else { "  " }));
             let label = format!(" {} ", spec.name);
             let name_style = if focused {

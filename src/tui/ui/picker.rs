@@ -6,8 +6,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
 
-use super::super::app::picker::Picker;
 use super::super::app::App;
+use super::super::panels::picker::Picker;
 use super::style::{shorten_middle, title_block};
 
 /// The algorithm picker over the main area: the query, then the algorithms whose name

@@ -81,7 +81,7 @@ fn modes(app: &App) -> Vec<Span<'static>> {
         }
         Mode::Normal => {}
     }
-    if app.review && app.mode != Mode::Note {
+    if app.review.is_active() && app.mode != Mode::Note {
         let progress = app.review_progress().replacen("review", "REVIEW", 1);
         top.push(badge(&progress, Color::LightMagenta));
     }

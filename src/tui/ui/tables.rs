@@ -29,7 +29,7 @@ impl Widget for TableOverlay<'_> {
             area.height.saturating_sub(2),
         );
         Clear.render(area, buf);
-        match app.table_kind {
+        match app.table.kind() {
             TableKind::Headlines => return headline_table(app, area, buf),
             TableKind::Blocks => return super::blocktable::block_table(app, area, buf),
             TableKind::Records => return record_table(app, area, buf),
@@ -89,7 +89,7 @@ fn headline_table(app: &App, area: Rect, buf: &mut Buffer) {
     ));
     let inner = block.inner(area);
     block.render(area, buf);
-    let sel = app.table_row.min(rows.len().saturating_sub(1));
+    let sel = app.table.row().min(rows.len().saturating_sub(1));
     let width = usize::from(inner.width);
     // The highlighted row's occurrences: a heading line and one line each, at most half the
     // panel.
@@ -228,7 +228,7 @@ fn record_table(app: &App, area: Rect, buf: &mut Buffer) {
         ),
         header(),
     )];
-    let sel = app.table_row.min(list.rows.len().saturating_sub(1));
+    let sel = app.table.row().min(list.rows.len().saturating_sub(1));
     let body_h = usize::from(inner.height).saturating_sub(1);
     let first = sel.saturating_sub(body_h.saturating_sub(1));
     let text_w = usize::from(inner.width).saturating_sub(9 + 2 + 6 + 2 + 6 + 2 + 6 + 2);
@@ -299,7 +299,7 @@ fn region_table(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
     let mut lines = vec![Line::styled(table_head(&t), header())];
     let body_h = usize::from(inner.height).saturating_sub(1);
     let sel_row = if active {
-        app.table_row.min(t.rows.len().saturating_sub(1))
+        app.table.row().min(t.rows.len().saturating_sub(1))
     } else {
         0
     };
