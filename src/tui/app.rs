@@ -184,7 +184,11 @@ pub struct Rects {
 }
 
 /// What a frame shows that takes computing, filled before drawing (`crate::tui::ui::prepare`)
-/// so that drawing takes `&App` and computes nothing.
+/// so that drawing takes `&App` and computes nothing: no extractor, no trace conversion, no
+/// table or list is built while a frame is drawn, only read from here, from the app's caches
+/// ([`App::cached_line_trace`], the table panel's block view, the page's memos) and from the
+/// panels' state. Each item is filled only when the panel that shows it is open (empty
+/// otherwise).
 #[derive(Debug, Clone, Default)]
 pub struct FrameState {
     /// The explain panel's sentences for each algorithm it shows (index into
@@ -192,6 +196,31 @@ pub struct FrameState {
     pub explain: Vec<(usize, Vec<String>)>,
     /// The explain panel's height (borders included; 0 when closed).
     pub explain_height: u16,
+    /// Where step mode is ([`App::step_at`]): the phase and the spans revealed; `None` outside
+    /// step mode.
+    pub step: Option<crate::extract::Step>,
+    /// The region table's candidate tables ([`App::table_of`]) of the algorithms it shows
+    /// (index into [`App::algos`]: the active one, then the pinned one), `None` for an
+    /// algorithm without candidates; empty unless the table shows [`TableKind::Regions`].
+    pub regions: Vec<(usize, Option<crate::extract::candidates::CandidateTable>)>,
+    /// The headline panel's rows ([`App::headline_rows`]); empty unless the table shows
+    /// [`TableKind::Headlines`].
+    pub headlines: Arc<Vec<HeadlineRow>>,
+    /// The records panel's record group ([`App::record_list`]); `None` unless the table shows
+    /// [`TableKind::Records`] and the page has records.
+    pub records: Option<RecordList>,
+    /// In an unfolding step: the key of the phase's marks and the display-line spans revealed
+    /// so far ([`App::unfolded_line_spans`]), which the histogram shows instead of them all.
+    pub unfolded: Option<(&'static str, Vec<std::ops::Range<usize>>)>,
+    /// The cursor line's block as the path bar shows it ([`App::path_bar`]).
+    pub path_bar: Option<PathBar>,
+    /// The picker's list for its query ([`App::picker_matches`]); empty when it is closed.
+    pub picker_matches: Vec<usize>,
+    /// The review's progress badge ([`App::review_progress`]) while a review is on.
+    pub review_progress: Option<String>,
+    /// The compare overlay's shading ([`App::compare`] on, with a gold standard and a result of
+    /// the active algorithm): its true positives, false positives and false negatives.
+    pub compare: Option<[crate::selection::Selection; 3]>,
 }
 
 impl FrameState {
@@ -201,6 +230,15 @@ impl FrameState {
             .iter()
             .find(|(k, _)| *k == i)
             .map(|(_, v)| v.as_slice())
+    }
+
+    /// The candidate table worked out for algorithm `i`, if the region table shows it and it
+    /// has candidates.
+    pub fn region_table(&self, i: usize) -> Option<&crate::extract::candidates::CandidateTable> {
+        self.regions
+            .iter()
+            .find(|(k, _)| *k == i)
+            .and_then(|(_, t)| t.as_ref())
     }
 }
 

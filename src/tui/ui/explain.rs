@@ -92,7 +92,11 @@ impl StatefulWidget for ExplainPanel<'_> {
 /// ([`crate::extract::Extractor::explain_step`]), word-wrapped.
 fn paragraph(app: &App, i: usize) -> Paragraph<'static> {
     let a = &app.algos[i];
-    let step = if i == app.active { app.step_at() } else { None };
+    let step = if i == app.active {
+        app.frame.step
+    } else {
+        None
+    };
     let mut lines: Vec<Line> = Vec::new();
     if let Some(s) = step {
         let phases = a.extractor.phases();

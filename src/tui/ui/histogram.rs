@@ -216,11 +216,11 @@ fn draw_bars(app: &App, area: Rect, buf: &mut Buffer, rects: &mut Rects) {
         return;
     };
     // An unfolding phase shows only the spans revealed so far.
-    let lt = match app.unfolded_line_spans() {
+    let lt = match &app.frame.unfolded {
         Some((key, spans)) => {
             let mut l = (*lt).clone();
-            if let Some(m) = l.marks.iter_mut().find(|m| m.key == key) {
-                m.spans = spans;
+            if let Some(m) = l.marks.iter_mut().find(|m| m.key == *key) {
+                m.spans = spans.clone();
             }
             Arc::new(l)
         }

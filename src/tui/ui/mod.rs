@@ -114,14 +114,20 @@ fn panels(app: &App, area: Rect, explain_h: u16) -> Panels {
 }
 
 /// Works out what the next frame on a screen `area` shows, so that [`draw`] computes nothing:
-/// the explain panel's sentences ([`App::explain_cursor`]) and height, the traces of the
+/// where step mode is ([`App::step_at`]), the explain panel's sentences
+/// ([`App::explain_cursor`]) and height, the traces of the
 /// gutter's algorithms on the display lines ([`App::line_trace`]), the block table's view,
-/// the view fitted to the source panel ([`App::fit_view`]) and the help's scroll clamped.
+/// the view fitted to the source panel ([`App::fit_view`]), then the open table's rows (the
+/// candidate tables, the headline candidates, the records), the revealed spans of an
+/// unfolding step, the path bar, the picker's list, the review's progress and the compare
+/// overlay's true / false positives and false negatives (all in
+/// [`App::frame`], see [`super::app::FrameState`]) and the help's scroll clamped.
 pub fn prepare(app: &mut App, area: Rect) {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         app.frame = super::app::FrameState::default();
         return;
     }
+    app.frame.step = app.step_at();
     let shown: Vec<usize> = if app.explain.shown() {
         std::iter::once(app.active).chain(app.pinned()).collect()
     } else {
@@ -149,6 +155,41 @@ pub fn prepare(app: &mut App, area: Rect) {
         app.refresh_block_view();
     }
     app.fit_view(source::text_rows(p.source));
+    // What the tables, the histogram, the path bar, the picker and the status bar read, worked
+    // out after the view is fitted (the path bar follows the cursor line).
+    use super::app::TableKind;
+    app.frame.regions = if app.table.shows(TableKind::Regions) {
+        std::iter::once(app.active)
+            .chain(app.pinned())
+            .map(|i| (i, app.table_of(i)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    app.frame.headlines = if app.table.shows(TableKind::Headlines) {
+        app.headline_rows()
+    } else {
+        Default::default()
+    };
+    app.frame.records = if app.table.shows(TableKind::Records) {
+        app.record_list()
+    } else {
+        None
+    };
+    app.frame.unfolded = app.unfolded_line_spans();
+    app.frame.path_bar = app.path_bar();
+    app.frame.picker_matches = app.picker_matches();
+    app.frame.review_progress = app.review.is_active().then(|| app.review_progress());
+    app.frame.compare = match (app.compare, app.doc.as_ref(), &app.active_algo().result) {
+        (true, Some(d), Some(x)) => d.gold.as_ref().map(|g| {
+            [
+                x.selection.intersection(g),
+                x.selection.difference(g),
+                g.difference(&x.selection),
+            ]
+        }),
+        _ => None,
+    };
     let max = HelpPopup::new(&app.opts.keymap, &app.algos).max_scroll(area);
     app.overlay.clamp_help(max);
 }

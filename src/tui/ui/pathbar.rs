@@ -70,14 +70,14 @@ fn clip_keeping(path: &str, room: usize, keep: Option<usize>) -> String {
 /// The path bar for a border `width` columns wide (corners included), or `None` when the cursor
 /// line has no block text (or the blocks are not built yet).
 pub(super) fn path_bar(app: &App, width: u16) -> Option<Line<'static>> {
-    let b = app.path_bar()?;
+    let b = app.frame.path_bar.as_ref()?;
     // Two corners, a space at each end, and " │ " between path and facts.
     let room = usize::from(width).saturating_sub(2 + 2 + 3);
-    let long = facts(&b, false);
+    let long = facts(b, false);
     let facts = if room.saturating_sub(long.chars().count()) >= 24 {
         long
     } else {
-        facts(&b, true)
+        facts(b, true)
     };
     let path = clip_keeping(
         &b.path,

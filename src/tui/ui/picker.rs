@@ -27,7 +27,7 @@ impl<'a> PickerPopup<'a> {
 impl Widget for PickerPopup<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let (app, p) = (self.app, self.picker);
-        let matches = app.picker_matches();
+        let matches = &app.frame.picker_matches;
         let w = area.width.saturating_sub(4).clamp(20, 100);
         let h = u16::try_from(matches.len() + 4)
             .unwrap_or(u16::MAX)

@@ -100,7 +100,7 @@ impl StatefulWidget for SourceView<'_> {
             Paragraph::new("No page open. See the status bar for the reason.").render(inner, buf);
             return;
         };
-        let shades = Shades::of(app, doc);
+        let shades = Shades::of(app);
         let rows = Rows::new(app, doc, self.gutter, &shades);
         let n = app.line_count();
         let mut text_x = inner.x;
@@ -243,23 +243,13 @@ struct Shades {
     char_sel: Vec<Range<usize>>,
     /// The annotated headline.
     headline: Vec<Range<usize>>,
-    /// The compare overlay: true positives, false positives, false negatives.
-    compare: Option<[Selection; 3]>,
     /// Step mode is off or at the active algorithm's last phase: its selection shades.
     last_phase: bool,
 }
 
 impl Shades {
-    fn of(app: &App, doc: &Doc) -> Shades {
+    fn of(app: &App) -> Shades {
         let active = app.active_algo();
-        let compare = match (app.compare, &doc.gold, &active.result) {
-            (true, Some(g), Some(x)) => Some([
-                x.selection.intersection(g),
-                x.selection.difference(g),
-                g.difference(&x.selection),
-            ]),
-            _ => None,
-        };
         let current_match = app
             .search
             .as_ref()
@@ -275,7 +265,6 @@ impl Shades {
                 .and_then(|a| a.gold.headline_range())
                 .into_iter()
                 .collect(),
-            compare,
             last_phase: app.step.is_none_or(|s| s + 1 >= phases.len()),
         }
     }
@@ -304,7 +293,7 @@ impl Shades {
             };
             layers.push((&self.headline, bg));
         }
-        if let Some(c) = &self.compare {
+        if let Some(c) = &app.frame.compare {
             layers.push((c[0].ranges(), TP_BG));
             layers.push((c[1].ranges(), FP_BG));
             layers.push((c[2].ranges(), FN_BG));

@@ -81,9 +81,11 @@ fn modes(app: &App) -> Vec<Span<'static>> {
         }
         Mode::Normal => {}
     }
-    if app.review.is_active() && app.mode != Mode::Note {
-        let progress = app.review_progress().replacen("review", "REVIEW", 1);
-        top.push(badge(&progress, Color::LightMagenta));
+    if let Some(progress) = app.frame.review_progress.as_ref() {
+        if app.mode != Mode::Note {
+            let progress = progress.replacen("review", "REVIEW", 1);
+            top.push(badge(&progress, Color::LightMagenta));
+        }
     }
     if let Some(n) = app.count {
         top.push(badge(&format!("{n}…"), Color::LightCyan));

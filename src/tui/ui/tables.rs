@@ -72,7 +72,7 @@ fn row_tags(r: &crate::extract::headline::CandidateGroup) -> String {
 /// the highlighted row's occurrences in document order, each with its line, tag and DOM path
 /// (`▸` marks the one `Y` takes: the finder's best-ranked among them).
 fn headline_table(app: &App, area: Rect, buf: &mut Buffer) {
-    let rows = app.headline_rows();
+    let rows = &app.frame.headlines;
     let take = app
         .opts
         .keymap
@@ -190,7 +190,7 @@ fn record_table(app: &App, area: Rect, buf: &mut Buffer) {
             .unwrap_or_default()
             .to_string()
     };
-    let Some(list) = app.record_list() else {
+    let Some(list) = app.frame.records.as_ref() else {
         let why = if app.doc.as_ref().is_some_and(|d| d.blocks_ready()) {
             "this page has no records (repeated posts, comments or items)"
         } else {
@@ -272,7 +272,7 @@ fn record_table(app: &App, area: Rect, buf: &mut Buffer) {
 /// highlighted row.
 fn region_table(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
     let name = app.algos[i].extractor.name();
-    let Some(t) = app.table_of(i) else {
+    let Some(t) = app.frame.region_table(i) else {
         let block = title_block(format!(" {name}: no candidate regions or blocks "));
         let why = if i == app.active && app.step.is_some() {
             "no candidate or selected marks computed yet at this step"
@@ -296,7 +296,7 @@ fn region_table(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
     ));
     let inner = block.inner(area);
     block.render(area, buf);
-    let mut lines = vec![Line::styled(table_head(&t), header())];
+    let mut lines = vec![Line::styled(table_head(t), header())];
     let body_h = usize::from(inner.height).saturating_sub(1);
     let sel_row = if active {
         app.table.row().min(t.rows.len().saturating_sub(1))
