@@ -117,7 +117,7 @@ fn t_drafts_from_a_model_file_of_every_learned_method() {
             "{method}: {}",
             message(&app)
         );
-        let first = app.line_range(app.cursor).unwrap();
+        let first = app.line_range(app.source.cursor()).unwrap();
         assert!(
             sel.intersects(first),
             "{method}: the cursor is on the draft"

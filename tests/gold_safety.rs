@@ -367,7 +367,7 @@ fn inspector_sessions_keep_one_backup() {
         // Session after session: edits and saves, five times each.
         let mut app = App::open(&page, opts()).unwrap();
         for i in 0..5 {
-            app.cursor = 10 + i;
+            app.source.set_cursor(10 + i);
             key(&mut app, if i % 2 == 0 { 'D' } else { 'i' });
             key(&mut app, 'S');
         }

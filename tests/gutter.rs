@@ -68,8 +68,8 @@ fn drawn_marks(app: &mut App) -> Vec<bool> {
     let n = app.line_count();
     let h = u16::try_from(n + 24).unwrap().max(24);
     let mut t = Terminal::new(TestBackend::new(100, h)).unwrap();
-    app.top = 0;
-    app.cursor = 0;
+    app.source.set_top(0);
+    app.source.set_cursor(0);
     t.draw(|f| ui::frame(f, app)).unwrap();
     assert_eq!(
         app.gutter_columns(),
@@ -77,7 +77,7 @@ fn drawn_marks(app: &mut App) -> Vec<bool> {
         "one gutter column, the active algorithm's"
     );
     let src = app.rects.source;
-    assert_eq!(app.top, 0);
+    assert_eq!(app.source.top(), 0);
     assert!(src.height as usize >= n, "the whole page is on screen");
     let buf = t.backend().buffer();
     (0..n)

@@ -443,9 +443,11 @@ fn inspector_takes_the_suggested_headline() {
     );
     // Mark another line as the headline, then Y takes the suggestion back; undo returns to the
     // hand-marked one.
-    app.cursor = (0..app.line_count())
-        .find(|&i| p.text()[app.line_range(i).unwrap()].trim() == "Most read")
-        .expect("the 'Most read' line");
+    app.source.set_cursor(
+        (0..app.line_count())
+            .find(|&i| p.text()[app.line_range(i).unwrap()].trim() == "Most read")
+            .expect("the 'Most read' line"),
+    );
     key(&mut app, 'H');
     let marked = head(&app);
     assert_ne!(marked.as_deref(), Some(want.best().unwrap().text.as_str()));

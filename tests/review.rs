@@ -195,7 +195,7 @@ fn typing_inside_the_review_does_not_end_it() {
     let active = app.active;
     keys(&mut app, "V:5\n");
     assert!(app.review.is_active(), "still reviewing after :5 Enter");
-    assert_eq!(app.cursor, 4);
+    assert_eq!(app.source.cursor(), 4);
     keys(&mut app, "a");
     assert_eq!(app.active, active, "a is accept, not the next algorithm");
     assert!(!load(&gold_dir, "a").unwrap().draft);
@@ -359,22 +359,22 @@ fn a_count_repeats_movements_and_strikes() {
     .unwrap();
     // In the reading view every line holds text; T goes to the draft's first line.
     keys(&mut app, "wT");
-    let start = app.cursor;
+    let start = app.source.cursor();
     keys(&mut app, "16");
     assert_eq!(app.count, Some(16));
     assert!(screen(&mut app, 120, 32).contains(" 16… "));
     keys(&mut app, "J");
-    assert_eq!(app.cursor, start + 16);
+    assert_eq!(app.source.cursor(), start + 16);
     keys(&mut app, "14K");
-    assert_eq!(app.cursor, start + 2);
+    assert_eq!(app.source.cursor(), start + 2);
     assert_eq!(app.count, None);
     let line = |app: &App, i: usize| Selection::from_range(app.line_range(i).unwrap());
     let sel = |app: &App| app.ann.as_ref().unwrap().gold.main_selection();
-    let c = app.cursor;
+    let c = app.source.cursor();
     assert!(sel(&app).intersects(line(&app, c).ranges()[0].clone()));
     keys(&mut app, "2D");
     assert_eq!(
-        app.cursor,
+        app.source.cursor(),
         c + 2,
         "two lines struck, the cursor moved past them"
     );
@@ -385,9 +385,9 @@ fn a_count_repeats_movements_and_strikes() {
         );
     }
     // H on the cursor line marks the headline (confirmed) and moves on, as i / D do.
-    let h = app.cursor;
+    let h = app.source.cursor();
     keys(&mut app, "H");
-    assert_eq!(app.cursor, h + 1);
+    assert_eq!(app.source.cursor(), h + 1);
     let ann = app.ann.as_ref().unwrap();
     assert!(!ann.headline_unconfirmed());
     assert!(app
@@ -414,7 +414,7 @@ fn review_cleans_up_only_its_own_recovery_files() {
     let mut app = App::open(&dir, opts_with_gold(&gold_dir)).unwrap();
     keys(&mut app, "V");
     // An edit in the review writes a recovery file; accepting saves it and removes it.
-    app.cursor = 0;
+    app.source.set_cursor(0);
     keys(&mut app, "i");
     let rec_a = gold::recovery_path(&gold_dir.join("a.json"));
     assert!(rec_a.is_file());

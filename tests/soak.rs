@@ -352,16 +352,24 @@ fn check_app(app: &App, seen_lines: &mut Vec<(usize, usize)>) {
     }
     let n = app.line_count();
     if n == 0 {
-        assert_eq!(app.cursor, 0, "cursor on an empty page");
+        assert_eq!(app.source.cursor(), 0, "cursor on an empty page");
     } else {
-        assert!(app.cursor < n, "cursor {} past {n} lines", app.cursor);
-        assert!(app.top < n, "top {} past {n} lines", app.top);
-        for i in [0, app.top, app.cursor, n - 1] {
+        assert!(
+            app.source.cursor() < n,
+            "cursor {} past {n} lines",
+            app.source.cursor()
+        );
+        assert!(
+            app.source.top() < n,
+            "top {} past {n} lines",
+            app.source.top()
+        );
+        for i in [0, app.source.top(), app.source.cursor(), n - 1] {
             let r = app.line_range(i).expect("line in range has a range");
             assert!(r.end <= text.len());
             let _ = app.line_class(i);
         }
-        assert!(app.virtual_of(app.cursor) < doc.vlines.len().max(1));
+        assert!(app.virtual_of(app.source.cursor()) < doc.vlines.len().max(1));
     }
     // Selections and traces of every algorithm.
     for a in &app.algos {
@@ -629,7 +637,7 @@ fn visual_anchor_follows_the_raw_lines_toggle() {
     for _ in 0..40 {
         app.apply(Action::CursorDown);
     }
-    let anchor_text = app.line_range(app.cursor).unwrap().start;
+    let anchor_text = app.line_range(app.source.cursor()).unwrap().start;
     app.apply(Action::Visual);
     app.apply(Action::ToggleRawLines);
     assert_eq!(app.line_count(), 1, "the minified page is one raw line");

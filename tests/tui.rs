@@ -226,7 +226,7 @@ fn small_terminal_gets_a_message() {
 fn raw_lines_toggle_keeps_position() {
     let mut app = App::open(&sample("minified-news.html"), opts()).unwrap();
     keys(&mut app, "}");
-    let v = app.cursor;
+    let v = app.source.cursor();
     assert!(v > 0);
     keys(&mut app, "r");
     assert_eq!(app.view(), View::Raw);
@@ -235,22 +235,22 @@ fn raw_lines_toggle_keeps_position() {
         1,
         "the minified page is one physical line"
     );
-    assert_eq!(app.cursor, 0);
+    assert_eq!(app.source.cursor(), 0);
     keys(&mut app, "r");
-    assert_eq!(app.cursor, v, "back on the same virtual line");
+    assert_eq!(app.source.cursor(), v, "back on the same virtual line");
     let _ = screen(&mut app, 100, 30);
     // Round trips on a page whose raw lines hold several virtual lines never drift.
     let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
     let _ = screen(&mut app, 100, 30);
     // The headline text: the second virtual line of the raw line `<h1 …>text</h1>`.
-    app.cursor = line_starting(&app, "<h1") + 1;
-    let v = app.cursor;
+    app.source.set_cursor(line_starting(&app, "<h1") + 1);
+    let v = app.source.cursor();
     assert!(cursor_text(&app).starts_with("Castlebridge"));
     for _ in 0..5 {
         keys(&mut app, "rr");
         let _ = screen(&mut app, 100, 30);
     }
-    assert_eq!(app.cursor, v, "five round trips");
+    assert_eq!(app.source.cursor(), v, "five round trips");
 }
 
 /// `r` and `w` choose one view at a time: `w` returns to the source lines it was entered from,
@@ -320,7 +320,7 @@ fn gold_status_and_compare_overlay() {
     keys(&mut app, "x");
     assert!(app.compare);
     keys(&mut app, "f");
-    let line = app.cursor;
+    let line = app.source.cursor();
     assert_eq!(
         app.line_class(line),
         Some(cescope::tui::app::LineClass::FalsePositive)
@@ -543,8 +543,8 @@ fn legend_stable_gutter_and_histogram_scale() {
     let big = (0..t1.values.len())
         .find(|&i| t1.values[i] > scale)
         .expect("a clipped line");
-    app.cursor = big;
-    app.top = big;
+    app.source.set_cursor(big);
+    app.source.set_top(big);
     let s = screen(&mut app, 110, 32);
     let row = s.lines().nth(1).unwrap();
     assert!(
@@ -680,7 +680,7 @@ fn explain_panel_is_not_cut() {
             .explain(
                 &page,
                 &x,
-                cescope::extract::Location::Line(app.cursor),
+                cescope::extract::Location::Line(app.source.cursor()),
                 None,
             )
             .join("; ");
@@ -703,7 +703,7 @@ fn explain_panel_is_not_cut() {
 fn region_table_lists_and_jumps() {
     let mut app = App::open(&sample("teaching.html"), opts()).unwrap();
     // The page opens at DANAg's first selected line: 10, "River rises".
-    assert_eq!(app.cursor, 9);
+    assert_eq!(app.source.cursor(), 9);
     keys(&mut app, "b");
     assert!(app.table.is_open());
     let s = screen(&mut app, 120, 32);
@@ -722,10 +722,10 @@ fn region_table_lists_and_jumps() {
     keys(&mut app, "J");
     app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     assert!(!app.table.is_open(), "Enter closes the table");
-    assert_eq!(app.cursor, 17, "on r2's first line (18)");
+    assert_eq!(app.source.cursor(), 17, "on r2's first line (18)");
     // Back where we were with the jump list.
     keys(&mut app, "'");
-    assert_eq!(app.cursor, 9);
+    assert_eq!(app.source.cursor(), 9);
 }
 
 /// Two algorithms side by side: DANAg pinned (`P`), AdDANAg chosen; the explain panel and the
@@ -781,7 +781,7 @@ fn teaching_walkthrough_as_in_the_readme() {
     };
     // Open: the whole page on screen, the cursor on line 10.
     let s = see(&mut app, "", &["P 1.000 R 1.000 F1 1.000"]);
-    assert_eq!((app.cursor, app.top), (9, 0));
+    assert_eq!((app.source.cursor(), app.source.top()), (9, 0));
     assert!(row_of_line(&s, 1).is_some() && row_of_line(&s, 23).is_some());
     // 1. preprocessing
     let s = see(&mut app, "s", &["STEP 1/7", "23 virtual lines"]);

@@ -260,7 +260,7 @@ fn token_unit_trace_is_drawn_on_lines() {
     let line = (0..app.line_count())
         .find(|&i| page.text()[app.line_range(i).unwrap()].contains("river rose"))
         .unwrap();
-    app.cursor = line;
+    app.source.set_cursor(line);
     let t = render(&mut app, 100, 30);
     let s = t.backend().to_string();
     // Two-sided: code (tags) left, content (words) right, titled by the series' keys.
@@ -292,7 +292,7 @@ fn token_unit_trace_is_drawn_on_lines() {
     // The axis marks the plateau's lines in green.
     let h = app.rects.histogram;
     let axis = h.x + (h.width / 2);
-    let row = h.y + (line - app.top) as u16;
+    let row = h.y + (line - app.source.top()) as u16;
     assert_eq!(t.backend().buffer()[(axis, row)].fg, Color::Green);
     tui_snapshot!("token_unit", s);
     // Raw lines: the same tokens aggregate to the physical lines.
@@ -315,7 +315,7 @@ fn node_unit_trace_is_drawn_with_its_threshold() {
     );
     // Cursor on the `<li>` line of the first menu item (a node with quota 1).
     let line = line_starting(&app, "<li>");
-    app.cursor = line;
+    app.source.set_cursor(line);
     let t = render(&mut app, 100, 30);
     let s = t.backend().to_string();
     // Only a combined signal: the histogram shows it, titled by its label.
@@ -358,8 +358,8 @@ fn addanag_step_mode_shows_its_filter_step() {
     let line = (0..before.len())
         .find(|&i| after[i] < before[i])
         .expect("the wiki page has links");
-    app.cursor = line;
-    app.top = line.saturating_sub(3);
+    app.source.set_cursor(line);
+    app.source.set_top(line.saturating_sub(3));
     let t = render(&mut app, 110, 32);
     let s = t.backend().to_string();
     assert!(s.contains("step 2/8 — filter"), "{s}");
@@ -706,7 +706,7 @@ fn every_algorithm_is_drawn_alike_under_another_name_and_keys() {
             assert_eq!((a.step, a.substep), (b.step, b.substep), "{name}, {what}");
         };
         for app in [&mut a, &mut b] {
-            app.cursor = line_starting(app, "<p>");
+            app.source.set_cursor(line_starting(app, "<p>"));
         }
         alike(&mut a, &mut b, "drawn");
         for k in ["b", "\u{1b}r", "w", "w", "r"] {
@@ -761,7 +761,7 @@ fn bte_and_plain_from_the_registry_are_drawn() {
     let line = (0..app.line_count())
         .find(|&i| page.text()[app.line_range(i).unwrap()].contains("river rose"))
         .unwrap();
-    app.cursor = line;
+    app.source.set_cursor(line);
     let t = render(&mut app, 100, 30);
     let s = t.backend().to_string();
     assert!(s.contains("tags ◀ │ ▶ words"), "{s}");
@@ -796,7 +796,7 @@ fn lqf_from_the_registry_is_drawn() {
         "{text}"
     );
     let line = line_starting(&app, "<p>");
-    app.cursor = line;
+    app.source.set_cursor(line);
     let t = render(&mut app, 100, 30);
     let s = t.backend().to_string();
     assert!(s.contains("link ◀ │ ▶ text"), "{s}");
@@ -844,7 +844,7 @@ fn every_registered_algorithm_is_drawn_overlaid_stepped_and_explained() {
             .unwrap_or_else(|| panic!("{name} is not offered by the inspector"));
         app.set_active(i);
         assert!(app.active_algo().result.is_some(), "{name} ran");
-        app.cursor = line_starting(&app, "<p>");
+        app.source.set_cursor(line_starting(&app, "<p>"));
         let s = screen(&mut app, 110, 32);
         assert!(s.contains(name), "{name}: the status names it\n{s}");
         tui_snapshot!(format!("algo_{name}"), s);
@@ -885,7 +885,7 @@ fn every_registered_algorithm_is_drawn_overlaid_stepped_and_explained() {
         let said = e.explain(
             &page,
             &x,
-            cescope::extract::Location::Byte(app.line_range(app.cursor).unwrap().start),
+            cescope::extract::Location::Byte(app.line_range(app.source.cursor()).unwrap().start),
             None,
         );
         assert!(!said.is_empty(), "{name}: explain says something");

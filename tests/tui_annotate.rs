@@ -21,8 +21,8 @@ fn goto_line(app: &mut App, needle: &str) {
     let i = (0..app.line_count())
         .find(|&i| text[app.line_range(i).unwrap()].contains(needle))
         .unwrap_or_else(|| panic!("no line contains {needle:?}"));
-    app.cursor = i;
-    app.top = i.saturating_sub(3);
+    app.source.set_cursor(i);
+    app.source.set_top(i.saturating_sub(3));
 }
 
 #[test]
@@ -37,7 +37,7 @@ fn annotate_take_remove_headline_save_reopen() {
     assert!(app.ann.as_ref().unwrap().dirty);
     // Remove one paragraph line, then undo and redo it.
     goto_line(&mut app, "Margaret Ellison, 71");
-    let removed = app.line_range(app.cursor).unwrap();
+    let removed = app.line_range(app.source.cursor()).unwrap();
     keys(&mut app, "D");
     let after_remove = app.ann.as_ref().unwrap().gold.main_selection();
     assert!(!after_remove.intersects(removed.clone()));
@@ -178,7 +178,7 @@ fn undo_to_the_saved_state_is_not_unsaved() {
     keys(&mut app, "TS");
     assert!(!app.ann.as_ref().unwrap().dirty);
     // A change, then undo: back at the saved state.
-    app.cursor = line_starting(&app, "<footer");
+    app.source.set_cursor(line_starting(&app, "<footer"));
     keys(&mut app, "i");
     assert!(app.ann.as_ref().unwrap().dirty);
     let s = screen(&mut app, 120, 32);
@@ -196,13 +196,13 @@ fn undo_to_the_saved_state_is_not_unsaved() {
 
     // Another session's unsaved work in the recovery file is kept while it is offered.
     let mut app = App::open(&page, opts_with_gold(gold_dir.path())).unwrap();
-    app.cursor = line_starting(&app, "<footer");
+    app.source.set_cursor(line_starting(&app, "<footer"));
     keys(&mut app, "i");
     drop(app); // "crash"
     let kept = std::fs::read(&recovery).unwrap();
     let mut app = App::open(&page, opts_with_gold(gold_dir.path())).unwrap();
     assert!(app.ann.as_ref().unwrap().recovery_offered);
-    app.cursor = line_starting(&app, "<footer") + 1;
+    app.source.set_cursor(line_starting(&app, "<footer") + 1);
     keys(&mut app, "i");
     assert!(app.ann.as_ref().unwrap().dirty);
     assert_eq!(
@@ -226,7 +226,7 @@ fn draft_fixing_keys_move_on() {
     .unwrap();
     keys(&mut app, "w");
     app.handle_key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE)); // away from the draft
-    let end = app.cursor;
+    let end = app.source.cursor();
     keys(&mut app, "T");
     let first = app
         .active_algo()
@@ -236,7 +236,7 @@ fn draft_fixing_keys_move_on() {
         .selection
         .ranges()[0]
         .start;
-    let c = app.cursor;
+    let c = app.source.cursor();
     assert_ne!(c, end);
     assert!(
         app.line_range(c).unwrap().contains(&first),
@@ -246,25 +246,25 @@ fn draft_fixing_keys_move_on() {
     let line = |app: &App, i: usize| app.line_range(i).unwrap();
     // D on the cursor line: the line leaves the annotation, the cursor moves on.
     keys(&mut app, "D");
-    assert_eq!(app.cursor, c + 1);
+    assert_eq!(app.source.cursor(), c + 1);
     assert!(!ann_sel(&app).intersects(line(&app, c)));
     keys(&mut app, "D");
-    assert_eq!(app.cursor, c + 2);
+    assert_eq!(app.source.cursor(), c + 2);
     assert!(!ann_sel(&app).intersects(line(&app, c + 1)));
     // i puts a line back and moves on too.
-    app.cursor = c;
+    app.source.set_cursor(c);
     keys(&mut app, "i");
-    assert_eq!(app.cursor, c + 1);
+    assert_eq!(app.source.cursor(), c + 1);
     assert!(ann_sel(&app).intersects(line(&app, c)));
     // On a visual range the cursor stays at the range's end.
     keys(&mut app, "v");
-    app.cursor = c + 2;
+    app.source.set_cursor(c + 2);
     keys(&mut app, "D");
-    assert_eq!(app.cursor, c + 2);
+    assert_eq!(app.source.cursor(), c + 2);
     assert!(!ann_sel(&app).intersects(line(&app, c + 2)));
     // A key that changes nothing does not move the cursor.
     keys(&mut app, "D");
-    assert_eq!(app.cursor, c + 2, "the line was already out");
+    assert_eq!(app.source.cursor(), c + 2, "the line was already out");
 }
 
 /// The review flow (`V`): draft gold files are visited one after the other; `a` accepts (saved
@@ -383,7 +383,7 @@ fn headline_panel_and_prefilled_suggestion() {
     app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     assert!(!app.table.is_open());
     assert!(app
-        .line_range(app.cursor)
+        .line_range(app.source.cursor())
         .unwrap()
         .contains(&rows[1].first_occurrence().range.start));
     keys(&mut app, "#J");
@@ -491,7 +491,7 @@ fn headline_panel_merges_identical_texts() {
     enter(&mut app);
     assert!(!app.table.is_open());
     assert!(app
-        .line_range(app.cursor)
+        .line_range(app.source.cursor())
         .unwrap()
         .contains(&shoes.first_occurrence().range.start));
     // Y on the row takes its best-ranked occurrence.
@@ -546,7 +546,9 @@ fn reading_view_annotates_on_text() {
     // Remove the draft's last line in the reading view.
     let page = app.doc.as_ref().unwrap().page.clone();
     let ann_text = |app: &App| app.ann.as_ref().unwrap().gold.main_content.text.clone();
-    let line_text = app.doc.as_ref().unwrap().reading[app.cursor].text.clone();
+    let line_text = app.doc.as_ref().unwrap().reading[app.source.cursor()]
+        .text
+        .clone();
     assert!(ann_text(&app).contains(&line_text), "{line_text:?}");
     keys(&mut app, "vD");
     assert!(
@@ -557,7 +559,7 @@ fn reading_view_annotates_on_text() {
     // A mouse drag inside a word selects the whole words it touches.
     let _ = screen(&mut app, 110, 32);
     let r = app.rects.clone();
-    let row = (app.cursor - app.top) as u16;
+    let row = (app.source.cursor() - app.source.top()) as u16;
     app.handle_mouse(mouse(
         MouseEventKind::Down(MouseButton::Left),
         r.source_text_x + 1,
@@ -585,10 +587,10 @@ fn reading_view_annotates_on_text() {
     assert!(!after.is_alphanumeric(), "{picked:?} ends at a word end");
     tui_snapshot!("reading_view", screen(&mut app, 110, 32));
     // Back to the source on the same text.
-    let byte = app.line_range(app.cursor).unwrap().start;
+    let byte = app.line_range(app.source.cursor()).unwrap().start;
     keys(&mut app, "w");
     assert_eq!(app.view(), View::Virtual);
-    assert!(app.line_range(app.cursor).unwrap().contains(&byte));
+    assert!(app.line_range(app.source.cursor()).unwrap().contains(&byte));
 }
 
 /// With `--guideline`, every algorithm's draft is finished by it, the status bar names it,

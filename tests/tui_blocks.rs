@@ -25,7 +25,7 @@ fn at_line(algo: &str, prefix: &str) -> App {
     let mut app = App::open(&sample("news-article.html"), o).unwrap();
     let line = line_starting(&app, prefix);
     keys(&mut app, &format!(":{}\n", line + 1));
-    assert_eq!(app.cursor, line);
+    assert_eq!(app.source.cursor(), line);
     app
 }
 
@@ -42,7 +42,7 @@ fn bottom_border(app: &App, t: &Terminal<TestBackend>) -> String {
 /// column right of the bars.
 fn histogram_row(app: &App, t: &Terminal<TestBackend>, line: usize) -> (String, String) {
     let h = app.rects.histogram;
-    let y = h.y + u16::try_from(line - app.top).unwrap();
+    let y = h.y + u16::try_from(line - app.source.top()).unwrap();
     let buf = t.backend().buffer();
     let bars = (h.x..h.right())
         .map(|x| buf[(x, y)].symbol().to_string())
@@ -64,7 +64,7 @@ fn has_right_bar(row: &str) -> bool {
 #[test]
 fn a_dom_algorithms_bars_are_on_its_text_lines() {
     let mut app = at_line("lqf", "Work on the");
-    let text = app.cursor;
+    let text = app.source.cursor();
     let shown = |app: &App, i: usize| {
         let page = &app.doc.as_ref().unwrap().page;
         page.text()[app.line_range(i).unwrap()].trim().to_string()
@@ -222,7 +222,7 @@ fn the_block_table_sorts_and_jumps() {
     enter(&mut app);
     assert!(!app.table.is_open(), "Enter closes the table");
     assert_eq!(app.cursor_block(), Some(most), "and goes to the block");
-    let r = app.line_range(app.cursor).unwrap();
+    let r = app.line_range(app.source.cursor()).unwrap();
     assert!(r.contains(&row.start), "the line of the block's first text");
 }
 
@@ -254,13 +254,25 @@ fn jumps_to_selected_text_skip_white_space_and_tags() {
         "the selection starts with white space"
     );
     keys(&mut app, "(");
-    assert_eq!(app.cursor, line_starting(&app, "Text of the article"));
+    assert_eq!(
+        app.source.cursor(),
+        line_starting(&app, "Text of the article")
+    );
     keys(&mut app, "}");
-    assert_eq!(app.cursor, line_starting(&app, "A second paragraph"));
+    assert_eq!(
+        app.source.cursor(),
+        line_starting(&app, "A second paragraph")
+    );
     keys(&mut app, ")");
-    assert_eq!(app.cursor, line_starting(&app, "A second paragraph"));
+    assert_eq!(
+        app.source.cursor(),
+        line_starting(&app, "A second paragraph")
+    );
     keys(&mut app, "{");
-    assert_eq!(app.cursor, line_starting(&app, "Text of the article"));
+    assert_eq!(
+        app.source.cursor(),
+        line_starting(&app, "Text of the article")
+    );
 }
 
 /// Issue 30, item 6: one block numbering — `cescope blocks`' `#`, the inspector's block table

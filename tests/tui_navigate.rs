@@ -22,7 +22,9 @@ use common::tui::{
 fn at_first_selected(app: &App) -> bool {
     let x = app.active_algo().result.clone().expect("a result");
     let first = x.selection.ranges().first().expect("a selection").start;
-    app.line_range(app.cursor).unwrap().contains(&first)
+    app.line_range(app.source.cursor())
+        .unwrap()
+        .contains(&first)
 }
 
 #[test]
@@ -32,20 +34,20 @@ fn mouse_wheel_histogram_click_and_slider_click() {
     let _ = screen(&mut app, 110, 32);
     // The wheel scrolls three lines.
     let r = app.rects.clone();
-    let top = app.top;
+    let top = app.source.top();
     app.handle_mouse(mouse(
         MouseEventKind::ScrollDown,
         r.source.x + 5,
         r.source.y + 2,
     ));
-    assert_eq!(app.top, top + 3);
+    assert_eq!(app.source.top(), top + 3);
     // A click on the histogram moves the cursor to that row.
     app.handle_mouse(mouse(
         MouseEventKind::Down(MouseButton::Left),
         r.histogram.x + 2,
         r.histogram.y + 4,
     ));
-    assert_eq!(app.cursor, app.top + 4);
+    assert_eq!(app.source.cursor(), app.source.top() + 4);
     // A click on the overview jumps through the page.
     app.handle_mouse(mouse(
         MouseEventKind::Down(MouseButton::Left),
@@ -53,9 +55,9 @@ fn mouse_wheel_histogram_click_and_slider_click() {
         r.overview.y + r.overview.height - 1,
     ));
     assert!(
-        app.cursor > app.line_count() * 8 / 10,
+        app.source.cursor() > app.line_count() * 8 / 10,
         "cursor {}",
-        app.cursor
+        app.source.cursor()
     );
     // A click at the right end of the gap slider sets the largest gap; at the left end, 0.
     let _ = screen(&mut app, 110, 32);
@@ -115,11 +117,11 @@ fn search_goto_and_jump_list() {
     // Matches are found while typing and shown in the prompt.
     let s = screen(&mut app, 110, 32);
     assert!(s.contains("/flood barrier▏"), "{s}");
-    let n = app.search.as_ref().unwrap().matches.len();
+    let n = app.source.search().unwrap().matches.len();
     assert!(n >= 4, "lower case query matches either case: {n}");
     enter(&mut app);
     assert!(cursor_text(&app).to_lowercase().contains("flood barrier"));
-    let first = app.cursor;
+    let first = app.source.cursor();
     let t = render(&mut app, 110, 32);
     let s = t.backend().to_string();
     assert!(s.contains(&format!("match 1 of {n}")), "{s}");
@@ -132,15 +134,15 @@ fn search_goto_and_jump_list() {
     );
     tui_snapshot!("search", s);
     keys(&mut app, "n");
-    assert!(app.cursor > first);
-    let second = app.cursor;
+    assert!(app.source.cursor() > first);
+    let second = app.source.cursor();
     keys(&mut app, "N");
-    assert_eq!(app.cursor, first);
+    assert_eq!(app.source.cursor(), first);
     // Upper case makes the search case-sensitive.
     keys(&mut app, "/");
     type_text(&mut app, "Flood barrier");
     enter(&mut app);
-    assert!(app.search.as_ref().unwrap().matches.len() < n);
+    assert!(app.source.search().unwrap().matches.len() < n);
     assert!(cursor_text(&app).contains("Flood barrier"));
 
     // Go to line 40, then back through the jump list, and forward again.
@@ -150,32 +152,35 @@ fn search_goto_and_jump_list() {
     assert!(s.contains("go to line :40▏"), "{s}");
     tui_snapshot!("goto_prompt", s);
     enter(&mut app);
-    assert_eq!(app.cursor, 39);
-    let before_back = app.cursor;
+    assert_eq!(app.source.cursor(), 39);
+    let before_back = app.source.cursor();
     keys(&mut app, "'");
-    assert_ne!(app.cursor, 39);
+    assert_ne!(app.source.cursor(), 39);
     keys(&mut app, "`");
-    assert_eq!(app.cursor, before_back);
+    assert_eq!(app.source.cursor(), before_back);
     // A line that does not exist is an error, the cursor stays.
     keys(&mut app, ":");
     type_text(&mut app, "99999");
     enter(&mut app);
-    assert_eq!(app.cursor, 39);
+    assert_eq!(app.source.cursor(), 39);
     assert!(screen(&mut app, 110, 32).contains("no line \"99999\""));
     // Esc cancels typing.
     keys(&mut app, ":");
     type_text(&mut app, "1");
     keys(&mut app, "\u{1b}");
-    assert_eq!(app.cursor, 39);
+    assert_eq!(app.source.cursor(), 39);
 
     // First and last selected line of the active algorithm.
     let x = app.active_algo().result.clone().unwrap();
     let sel = x.selection.ranges();
     keys(&mut app, "(");
-    assert!(app.line_range(app.cursor).unwrap().contains(&sel[0].start));
+    assert!(app
+        .line_range(app.source.cursor())
+        .unwrap()
+        .contains(&sel[0].start));
     keys(&mut app, ")");
     let last = sel.last().unwrap().end - 1;
-    assert!(app.line_range(app.cursor).unwrap().contains(&last));
+    assert!(app.line_range(app.source.cursor()).unwrap().contains(&last));
     let _ = second;
 }
 
@@ -190,7 +195,7 @@ fn jump_to_headline_and_seed() {
     gold["harbour"]["headline"] = "Channel to be dredged".into();
     std::fs::write(&gt, gold.to_string()).unwrap();
     let mut app = App::open(&gt, opts()).unwrap();
-    let opened = app.cursor;
+    let opened = app.source.cursor();
     assert!(
         cursor_text(&app).contains("The harbour board"),
         "opens at the gold's first line"
@@ -208,10 +213,10 @@ fn jump_to_headline_and_seed() {
         .iter()
         .find(|m| m.role == cescope::extract::Role::Seed)
         .expect("DANAg marks its seed region");
-    assert_eq!(app.cursor, seed.spans[0].start);
+    assert_eq!(app.source.cursor(), seed.spans[0].start);
     // Back twice: the seed jump, then the headline jump.
     keys(&mut app, "''");
-    assert_eq!(app.cursor, opened);
+    assert_eq!(app.source.cursor(), opened);
 }
 
 /// Issue 19, item 5: a jump keeps the lines above its target in sight and never leaves the
@@ -226,18 +231,25 @@ fn jump_keeps_context_and_fills_the_screen() {
         screen(&mut app, w, h);
         keys(&mut app, ":14\n");
         let s = screen(&mut app, w, h);
-        assert_eq!(app.cursor, 13);
-        let view = app.view_height;
+        assert_eq!(app.source.cursor(), 13);
+        let view = app.source.height();
         // The screen is filled as far as the page allows.
         assert!(
-            app.top + view >= n || app.top == 0,
+            app.source.top() + view >= n || app.source.top() == 0,
             "{w}x{h}: top {} of {n} lines in {view} rows leaves rows empty\n{s}",
-            app.top
+            app.source.top()
         );
-        assert!(row_of_line(&s, n.min(app.top + view)).is_some(), "{s}");
+        assert!(
+            row_of_line(&s, n.min(app.source.top() + view)).is_some(),
+            "{s}"
+        );
         // The cursor has context above it: the headline (line 9) is on screen.
         let ctx = cescope::tui::app::context_rows(view).min(13);
-        assert!(app.cursor - app.top >= ctx, "{w}x{h}: top {}", app.top);
+        assert!(
+            app.source.cursor() - app.source.top() >= ctx,
+            "{w}x{h}: top {}",
+            app.source.top()
+        );
         if view >= 20 {
             assert!(row_of_line(&s, 9).is_some(), "{w}x{h}: the headline\n{s}");
         }
@@ -249,16 +261,16 @@ fn jump_keeps_context_and_fills_the_screen() {
     let n = app.line_count();
     keys(&mut app, &format!(":{}\n", n / 2));
     screen(&mut app, 110, 32);
-    let ctx = cescope::tui::app::context_rows(app.view_height);
-    assert_eq!(app.cursor - app.top, ctx);
+    let ctx = cescope::tui::app::context_rows(app.source.height());
+    assert_eq!(app.source.cursor() - app.source.top(), ctx);
     // A jump to a line already on screen with context does not move the view.
-    let top = app.top;
+    let top = app.source.top();
     keys(&mut app, &format!(":{}\n", n / 2 + 2));
-    assert_eq!(app.top, top);
+    assert_eq!(app.source.top(), top);
     // The last line: the view ends with it, full.
     keys(&mut app, &format!(":{n}\n"));
     screen(&mut app, 110, 32);
-    assert_eq!(app.top + app.view_height, n);
+    assert_eq!(app.source.top() + app.source.height(), n);
 }
 
 /// Issue 19, item 5: `f` / `m` (next false positive / false negative) wrap around to the
@@ -286,7 +298,8 @@ fn false_positive_and_negative_jumps_wrap_around() {
     app.handle_key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
     keys(&mut app, "f");
     assert_eq!(
-        app.cursor, fp_starts[0],
+        app.source.cursor(),
+        fp_starts[0],
         "wrapped to the first false positive"
     );
     assert!(cursor_text(&app).contains("Channel to be dredged"));
@@ -294,16 +307,16 @@ fn false_positive_and_negative_jumps_wrap_around() {
     assert!(s.contains("wrapped around"), "{s}");
     assert!(s.contains("false positive: 4 words"), "{s}");
     keys(&mut app, "f");
-    assert_eq!(app.cursor, fp_starts[1]);
+    assert_eq!(app.source.cursor(), fp_starts[1]);
     assert!(!screen(&mut app, 110, 32).contains("wrapped around"));
     // DANAg with a gap of 0 misses the white space between the paragraphs (false negatives
     // line by line), but no word of the gold.
     keys(&mut app, "[[");
     use cescope::tui::app::LineClass;
     assert!((0..app.line_count()).any(|i| app.line_class(i) == Some(LineClass::FalseNegative)));
-    let here = app.cursor;
+    let here = app.source.cursor();
     keys(&mut app, "m");
-    assert_eq!(app.cursor, here, "nothing to go to");
+    assert_eq!(app.source.cursor(), here, "nothing to go to");
     assert!(
         common::tui::message(&app).contains("no word-level false negative"),
         "{}",
@@ -316,11 +329,11 @@ fn false_positive_and_negative_jumps_wrap_around() {
     assert_eq!(fn_starts.len(), 2, "tccb misses two runs of the gold");
     app.handle_key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
     keys(&mut app, "m");
-    assert_eq!(app.cursor, fn_starts[0]);
+    assert_eq!(app.source.cursor(), fn_starts[0]);
     assert!(screen(&mut app, 110, 32).contains("wrapped around"));
     for &next in fn_starts.iter().skip(1) {
         keys(&mut app, "m");
-        assert_eq!(app.cursor, next);
+        assert_eq!(app.source.cursor(), next);
     }
 }
 
@@ -374,14 +387,14 @@ fn false_positive_and_negative_jumps_skip_white_space_and_markup() {
     // Lines whose only difference is white space: false positives line by line, none in words.
     use cescope::tui::app::LineClass;
     let lambda = common::tui::line_starting(&app, "Lambda");
-    let ws_fp =
-        (app.cursor + 1..lambda).find(|&i| app.line_class(i) == Some(LineClass::FalsePositive));
+    let ws_fp = (app.source.cursor() + 1..lambda)
+        .find(|&i| app.line_class(i) == Some(LineClass::FalsePositive));
     assert!(
         ws_fp.is_some(),
         "a white-space line before the real false positive"
     );
     keys(&mut app, "f");
-    assert_eq!(app.cursor, lambda, "{:?}", cursor_text(&app));
+    assert_eq!(app.source.cursor(), lambda, "{:?}", cursor_text(&app));
     let s = screen(&mut app, 110, 40);
     assert!(
         s.contains(&format!("false positive: 3 words (line {})", lambda + 1)),
@@ -406,7 +419,7 @@ fn false_positive_and_negative_jumps_skip_white_space_and_markup() {
     // With compare on, `}` / `{` walk both kinds: from the title forward to `Lambda`, back
     // to the title.
     keys(&mut app, "}");
-    assert_eq!(app.cursor, lambda);
+    assert_eq!(app.source.cursor(), lambda);
     keys(&mut app, "{");
     assert!(cursor_text(&app).contains("Tides"));
 }
@@ -421,8 +434,14 @@ fn pages_open_at_the_selection() {
     let mut app = App::open(&sample("news-article.html"), opts()).unwrap();
     assert!(at_first_selected(&app));
     let s = screen(&mut app, 110, 32);
-    assert!(row_of_line(&s, app.cursor + 1).is_some(), "on screen\n{s}");
-    assert!(app.cursor > 0 && app.top < app.cursor, "with context above");
+    assert!(
+        row_of_line(&s, app.source.cursor() + 1).is_some(),
+        "on screen\n{s}"
+    );
+    assert!(
+        app.source.cursor() > 0 && app.source.top() < app.source.cursor(),
+        "with context above"
+    );
     // Gold (a ground-truth corpus): the gold's first line, not the algorithm's.
     let dir = gold_corpus();
     let app = App::open(&dir.path().join("ground-truth.json"), opts()).unwrap();
@@ -436,7 +455,7 @@ fn pages_open_at_the_selection() {
     let mut app = App::open(&pages, opts()).unwrap();
     keys(&mut app, ">");
     assert!(at_first_selected(&app), "{}", cursor_text(&app));
-    assert!(app.cursor > 0, "{}", cursor_text(&app));
+    assert!(app.source.cursor() > 0, "{}", cursor_text(&app));
     // A DOM algorithm runs on a worker thread: the view goes to its selection on arrival.
     let worker = AppOptions {
         inline_jobs: false,
@@ -452,7 +471,7 @@ fn pages_open_at_the_selection() {
         app.poll_background();
     };
     let mut app = App::open(&sample("news-article.html"), worker.clone()).unwrap();
-    assert_eq!(app.cursor, 0, "cetd is still running");
+    assert_eq!(app.source.cursor(), 0, "cetd is still running");
     wait(&mut app);
     assert!(at_first_selected(&app));
     // The user moved before the result came: the view stays where the user put it.
@@ -460,7 +479,7 @@ fn pages_open_at_the_selection() {
     keys(&mut app, "JJ");
     wait(&mut app);
     assert!(app.active_algo().result.is_some());
-    assert_eq!(app.cursor, 2);
+    assert_eq!(app.source.cursor(), 2);
 }
 
 /// Words of a corpus' gold text that are not in the page at all are missed by every extractor

@@ -81,7 +81,7 @@ fn goto(app: &mut App, needle: &str) {
         .unwrap_or_else(|| panic!("no line holds {needle:?}"));
     type_text(app, &format!(":{}", line + 1));
     enter(app);
-    assert_eq!(app.cursor, line);
+    assert_eq!(app.source.cursor(), line);
 }
 
 /// Puts the cursor on the first line whose text, white space trimmed, is `text`.
@@ -157,7 +157,7 @@ fn keep_the_record_group_then_strike_all_like_this_by_text() {
     // In raw lines the date and the number share a line: `J` steps from one to the other.
     keys(&mut app, "r");
     goto(&mut app, "#2</a>");
-    let line = app.cursor;
+    let line = app.source.cursor();
     assert_eq!(block_text(&app), "Jul 2, 2022", "the line's first block");
     type_text(&mut app, "J");
     assert_eq!(
@@ -165,7 +165,7 @@ fn keep_the_record_group_then_strike_all_like_this_by_text() {
         "#2",
         "J steps to the next block on the same line"
     );
-    assert_eq!(app.cursor, line);
+    assert_eq!(app.source.cursor(), line);
     type_text(&mut app, "X");
     let menu = message(&app);
     assert!(menu.starts_with("strike \"#2\""), "{menu}");
@@ -370,9 +370,9 @@ fn block_and_record_motions_go_into_the_jump_list() {
     assert_eq!(block_text(&app), "alice");
     assert!(message(&app).contains("record 3/6"), "{}", message(&app));
     // The jump list: back to where the motions came from, line by line.
-    let here = app.cursor;
+    let here = app.source.cursor();
     keys(&mut app, "'");
-    assert_ne!(app.cursor, here);
+    assert_ne!(app.source.cursor(), here);
     assert!(block_text(&app).starts_with("carol") || block_text(&app) == "Jul 4, 2022");
     // At the ends: say so.
     type_text(&mut app, "zzzzzz");

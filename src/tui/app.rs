@@ -36,13 +36,14 @@ mod units;
 pub use algo::AlgoState;
 use algo::JobResult;
 pub use blocks::{visibility_short, PathBar};
-pub use doc::{Doc, PerView, View};
-pub use navigate::{context_rows, Search, MAX_MATCHES};
+use doc::page_lines;
+pub use doc::{Doc, PerView};
 pub use table::HeadlineRow;
 pub use units::{RecordList, RecordRow, UnitMenu, UNIT_KEYS};
 
 pub use super::panels::overlay::Overlay;
 pub use super::panels::pages::{CorpusState, PageEntry, UncertaintyOrder};
+pub use super::panels::source::{context_rows, Search, SourcePanel, View, MAX_MATCHES};
 pub use super::panels::table::{block_columns, BlockColumn, BlockView, TableKind};
 
 use super::annotate::Annotation;
@@ -52,6 +53,7 @@ use super::panels::overlay::HelpAsk;
 use super::panels::pages::PagesAsk;
 use super::panels::params::{ParamAsk, ParamsPanel};
 use super::panels::review::Review;
+use super::panels::source::SourceAsk;
 use super::panels::table::TablePanel;
 use super::panels::Handled;
 use crate::corpus::{self, GoldText};
@@ -275,17 +277,18 @@ pub enum Mode {
 
 /// The inspector: what the panels share, and the routing of events to them.
 ///
-/// The panels ([`crate::tui::panels`]) own their state and handle their keys: the popup over
-/// the screen ([`App::overlay`]: none, the help or the picker), the parameter bar
-/// ([`App::params`]), the explain panel ([`App::explain`]), the page list ([`App::corpus`]),
-/// the table ([`App::table`]) and the review ([`App::review`]); [`App::handle_key`] routes a
-/// key to them and carries out what they ask. The app holds what they share: the page
-/// ([`App::doc`]), the algorithms and their selections ([`App::algos`]), the gold standard and
-/// its undo history ([`App::ann`]), and the source view's cursor and scroll.
+/// The panels ([`crate::tui::panels`]) own their state and handle their keys: the source view
+/// and the histogram beside it ([`App::source`]: the view, cursor, scroll, search and jump
+/// list), the popup over the screen ([`App::overlay`]: none, the help or the picker), the
+/// parameter bar ([`App::params`]), the explain panel ([`App::explain`]), the page list
+/// ([`App::corpus`]), the table ([`App::table`]) and the review ([`App::review`]);
+/// [`App::handle_key`] routes a key to them and carries out what they ask. The app holds what
+/// they share: the page ([`App::doc`]), the algorithms and their selections ([`App::algos`]),
+/// the gold standard and its undo history ([`App::ann`]).
 ///
 /// Besides the panels, what is shown is set by two exclusive choices and a few independent
 /// toggles. The choices are enums, one value at a time: [`App::view`] (virtual lines, raw lines
-/// or the reading view) and [`App::mode`] (what typed text goes to). The toggles are bools
+/// or the reading view, the source panel's) and [`App::mode`] (what typed text goes to). The toggles are bools
 /// because any of them combines with the others and with every choice: `gold_overlay` and
 /// `compare` (the gold's gutter column and headline shading, and the TP / FP / FN shading,
 /// shown together or apart) and `combined_view` (what the histogram draws); the explain panel
@@ -303,10 +306,9 @@ pub struct App {
     pub algos: Vec<AlgoState>,
     /// Index of the active algorithm (drives histogram, sliders, explain).
     pub active: usize,
-    /// Which display lines are shown ([`App::view`]; `r` and `w` switch).
-    view: View,
-    /// The source lines (virtual or raw) the reading view returns to (`w`).
-    source_view: View,
+    /// The source panel (and the histogram, which scrolls with it): the view (virtual, raw or
+    /// reading lines), the cursor, the scroll, the search and the jump list.
+    pub source: SourcePanel,
     /// Histogram shows the combined signal instead of the content / code signals.
     pub combined_view: bool,
     /// The explain panel: shown, its scroll, its fitted height.
@@ -318,12 +320,6 @@ pub struct App {
     /// Compare overlay: lines and text coloured as true positive / false positive / false
     /// negative of the active algorithm against the gold standard.
     pub compare: bool,
-    /// First display line on screen.
-    pub top: usize,
-    /// The cursor's display line.
-    pub cursor: usize,
-    /// Horizontal scroll in characters.
-    pub hscroll: usize,
     /// The parameter bar: the focused parameter of the active algorithm.
     pub params: ParamsPanel,
     /// Step mode: the phase shown, if on.
@@ -343,22 +339,12 @@ pub struct App {
     pub review: Review,
     /// Areas of the last frame.
     pub rects: Rects,
-    /// Text rows of the source view in the last frame.
-    pub view_height: usize,
     /// The gold standard being annotated for the open page.
     pub ann: Option<Annotation>,
     /// An action waiting for confirmation (leaving with unsaved changes).
     pub pending_confirm: Option<Action>,
-    /// The last search in the source and its matches.
-    pub search: Option<Search>,
     /// What is being typed in [`Mode::Search`] / [`Mode::GotoLine`].
     pub input: String,
-    /// The jump list: positions (byte offsets) the cursor jumped from.
-    jumps: Vec<usize>,
-    /// Where in [`App::jumps`] the cursor is (`jumps.len()` = after the newest).
-    jump_at: usize,
-    /// The byte the cursor was on at the last raw / virtual toggle.
-    toggle_byte: Option<usize>,
     /// The table panel (`b`, `#`, `B`, `L`): shown, what it shows, its highlighted row, the
     /// text block table's view and sort, the records' group.
     pub table: TablePanel,
@@ -378,12 +364,6 @@ pub struct App {
     /// were turned on: the gutter's columns, then the active algorithm's when it is not among
     /// them ([`App::gutter_columns`]).
     pub gutter: Vec<usize>,
-    /// The last view placed by a jump: (cursor line, top, view height) ([`App::place_view`]).
-    placed: Option<(usize, usize, usize)>,
-    /// The page was opened while the active algorithm ran on a worker: (cursor, top) at
-    /// opening. When its result arrives and the view is still there, the view goes to the
-    /// selection ([`App::open_view`]).
-    open_pending: Option<(usize, usize)>,
     /// What the next frame shows that takes computing, worked out before it is drawn
     /// (`crate::tui::ui::prepare`): drawing reads it and computes nothing.
     pub frame: FrameState,
@@ -432,16 +412,12 @@ impl App {
             doc_id: 0,
             algos,
             active,
-            view: View::Virtual,
-            source_view: View::Virtual,
+            source: SourcePanel::default(),
             combined_view: false,
             explain: Explain::default(),
             overlay: Overlay::None,
             gold_overlay: false,
             compare: false,
-            top: 0,
-            cursor: 0,
-            hscroll: 0,
             params: ParamsPanel::default(),
             step: None,
             substep: None,
@@ -451,22 +427,15 @@ impl App {
             count: None,
             review: Review::default(),
             rects: Rects::default(),
-            view_height: 20,
             ann: None,
             pending_confirm: None,
-            search: None,
             input: String::new(),
-            jumps: Vec::new(),
-            jump_at: 0,
-            toggle_byte: None,
             table: TablePanel::default(),
             gold_rev: 0,
             unit_menu: None,
             unit_cursor: None,
             second: None,
             gutter: Vec::new(),
-            placed: None,
-            open_pending: None,
             frame: FrameState::default(),
             jobs_tx,
             jobs_rx,
@@ -533,14 +502,8 @@ impl App {
             d.build_blocks(self.opts.inline_jobs || d.page.text().len() <= INLINE_BLOCKS_LIMIT);
         }
         self.pending_confirm = None;
-        self.top = 0;
-        self.cursor = 0;
-        self.hscroll = 0;
-        // Positions and matches belong to the page they were found on.
-        self.jumps.clear();
-        self.jump_at = 0;
-        self.toggle_byte = None;
-        self.search = None;
+        // The cursor at the start; positions and matches belong to the page they were found on.
+        self.source.page_opened();
         self.gold_overlay = self.doc.as_ref().is_some_and(|d| d.gold.is_some());
         for a in &mut self.algos {
             a.result = None;
@@ -551,8 +514,6 @@ impl App {
         if self.doc.as_ref().is_none_or(|d| d.gold.is_none()) {
             self.compare = false;
         }
-        self.placed = None;
-        self.open_pending = None;
         for i in 0..self.algos.len() {
             if self.overlay_shown(i) {
                 self.run_algo(i);
@@ -588,12 +549,11 @@ impl App {
             .and_then(|x| x.selection.ranges().first().map(|r| r.start));
         match gold.or(algo) {
             Some(b) => {
-                self.open_pending = None;
-                self.cursor = self.line_at_byte(b);
-                self.place_view(self.cursor);
+                let lines = page_lines(&self.doc, self.source.view());
+                self.source.open_at_byte(b, lines);
             }
-            None if a.busy => self.open_pending = Some((self.cursor, self.top)),
-            None => self.open_pending = None,
+            None if a.busy => self.source.wait_for_selection(),
+            None => self.source.stop_waiting(),
         }
     }
 
@@ -606,27 +566,10 @@ impl App {
             .rows((self.doc_id, self.active, self.second, width), need)
     }
 
-    fn ensure_visible(&mut self) {
-        let n = self.line_count();
-        if n == 0 {
-            self.cursor = 0;
-            self.top = 0;
-            return;
-        }
-        self.cursor = self.cursor.min(n - 1);
-        let h = self.view_height.max(1);
-        if self.cursor < self.top {
-            self.top = self.cursor;
-        } else if self.cursor >= self.top + h {
-            self.top = self.cursor + 1 - h;
-        }
-        self.top = self.top.min(n.saturating_sub(1));
-    }
-
+    /// Moves the cursor `delta` display lines, keeping it on the page and on screen.
     pub(crate) fn move_cursor(&mut self, delta: isize) {
-        let n = self.line_count() as isize;
-        self.cursor = (self.cursor as isize + delta).clamp(0, (n - 1).max(0)) as usize;
-        self.ensure_visible();
+        let n = self.line_count();
+        self.source.move_cursor(delta, n);
     }
 
     /// The help's first row shown, when the help is open.
@@ -652,7 +595,8 @@ impl App {
             None
         };
         let (x, d) = (a.result.as_ref()?, self.doc.as_ref()?);
-        let v = self.virtual_of(self.cursor);
+        let cursor = self.source.cursor();
+        let v = self.virtual_of(cursor);
         let mut ex = a
             .extractor
             .explain(&d.page, x, crate::extract::Location::Line(v), step);
@@ -662,11 +606,7 @@ impl App {
             View::Reading => Some("reading line"),
         };
         if let (Some(what), Some(first)) = (what, ex.first_mut()) {
-            *first = format!(
-                "{what} {} (virtual line {}) — {first}",
-                self.cursor + 1,
-                v + 1
-            );
+            *first = format!("{what} {} (virtual line {}) — {first}", cursor + 1, v + 1);
         }
         Some(ex)
     }
@@ -768,7 +708,16 @@ impl App {
         if self.apply_annotation(a) || self.apply_units(a) {
             return;
         }
-        let h = self.view_height.max(1) as isize;
+        // The source panel's navigation keys (cursor motions, scroll, search steps, jump list).
+        let lines = page_lines(&self.doc, self.source.view());
+        match self.source.handle(a, lines) {
+            Handled::NotConsumed => {}
+            Handled::Consumed => return,
+            Handled::Ask(SourceAsk::Status(msg, error)) => {
+                self.status = Some((msg, error));
+                return;
+            }
+        }
         match a {
             Action::Quit => {
                 if self.confirm_leave(a) {
@@ -791,36 +740,25 @@ impl App {
                     c.list_open = false;
                 }
             }
-            Action::CursorDown => self.move_cursor(1),
-            Action::CursorUp => self.move_cursor(-1),
-            Action::PageDown => {
-                self.top = (self.top + h as usize).min(self.line_count().saturating_sub(1));
-                self.move_cursor(h);
-            }
-            Action::PageUp => {
-                self.top = self.top.saturating_sub(h as usize);
-                self.move_cursor(-h);
-            }
-            Action::Top => {
-                self.cursor = 0;
-                self.ensure_visible();
-            }
-            Action::Bottom => {
-                self.cursor = self.line_count().saturating_sub(1);
-                self.ensure_visible();
-            }
-            Action::ScrollLeft => self.hscroll = self.hscroll.saturating_sub(8),
-            Action::ScrollRight => self.hscroll += 8,
+            // The source panel's (taken above).
+            Action::CursorDown
+            | Action::CursorUp
+            | Action::PageDown
+            | Action::PageUp
+            | Action::Top
+            | Action::Bottom
+            | Action::ScrollLeft
+            | Action::ScrollRight
+            | Action::SearchNext
+            | Action::SearchPrev
+            | Action::JumpBack
+            | Action::JumpForward => {}
             Action::Search => self.start_search(),
-            Action::SearchNext => self.search_step(true, false),
-            Action::SearchPrev => self.search_step(false, false),
             Action::GotoLine => self.start_goto(),
             Action::JumpSeed => self.jump_role(Role::Seed, "seed region"),
             Action::JumpFirstSelected => self.jump_selected(true),
             Action::JumpLastSelected => self.jump_selected(false),
             Action::JumpHeadline => self.jump_headline(),
-            Action::JumpBack => self.jump_history(true),
-            Action::JumpForward => self.jump_history(false),
             // With the compare overlay on, `}` / `{` walk the differences from the gold.
             Action::NextRegion if self.compare => self.jump_compare(None, true),
             Action::PrevRegion if self.compare => self.jump_compare(None, false),
@@ -1023,9 +961,13 @@ impl App {
                 .collect(),
         };
         let target = if forward {
-            lines.iter().find(|&&l| l > self.cursor).copied()
+            lines.iter().find(|&&l| l > self.source.cursor()).copied()
         } else {
-            lines.iter().rev().find(|&&l| l < self.cursor).copied()
+            lines
+                .iter()
+                .rev()
+                .find(|&&l| l < self.source.cursor())
+                .copied()
         };
         match target {
             Some(t) => self.jump_to_line(t),
@@ -1104,9 +1046,9 @@ impl App {
             })
             .collect();
         let next = if forward {
-            found.iter().find(|f| f.0 > self.cursor)
+            found.iter().find(|f| f.0 > self.source.cursor())
         } else {
-            found.iter().rev().find(|f| f.0 < self.cursor)
+            found.iter().rev().find(|f| f.0 < self.source.cursor())
         };
         let (target, wrapped) = match next {
             Some(f) => (Some(f), false),

@@ -83,7 +83,7 @@ pub fn measure(path: &Path, algo: &str) -> crate::Result<Vec<LatencyRow>> {
 
     let mut scroll = Vec::new();
     let n = app.line_count();
-    while app.cursor + 1 < n && scroll.len() < 400 {
+    while app.source.cursor() + 1 < n && scroll.len() < 400 {
         let t = Instant::now();
         app.apply(Action::PageDown);
         term.draw(|f| ui::frame(f, &mut app)).expect("draw");

@@ -140,7 +140,7 @@ pub fn enter(app: &mut App) {
 
 pub fn cursor_text(app: &App) -> String {
     let page = &app.doc.as_ref().unwrap().page;
-    page.text()[app.line_range(app.cursor).unwrap()].to_string()
+    page.text()[app.line_range(app.source.cursor()).unwrap()].to_string()
 }
 
 /// The screen row that shows display line `line` (1-based, the number after the gutter).
@@ -182,7 +182,7 @@ pub fn teaching_with_gold() -> App {
 /// The colour of the histogram's axis cell on display line `line` of the last drawn frame.
 pub fn axis_colour(app: &App, t: &Terminal<TestBackend>, line: usize) -> Color {
     let h = app.rects.histogram;
-    let row = h.y + (line - app.top) as u16;
+    let row = h.y + (line - app.source.top()) as u16;
     t.backend().buffer()[(h.x + h.width / 2, row)].fg
 }
 

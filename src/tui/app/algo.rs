@@ -173,11 +173,8 @@ impl App {
                 }
                 // The page opened before this result: go to the selection, unless the user
                 // has moved since.
-                if j.algo == self.active {
-                    match self.open_pending {
-                        Some(at) if at == (self.cursor, self.top) => self.open_view(),
-                        _ => self.open_pending = None,
-                    }
+                if j.algo == self.active && self.source.unmoved_since_open() {
+                    self.open_view();
                 }
             }
         }
@@ -192,7 +189,7 @@ impl App {
         }
         changed |= self.poll_uncertainty();
         if let Some(d) = &mut self.doc {
-            if let Some(h) = d.hl.get(self.view) {
+            if let Some(h) = d.hl.get(self.source.view()) {
                 changed |= h.take_updates();
             }
             // The blocks arrived: the path bar (and an open block table) can be drawn.

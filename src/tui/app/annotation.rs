@@ -25,7 +25,10 @@ impl App {
     pub fn annotation_target(&self) -> Option<Range<usize>> {
         let ann = self.ann.as_ref()?;
         if let Some(anchor) = ann.visual {
-            let (a, b) = (anchor.min(self.cursor), anchor.max(self.cursor));
+            let (a, b) = (
+                anchor.min(self.source.cursor()),
+                anchor.max(self.source.cursor()),
+            );
             let s = self.line_range(a)?.start;
             let e = self.line_range(b)?.end;
             return Some(s..e);
@@ -33,7 +36,7 @@ impl App {
         if let Some(r) = &ann.char_sel {
             return Some(r.clone());
         }
-        self.line_range(self.cursor)
+        self.line_range(self.source.cursor())
     }
 
     /// Re-derives the gold overlay, its text and every algorithm's P / R / F1 after the
@@ -308,7 +311,7 @@ impl App {
                     ann.char_sel = None;
                     ann.visual = match ann.visual {
                         Some(_) => None,
-                        None => Some(self.cursor),
+                        None => Some(self.source.cursor()),
                     };
                 }
             }

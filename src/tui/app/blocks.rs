@@ -63,7 +63,7 @@ impl App {
     /// blocks are being built.
     pub fn cursor_block(&self) -> Option<usize> {
         let d = self.doc.as_ref().filter(|d| d.blocks_ready())?;
-        let range = self.line_range(self.cursor)?;
+        let range = self.line_range(self.source.cursor())?;
         let blocks = d.page.blocks();
         if let Some((at, b)) = self.unit_cursor {
             if at == range.start && b < blocks.len() {

@@ -6,26 +6,13 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{App, HeadlineRow};
+use super::{App, HeadlineRow, View};
 use crate::corpus::GoldText;
 use crate::extract::LineTrace;
 use crate::metrics::{word_prf, Prf};
 use crate::page::Page;
 use crate::selection::Selection;
 use crate::tui::highlight::Highlighter;
-
-/// Which display lines the source panel shows. Exactly one at a time; it also names the entry
-/// of the caches kept per kind of display line ([`PerView`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum View {
-    /// Virtual lines ([`Page::lines`]), the default.
-    #[default]
-    Virtual,
-    /// The raw (physical) lines of the source.
-    Raw,
-    /// The reading view: the page's text as a reader sees it ([`Page::reading_lines`]).
-    Reading,
-}
 
 /// One value for each [`View`] (a cache kept per kind of display line), by name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -170,15 +157,21 @@ impl Doc {
     }
 }
 
+/// The byte ranges of the display lines of view `v` of the open page, if any (none without
+/// one): what the source panel's methods take ([`crate::tui::panels::source::SourcePanel`]).
+pub(super) fn page_lines(doc: &Option<Doc>, v: View) -> &[Range<usize>] {
+    doc.as_ref().map_or(&[], |d| d.lines(v))
+}
+
 impl App {
-    /// Which display lines are shown.
+    /// Which display lines are shown ([`crate::tui::panels::source::SourcePanel::view`]).
     pub fn view(&self) -> View {
-        self.view
+        self.source.view()
     }
 
     /// The byte ranges of the display lines of the current view.
     pub(super) fn display_lines<'a>(&self, d: &'a Doc) -> &'a [Range<usize>] {
-        d.lines(self.view)
+        d.lines(self.source.view())
     }
 
     /// Number of display lines in the current mode.
@@ -195,7 +188,7 @@ impl App {
     /// The virtual line shown at display line `i` (itself in virtual mode; the first virtual
     /// line starting in the raw line in raw mode; the line's own in the reading view).
     pub fn virtual_of(&self, i: usize) -> usize {
-        match (&self.doc, self.view) {
+        match (&self.doc, self.source.view()) {
             (Some(d), View::Raw) => d
                 .raw_to_virtual
                 .get(i)
@@ -210,11 +203,12 @@ impl App {
     /// as drawn (same trimming and horizontal scroll as the source view).
     pub fn byte_at(&self, line: usize, col: usize) -> Option<usize> {
         let d = self.doc.as_ref()?;
-        if self.view == View::Reading {
+        let hscroll = self.source.hscroll();
+        if self.view() == View::Reading {
             // The reading view shows text chars one column each (wide chars aside): the char
             // under the column, else the line's last.
             let l = d.reading.get(line)?;
-            let k = (self.hscroll + col).min(l.starts.len().checked_sub(1)?);
+            let k = (hscroll + col).min(l.starts.len().checked_sub(1)?);
             return l.starts.get(k).copied();
         }
         let range = self.line_range(line)?;
@@ -223,9 +217,9 @@ impl App {
         let shown = range.start..range.start + t.len();
         let mut c = 0usize;
         let mut last = shown.start;
-        let trim = self.view != View::Raw;
+        let trim = self.view() != View::Raw;
         for (b, _, w) in crate::tui::display::display_chars(text, shown.clone(), trim) {
-            if c + w > self.hscroll + col {
+            if c + w > hscroll + col {
                 return Some(b);
             }
             c += w;
@@ -237,18 +231,13 @@ impl App {
     /// The display line containing byte `b` (in the reading view, the first line ending after
     /// it).
     pub fn line_at_byte(&self, b: usize) -> usize {
-        let Some(d) = &self.doc else {
-            return 0;
-        };
-        let v = self.display_lines(d);
-        v.partition_point(|r| r.end <= b)
-            .min(v.len().saturating_sub(1))
+        crate::tui::panels::source::line_at_byte(page_lines(&self.doc, self.view()), b)
     }
 
     /// The trace of algorithm `i` aggregated to the current display lines, computed once per
     /// result and view ([`crate::extract::to_lines`]); `None` without a page or a result.
     pub fn line_trace(&mut self, i: usize) -> Option<Arc<LineTrace>> {
-        let view = self.view;
+        let view = self.view();
         let doc = self.doc.as_ref()?;
         let a = self.algos.get_mut(i)?;
         let x = a.result.as_ref()?;
@@ -264,66 +253,43 @@ impl App {
     /// made it for the current result and view (drawing reads it after the frame's set-up made
     /// it).
     pub fn cached_line_trace(&self, i: usize) -> Option<&Arc<LineTrace>> {
-        self.algos.get(i)?.line_cache.get(self.view).as_ref()
+        self.algos.get(i)?.line_cache.get(self.view()).as_ref()
     }
 
     /// `r`: raw lines, or back to virtual lines (from the reading view: raw lines).
     pub(super) fn toggle_raw(&mut self) {
-        let to = if self.view == View::Raw {
-            View::Virtual
-        } else {
-            View::Raw
-        };
-        self.switch_view(to);
+        self.switch_view(self.source.raw_toggle());
     }
 
     /// `w`: the reading view, or back to the source lines it was entered from.
     pub(super) fn toggle_reading(&mut self) {
-        let to = if self.view == View::Reading {
-            self.source_view
-        } else {
-            View::Reading
-        };
-        self.switch_view(to);
+        self.switch_view(self.source.reading_toggle());
     }
 
-    /// Switches to view `to`, keeping the cursor on the text it was on.
+    /// Switches to view `to`, keeping the cursor on the text it was on
+    /// ([`crate::tui::panels::source::SourcePanel::switch_view`]) and the visual-mode anchor,
+    /// a display line too, on its text.
     pub(super) fn switch_view(&mut self, to: View) {
-        // The byte the cursor stood on before the previous toggle, if the cursor has not moved
-        // off its line since: a raw line holds several virtual lines, so mapping line starts
-        // back and forth would drift up a few lines per round trip.
-        let here = self.line_range(self.cursor).unwrap_or(0..0);
-        let byte = match self.toggle_byte {
-            Some(b) if here.start <= b && (b < here.end || here.is_empty()) => b,
-            _ => here.start,
-        };
-        let rows_above = self.cursor.saturating_sub(self.top);
-        // The visual-mode anchor is a display line too: keep it on the same text.
         let anchor_byte = self.ann.as_ref().and_then(|a| a.visual);
         let anchor_byte = anchor_byte
             .and_then(|v| self.line_range(v))
             .map(|r| r.start);
-        self.view = to;
-        if to != View::Reading {
-            self.source_view = to;
-        }
-        self.cursor = self.line_at_byte(byte);
-        self.top = self.cursor.saturating_sub(rows_above);
-        self.toggle_byte = Some(byte);
+        let doc = &self.doc;
+        self.source.switch_view(to, |v| page_lines(doc, v));
         let anchor = anchor_byte.map(|b| self.line_at_byte(b));
         if let Some(ann) = self.ann.as_mut() {
             ann.visual = anchor;
         }
-        self.ensure_visible();
     }
 
     /// Asks the highlighter for the visible lines (plus a margin).
     pub fn request_highlight(&self) {
         if let Some(d) = &self.doc {
-            if let Some(h) = d.hl.get(self.view) {
+            if let Some(h) = d.hl.get(self.view()) {
                 let n = self.line_count();
-                let s = self.top.saturating_sub(20);
-                let e = (self.top + self.view_height + 20).min(n);
+                let top = self.source.top();
+                let s = top.saturating_sub(20);
+                let e = (top + self.source.height() + 20).min(n);
                 h.request(s..e);
             }
         }

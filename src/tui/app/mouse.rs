@@ -18,28 +18,18 @@ impl App {
             MouseEventKind::ScrollUp if self.rects.explain.contains(p) => {
                 self.explain.wheel(false, self.rects.explain_overflow);
             }
-            MouseEventKind::ScrollDown => {
+            MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
                 let n = self.line_count();
-                self.top = (self.top + 3).min(n.saturating_sub(1));
-                if self.cursor < self.top {
-                    self.cursor = self.top;
-                }
-            }
-            MouseEventKind::ScrollUp => {
-                self.top = self.top.saturating_sub(3);
-                if self.cursor >= self.top + self.view_height {
-                    self.cursor = self.top + self.view_height.saturating_sub(1);
-                }
+                self.source.wheel(ev.kind == MouseEventKind::ScrollDown, n);
             }
             MouseEventKind::Down(MouseButton::Left) | MouseEventKind::Drag(MouseButton::Left) => {
                 let r = self.rects.clone();
                 if r.overview.contains(p) && r.overview.height > 0 {
                     let frac = (p.y - r.overview.y) as f64 / r.overview.height as f64;
-                    self.cursor = (frac * self.line_count() as f64) as usize;
-                    self.top = self.cursor.saturating_sub(self.view_height / 2);
-                    self.ensure_visible();
+                    let n = self.line_count();
+                    self.source.center_on((frac * n as f64) as usize, n);
                 } else if r.source.contains(p) {
-                    let line = self.top + (p.y - r.source.y) as usize;
+                    let line = self.source.top() + (p.y - r.source.y) as usize;
                     let col = p.x.saturating_sub(r.source_text_x) as usize;
                     let byte = self.byte_at(line, col);
                     let dragging = matches!(ev.kind, MouseEventKind::Drag(_));
@@ -70,11 +60,12 @@ impl App {
                             ann.char_sel = None;
                         }
                     }
-                    self.cursor = line;
-                    self.ensure_visible();
+                    let n = self.line_count();
+                    self.source.go_to(line, n);
                 } else if r.histogram.contains(p) {
-                    self.cursor = self.top + (p.y - r.histogram.y) as usize;
-                    self.ensure_visible();
+                    let n = self.line_count();
+                    self.source
+                        .go_to(self.source.top() + (p.y - r.histogram.y) as usize, n);
                 } else if let Some(k) = r.params.iter().position(|rc| rc.contains(p)) {
                     let rc = r.params[k];
                     let frac = (p.x - rc.x) as f64 / (rc.width.max(2) - 1) as f64;

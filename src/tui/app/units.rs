@@ -343,10 +343,10 @@ impl App {
             return;
         };
         let line = self.line_at_byte(first);
-        if line != self.cursor {
+        if line != self.source.cursor() {
             self.jump_to_line(line);
         }
-        let at = self.line_range(self.cursor).map_or(0, |r| r.start);
+        let at = self.line_range(self.source.cursor()).map_or(0, |r| r.start);
         self.unit_cursor = Some((at, i));
         let records = page.records();
         let within = match records.of_block(i) {
@@ -381,7 +381,7 @@ impl App {
             return;
         };
         let blocks = page.blocks();
-        let here = self.line_range(self.cursor).unwrap_or(0..0);
+        let here = self.line_range(self.source.cursor()).unwrap_or(0..0);
         let target = match (self.cursor_block(), forward) {
             (Some(b), true) => Some(b + 1).filter(|&n| n < blocks.len()),
             (Some(b), false) => b.checked_sub(1),
@@ -419,7 +419,7 @@ impl App {
             ));
             return;
         }
-        let here = self.line_range(self.cursor).unwrap_or(0..0);
+        let here = self.line_range(self.source.cursor()).unwrap_or(0..0);
         let k = match self.cursor_block() {
             Some(b) if forward => records.first_starting_from(b + 1),
             Some(b) => records.last_starting_before(b),
@@ -463,7 +463,7 @@ impl App {
         let kept: Vec<bool> = blocks.project(&main).iter().map(|&f| f >= 0.5).collect();
         let alike = alike(&page);
         let odd = alike.odd_ones(&kept);
-        let here = self.line_range(self.cursor).unwrap_or(0..0);
+        let here = self.line_range(self.source.cursor()).unwrap_or(0..0);
         // Blocks after the cursor's block (from a line without block text: from the next).
         let after = match self.cursor_block() {
             Some(b) => b + 1,

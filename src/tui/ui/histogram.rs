@@ -234,11 +234,11 @@ fn draw_bars(app: &App, area: Rect, buf: &mut Buffer, rects: &mut Rects) {
     // The extent of the element the cursor line shows (a node series), bracketed in the
     // column between the bars and the overview.
     let extent = lt.nodes.as_ref().and_then(|nl| {
-        let k = (*nl.owner.get(app.cursor)?)?;
+        let k = (*nl.owner.get(app.source.cursor())?)?;
         nl.extent.get(k).filter(|r| !r.is_empty()).cloned()
     });
     for (row, y) in (bars.y..bars.bottom()).enumerate() {
-        let i = app.top + row;
+        let i = app.source.top() + row;
         if i >= n {
             break;
         }
@@ -410,7 +410,7 @@ impl<'a> Bars<'a> {
         let (sym, col) = axis_mark(self.lt, self.shown, i);
         let cell = &mut buf[(bars.x + axis, y)];
         cell.set_symbol(sym).set_fg(col);
-        if i == self.app.cursor {
+        if i == self.app.source.cursor() {
             cell.set_bg(Color::Gray);
         }
     }
@@ -457,7 +457,7 @@ fn draw_overview(app: &App, lt: &LineTrace, phases: &[Phase], overview: Rect, bu
         let a = r * n / h;
         let b = ((r + 1) * n / h).max(a + 1);
         let hit = sel.iter().any(|s| s.start < b && a < s.end);
-        let in_view = a < app.top + app.view_height && app.top < b;
+        let in_view = a < app.source.top() + app.source.height() && app.source.top() < b;
         let cell = &mut buf[(overview.x, y)];
         cell.set_symbol(if hit { "▐" } else { "│" });
         cell.set_fg(if hit {

@@ -105,7 +105,7 @@ impl StatefulWidget for SourceView<'_> {
         let n = app.line_count();
         let mut text_x = inner.x;
         for (row, y) in (inner.y..inner.bottom()).enumerate() {
-            let i = app.top + row;
+            let i = app.source.top() + row;
             if i >= n {
                 break;
             }
@@ -251,8 +251,8 @@ impl Shades {
     fn of(app: &App) -> Shades {
         let active = app.active_algo();
         let current_match = app
-            .search
-            .as_ref()
+            .source
+            .search()
             .and_then(|s| s.matches.get(s.current?).cloned())
             .into_iter()
             .collect();
@@ -274,7 +274,7 @@ impl Shades {
     /// always, shaded apart), then the compare overlay or the active algorithm's selection.
     fn layers<'a>(&'a self, app: &'a App) -> Vec<Layer<'a>> {
         let mut layers: Vec<Layer<'a>> = Vec::new();
-        if let Some(s) = &app.search {
+        if let Some(s) = app.source.search() {
             layers.push((&self.current_match, CURRENT_MATCH_BG));
             layers.push((&s.matches, MATCH_BG));
         }
@@ -389,7 +389,7 @@ impl<'a> Rows<'a> {
         let width = width.saturating_sub(used);
         if app.view() == View::Reading {
             if let Some(l) = self.doc.reading.get(i) {
-                spans.extend(styled_reading(l, app.hscroll, width, &self.layers));
+                spans.extend(styled_reading(l, app.source.hscroll(), width, &self.layers));
             }
         } else {
             let text = page.text();
@@ -404,12 +404,11 @@ impl<'a> Rows<'a> {
     /// The line number's style: the cursor's, the visual range's, the compare class's.
     fn number_style(&self, i: usize) -> Style {
         let app = self.app;
-        let in_visual = app
-            .ann
-            .as_ref()
-            .and_then(|a| a.visual)
-            .is_some_and(|v| v.min(app.cursor) <= i && i <= v.max(app.cursor));
-        if i == app.cursor {
+        let in_visual =
+            app.ann.as_ref().and_then(|a| a.visual).is_some_and(|v| {
+                v.min(app.source.cursor()) <= i && i <= v.max(app.source.cursor())
+            });
+        if i == app.source.cursor() {
             Style::default().fg(Color::Black).bg(Color::Gray)
         } else if in_visual {
             Style::default().fg(Color::White).bg(SELECT_BG)
@@ -439,7 +438,7 @@ impl<'a> Rows<'a> {
     ) -> Vec<Span<'static>> {
         let text = self.doc.page.text();
         let lex: &[LexSpan] = &self.doc.page.lexed().spans;
-        let hscroll = self.app.hscroll;
+        let hscroll = self.app.source.hscroll();
         let trim_leading = self.app.view() != View::Raw;
         let mut runs = Runs::default();
         let mut si = lex.partition_point(|s| (s.end as usize) <= range.start);

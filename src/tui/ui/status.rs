@@ -58,8 +58,8 @@ fn modes(app: &App) -> Vec<Span<'static>> {
             format!(
                 " /{}▏ {} ",
                 app.input,
-                app.search
-                    .as_ref()
+                app.source
+                    .search()
                     .map_or("Enter searches, Esc cancels".to_string(), |s| {
                         format!("{} matches", s.matches.len())
                     })
