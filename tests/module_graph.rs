@@ -361,3 +361,27 @@ fn rooms_keep_their_boundaries() {
         "edges across the rooms' boundaries: {broken:?}"
     );
 }
+
+/// Every file of `tests/` is built: a module of the suite (`mod NAME;` in `tests/suite.rs`) or
+/// a `[[test]]` target of its own in `Cargo.toml` (`autotests = false` builds nothing else).
+#[test]
+fn every_test_file_is_built() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let suite = std::fs::read_to_string(root.join("tests/suite.rs")).unwrap();
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let mut files = 0;
+    for entry in std::fs::read_dir(root.join("tests")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".rs") else {
+            continue;
+        };
+        files += 1;
+        let in_suite = suite.lines().any(|l| l.trim() == format!("mod {stem};"));
+        let own = manifest.contains(&format!("path = \"tests/{name}\""));
+        assert!(
+            in_suite || own,
+            "tests/{name} is neither a module of tests/suite.rs nor a [[test]] of Cargo.toml"
+        );
+    }
+    assert!(files > 5, "only {files} test files found");
+}
