@@ -484,7 +484,7 @@ fn cescope_train_on_a_gold_folder_then_extract_and_eval_with_the_model() {
     );
 }
 
-/// `cescope train` on the shared dev corpora, 5 folds: runs end to end and beats a floor far
+/// `cescope train` on the shared dev corpora, 3 folds: runs end to end and beats a floor far
 /// below the prototype's figures (0.865 / 0.795 with the S features).
 #[test]
 #[ignore = "needs ../shared/corpus"]
@@ -492,20 +492,24 @@ fn shallow_cross_validates_on_the_dev_corpora() {
     cross_validates_on_the_dev_corpora("shallow");
 }
 
-/// `method` trained on scrapinghub-dev and wcxb-dev with 5 folds grouped by site: F1 above 0.7
-/// and 0.6.
+/// `method` trained on scrapinghub-dev and wcxb-dev with 3 folds grouped by site: F1 above 0.7
+/// and 0.6. Three folds, not the five of the figures in docs/learning.md: the check is that the
+/// pipeline runs end to end on real pages and scores each page by a model that never saw its
+/// site, and three folds fit 3 × 2/3 of the pages instead of 5 × 4/5 (the CRF's took about
+/// 5 minutes of CI with five).
 fn cross_validates_on_the_dev_corpora(method: &str) {
     let root = Path::new(ROOT).join("../shared/corpus");
     let j = TrainJob {
         train: vec![root.join("scrapinghub-dev"), root.join("wcxb-dev")],
         test: Vec::new(),
-        folds: Some(5),
+        folds: Some(3),
         seed: 1,
         progress: false,
         ..TrainJob::default()
     };
     let t = find_method(method).unwrap().train(&j).unwrap();
     let cv = t.cv.unwrap();
+    assert_eq!(cv.folds, 3);
     let f1 = |c: &str| {
         cv.rows
             .iter()
@@ -517,7 +521,7 @@ fn cross_validates_on_the_dev_corpora(method: &str) {
     assert!(f1("wcxb-dev") > 0.6, "{method}: {:?}", cv.rows);
 }
 
-/// `cescope train --method crf` on the shared dev corpora, 5 folds: runs end to end and beats
+/// `cescope train --method crf` on the shared dev corpora, 3 folds: runs end to end and beats
 /// the same floor as the shallow tree.
 #[test]
 #[ignore = "needs ../shared/corpus"]

@@ -385,3 +385,27 @@ fn every_test_file_is_built() {
     }
     assert!(files > 5, "only {files} test files found");
 }
+
+/// No unit test of the library needs `../shared/corpus`: CI runs the ignored tests of the test
+/// targets only (`cargo test --release --test '*' -- --ignored`, `.ci/run`), which spares a
+/// release build of the library's own test harness, so a corpus test inside `src/` would never
+/// run. Such a test belongs in `tests/`.
+#[test]
+fn corpus_tests_are_in_the_test_targets() {
+    let mut files = Vec::new();
+    modules(&src(), &Vec::new(), &mut files);
+    assert!(files.len() > 50, "only {} source files found", files.len());
+    let marked: Vec<String> = files
+        .iter()
+        .filter(|(f, _)| {
+            std::fs::read_to_string(f)
+                .unwrap()
+                .contains("needs ../shared/corpus\"]")
+        })
+        .map(|(f, _)| f.display().to_string())
+        .collect();
+    assert!(
+        marked.is_empty(),
+        "library unit tests that need the corpus (CI would not run them): {marked:?}"
+    );
+}

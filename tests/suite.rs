@@ -4,13 +4,16 @@
 //! idle while the next binary waits). Run one file's tests with a filter on its module path:
 //! `cargo test --test suite cli::`; one test with `cargo test --test suite cli::NAME`.
 //!
-//! Four files stay binaries of their own (`Cargo.toml`, `[[test]]`), because they measure or own
-//! the whole process:
+//! Five files stay binaries of their own (`Cargo.toml`, `[[test]]`): four because they measure
+//! or own the whole process, one because a build without the default features runs it alone:
 //! - `read_memory.rs` installs a counting global allocator;
 //! - `soak.rs` bounds the process's memory (RSS) and thread count during its walk;
 //! - `gold_fault.rs` is its own harness (`harness = false`): its main is the writer it kills;
 //! - `learned_model.rs` rebuilds the shipped models, whose fits size perpetual's histogram pool
 //!   from the free memory (`cescope::learn::gbt::MEMORY_LIMIT_GB`): no other test may compete.
+//! - `features.rs` checks the binary built without the default features (`cargo test
+//!   --no-default-features --test features`, `.ci/run`): a small binary of its own, so that build
+//!   does not compile the whole suite for its three tests.
 //!
 //! A new test file is a new `mod` line below.
 
@@ -33,7 +36,6 @@ mod dom;
 mod dsc_density;
 mod eval;
 mod eval_by_type;
-mod features;
 mod fuzz_targets;
 mod gold;
 mod gold_cli;
