@@ -41,6 +41,7 @@ pub use doc::{Doc, PerView};
 pub use table::HeadlineRow;
 pub use units::{RecordList, RecordRow, UnitMenu, UNIT_KEYS};
 
+pub use super::panels::histogram::HistogramPanel;
 pub use super::panels::overlay::Overlay;
 pub use super::panels::pages::{CorpusState, PageEntry, UncertaintyOrder};
 pub use super::panels::source::{context_rows, Search, SourcePanel, View, MAX_MATCHES};
@@ -278,22 +279,23 @@ pub enum Mode {
 /// The inspector: what the panels share, and the routing of events to them.
 ///
 /// The panels ([`crate::tui::panels`]) own their state and handle their keys: the source view
-/// and the histogram beside it ([`App::source`]: the view, cursor, scroll, search and jump
-/// list), the popup over the screen ([`App::overlay`]: none, the help or the picker), the
-/// parameter bar ([`App::params`]), the explain panel ([`App::explain`]), the page list
-/// ([`App::corpus`]), the table ([`App::table`]) and the review ([`App::review`]);
-/// [`App::handle_key`] routes a key to them and carries out what they ask. The app holds what
-/// they share: the page ([`App::doc`]), the algorithms and their selections ([`App::algos`]),
-/// the gold standard and its undo history ([`App::ann`]).
+/// ([`App::source`]: the view, cursor, scroll, search and jump list), the histogram beside it
+/// ([`App::histogram`]: the signals it draws and its clicks; it shows the source's lines), the
+/// popup over the screen ([`App::overlay`]: none, the help or the picker), the parameter bar
+/// ([`App::params`]), the explain panel ([`App::explain`]), the page list ([`App::corpus`]),
+/// the table ([`App::table`]) and the review ([`App::review`]); [`App::handle_key`] routes a
+/// key to them and carries out what they ask. The app holds what they share: the page
+/// ([`App::doc`]), the algorithms and their selections ([`App::algos`]), the gold standard and
+/// its undo history ([`App::ann`]).
 ///
 /// Besides the panels, what is shown is set by two exclusive choices and a few independent
 /// toggles. The choices are enums, one value at a time: [`App::view`] (virtual lines, raw lines
-/// or the reading view, the source panel's) and [`App::mode`] (what typed text goes to). The toggles are bools
-/// because any of them combines with the others and with every choice: `gold_overlay` and
-/// `compare` (the gold's gutter column and headline shading, and the TP / FP / FN shading,
-/// shown together or apart) and `combined_view` (what the histogram draws); the explain panel
-/// and the table stay open beneath a popup (the picker chooses another algorithm for them, help
-/// opens over them), and the review keeps on across typing, tables and popups.
+/// or the reading view, the source panel's) and [`App::mode`] (what typed text goes to). The
+/// toggles are bools because any of them combines with the others and with every choice:
+/// `gold_overlay` and `compare` (the gold's gutter column and headline shading, and the TP /
+/// FP / FN shading, shown together or apart); the explain panel and the table stay open
+/// beneath a popup (the picker chooses another algorithm for them, help opens over them), and
+/// the review keeps on across typing, tables and popups.
 pub struct App {
     /// Options.
     pub opts: AppOptions,
@@ -306,11 +308,12 @@ pub struct App {
     pub algos: Vec<AlgoState>,
     /// Index of the active algorithm (drives histogram, sliders, explain).
     pub active: usize,
-    /// The source panel (and the histogram, which scrolls with it): the view (virtual, raw or
-    /// reading lines), the cursor, the scroll, the search and the jump list.
+    /// The source panel: the view (virtual, raw or reading lines), the cursor, the scroll, the
+    /// search and the jump list.
     pub source: SourcePanel,
-    /// Histogram shows the combined signal instead of the content / code signals.
-    pub combined_view: bool,
+    /// The histogram panel beside the source: the signals it draws; its rows are the source
+    /// panel's lines (it scrolls with the source).
+    pub histogram: HistogramPanel,
     /// The explain panel: shown, its scroll, its fitted height.
     pub explain: Explain,
     /// The popup over the screen that takes the keys, if any.
@@ -413,7 +416,7 @@ impl App {
             algos,
             active,
             source: SourcePanel::default(),
-            combined_view: false,
+            histogram: HistogramPanel::default(),
             explain: Explain::default(),
             overlay: Overlay::None,
             gold_overlay: false,
@@ -766,7 +769,9 @@ impl App {
             Action::PrevRegion => self.jump_region(false),
             Action::ToggleRawLines => self.toggle_raw(),
             Action::ToggleReading => self.toggle_reading(),
-            Action::ToggleDiffView => self.combined_view = !self.combined_view,
+            Action::ToggleDiffView => {
+                self.histogram.handle(a);
+            }
             Action::ToggleExplain => {
                 self.explain.handle(a);
             }

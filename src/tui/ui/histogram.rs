@@ -1,6 +1,8 @@
-//! The histogram panel beside the source: the active algorithm's series per display line, drawn
-//! from their roles (two-sided, combined, size), threshold markers, the marks on the axis, one
-//! column per candidate set, and the whole-page overview column.
+//! Drawing the histogram panel beside the source ([`crate::tui::panels::histogram`] holds its
+//! state): the active algorithm's series per display line, drawn from their roles (two-sided,
+//! combined, size), threshold markers, the marks on the axis, one column per candidate set, and
+//! the whole-page overview column. Its rows are the source panel's lines, from the source's
+//! first line on screen, its cursor row marked on the axis.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -86,7 +88,8 @@ impl<'a> Drawn<'a> {
             .filter(|s| s.role == Role::Size && shown(&s.key))
             .collect();
         let two = content.is_some() || code.is_some();
-        let mode = if combined.is_some() && (app.step.is_some() || app.combined_view || !two) {
+        let mode = if combined.is_some() && (app.step.is_some() || app.histogram.combined() || !two)
+        {
             HistMode::Combined
         } else if two {
             HistMode::TwoSided
