@@ -226,6 +226,24 @@ pub struct FrameState {
     pub compare: Option<[crate::selection::Selection; 3]>,
 }
 
+/// What a frame is worked out from (`crate::tui::ui::prepare`), compared with the last frame's
+/// so that a frame in which nothing changed is not worked out again: the screen's area, the
+/// app's revision ([`App::changed`]: bumped by every key, click, action, background result and
+/// every other public entry point that changes the app) and the source panel's place (view,
+/// cursor, first line, horizontal scroll), which callers may also set directly
+/// ([`SourcePanel::set_cursor`]). Anything else that changes between two frames goes through
+/// an entry point; a state change that forgot to bump the revision is caught by the tests (see
+/// `crate::tui::ui::prepare`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameKey {
+    area: Rect,
+    rev: u64,
+    view: View,
+    cursor: usize,
+    top: usize,
+    hscroll: usize,
+}
+
 impl FrameState {
     /// The explain sentences worked out for algorithm `i`, if the panel shows it.
     pub fn explanation(&self, i: usize) -> Option<&[String]> {
@@ -370,6 +388,13 @@ pub struct App {
     /// What the next frame shows that takes computing, worked out before it is drawn
     /// (`crate::tui::ui::prepare`): drawing reads it and computes nothing.
     pub frame: FrameState,
+    /// The app's revision: counts the changes made through its entry points ([`App::changed`]),
+    /// so that a frame is worked out again only when something changed ([`FrameKey`]).
+    rev: u64,
+    /// What [`App::frame`] was worked out from (`None` before the first frame).
+    frame_key: Option<FrameKey>,
+    /// How many times [`App::frame`] was worked out ([`App::frame_recomputes`]).
+    frame_recomputes: u64,
     jobs_tx: Sender<JobResult>,
     jobs_rx: Receiver<JobResult>,
     info_rx: Option<Receiver<(usize, String, u64)>>,
@@ -440,6 +465,9 @@ impl App {
             second: None,
             gutter: Vec::new(),
             frame: FrameState::default(),
+            rev: 0,
+            frame_key: None,
+            frame_recomputes: 0,
             jobs_tx,
             jobs_rx,
             info_rx: None,
@@ -569,6 +597,45 @@ impl App {
             .rows((self.doc_id, self.active, self.second, width), need)
     }
 
+    /// Marks the app changed: the next frame is worked out again (`crate::tui::ui::prepare`).
+    /// Every public entry point that changes the app calls it (a key, a click, an action, a
+    /// background result, an algorithm made active or run, a page opened, a gold file saved);
+    /// the source panel's place is compared by itself ([`FrameKey`]). Code that changes the
+    /// app's fields or panels directly, outside those entry points, calls it too.
+    pub fn changed(&mut self) {
+        self.rev = self.rev.wrapping_add(1);
+    }
+
+    /// What a frame on a screen `area` would be worked out from now.
+    pub(crate) fn frame_key(&self, area: Rect) -> FrameKey {
+        FrameKey {
+            area,
+            rev: self.rev,
+            view: self.source.view(),
+            cursor: self.source.cursor(),
+            top: self.source.top(),
+            hscroll: self.source.hscroll(),
+        }
+    }
+
+    /// Was [`App::frame`] worked out from `key` (nothing has changed since)?
+    pub(crate) fn frame_is_from(&self, key: &FrameKey) -> bool {
+        self.frame_key.as_ref() == Some(key)
+    }
+
+    /// [`App::frame`] has just been worked out from `key`.
+    pub(crate) fn frame_worked_out(&mut self, key: FrameKey) {
+        self.frame_key = Some(key);
+        self.frame_recomputes += 1;
+    }
+
+    /// How many times the frame has been worked out (`crate::tui::ui::prepare`) since the app
+    /// was opened: a frame drawn with nothing changed does not add one. For tests and
+    /// benchmarks.
+    pub fn frame_recomputes(&self) -> u64 {
+        self.frame_recomputes
+    }
+
     /// Moves the cursor `delta` display lines, keeping it on the page and on screen.
     pub(crate) fn move_cursor(&mut self, delta: isize) {
         let n = self.line_count();
@@ -619,6 +686,7 @@ impl App {
         if ev.kind != KeyEventKind::Press {
             return;
         }
+        self.changed();
         self.explain.scroll_to_top();
         match self.mode {
             Mode::Filter => return self.filter_key(ev),
@@ -705,6 +773,7 @@ impl App {
 
     /// Applies one action (the keymap's vocabulary).
     pub fn apply(&mut self, a: Action) {
+        self.changed();
         if self.pending_confirm.is_some_and(|p| p != a) {
             self.pending_confirm = None;
         }

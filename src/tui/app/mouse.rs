@@ -13,6 +13,17 @@ impl App {
     /// corpus list).
     pub fn handle_mouse(&mut self, ev: MouseEvent) {
         let p = Position::new(ev.column, ev.row);
+        // The events handled below change the app; the others (a move, a release, another
+        // button) leave it, and the frame, as they were.
+        if matches!(
+            ev.kind,
+            MouseEventKind::ScrollDown
+                | MouseEventKind::ScrollUp
+                | MouseEventKind::Down(MouseButton::Left)
+                | MouseEventKind::Drag(MouseButton::Left)
+        ) {
+            self.changed();
+        }
         match ev.kind {
             MouseEventKind::ScrollDown if self.rects.explain.contains(p) => {
                 self.explain.wheel(true, self.rects.explain_overflow);
