@@ -878,8 +878,11 @@ fn every_change_works_the_frame_out_again() {
     };
     draw(&mut app, &mut t);
     let mut last = draw(&mut app, &mut t);
-    let key = |c: KeyCode| KeyEvent::new(c, KeyModifiers::NONE);
-    let changes: Vec<(&str, Box<dyn Fn(&mut App)>)> = vec![
+    fn key(c: KeyCode) -> KeyEvent {
+        KeyEvent::new(c, KeyModifiers::NONE)
+    }
+    type Change = Box<dyn Fn(&mut App)>;
+    let changes: Vec<(&str, Change)> = vec![
         (
             "cursor down",
             Box::new(|a| a.handle_key(key(KeyCode::Down))),

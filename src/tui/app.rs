@@ -215,6 +215,9 @@ pub struct FrameState {
     /// In an unfolding step: the key of the phase's marks and the display-line spans revealed
     /// so far ([`App::unfolded_line_spans`]), which the histogram shows instead of them all.
     pub unfolded: Option<(&'static str, Vec<std::ops::Range<usize>>)>,
+    /// What the histogram shows: the series chosen, their scale, the overview's selected
+    /// lines (see [`crate::tui::panels::histogram::HistogramFrame`]).
+    pub histogram: crate::tui::panels::histogram::HistogramFrame,
     /// The cursor line's block as the path bar shows it ([`App::path_bar`]).
     pub path_bar: Option<PathBar>,
     /// The picker's list for its query ([`App::picker_matches`]); empty when it is closed.

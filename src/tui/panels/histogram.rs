@@ -1,6 +1,7 @@
 //! The histogram panel beside the source: what it draws (the content / code signals, or the
 //! combined signal: `ToggleDiffView`) and its clicks — a bar puts the cursor on its line, the
-//! overview column centres the view on the part of the page it stands for.
+//! overview column centres the view on the part of the page it stands for — and what a frame
+//! of it shows ([`HistogramFrame`], worked out before the frame is drawn).
 //!
 //! The histogram has no scroll of its own, by design: its rows are the source panel's display
 //! lines, row for row, so that a bar stands beside its line. Its first row and its cursor row
@@ -8,9 +9,13 @@
 //! [`super::source::SourcePanel::cursor`]), passed in as arguments; a click asks the app to move
 //! the source panel's cursor ([`HistogramAsk`]) rather than keeping a second copy of it.
 
+use std::ops::Range;
+use std::sync::Arc;
+
 use ratatui::layout::{Position, Rect};
 
 use super::Handled;
+use crate::extract::LineTrace;
 use crate::tui::keymap::Action;
 
 /// What the histogram panel asks of the app: moves of the source panel's cursor, whose lines
@@ -70,6 +75,69 @@ impl HistogramPanel {
             Handled::Ask(HistogramAsk::GoTo(top + usize::from(p.y - bars.y)))
         } else {
             Handled::NotConsumed
+        }
+    }
+}
+
+/// What the histogram draws, chosen from the roles of the active algorithm's series alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HistMode {
+    /// The code signal left of the axis, the content signal right.
+    TwoSided,
+    /// The combined signal, signed.
+    Combined,
+    /// A size series, grey, right of the axis.
+    Size,
+    /// Nothing revealed yet.
+    #[default]
+    Empty,
+}
+
+/// What a frame of the histogram shows, worked out before the frame is drawn (with the rest of
+/// the frame, by `crate::tui::ui::prepare`) so that drawing only reads it: the series chosen,
+/// their scale, the candidate-set columns and the overview's selected lines. Series and marks
+/// are indices into the trace's `series` and `marks`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistogramFrame {
+    /// The title: the drawn series by key (`code ◀ │ ▶ content`, or the label of the one
+    /// series), or the step-mode marker.
+    pub title: String,
+    /// The active algorithm's line trace, an unfolding phase's marks cut to the spans revealed
+    /// so far; `None` while the algorithm has no result ("running…").
+    pub trace: Option<Arc<LineTrace>>,
+    /// What is drawn.
+    pub mode: HistMode,
+    /// The series left of the axis.
+    pub left: Option<usize>,
+    /// The series right of the axis (the combined signal: both sides, by sign).
+    pub right: Option<usize>,
+    /// Revealed thresholds and superseded sizes, drawn as marker lines.
+    pub markers: Vec<usize>,
+    /// Revealed threshold scalars: a marker at the same value on every line.
+    pub scalar_marks: Vec<f64>,
+    /// What a full half-width bar stands for (longer bars are clipped and show their number).
+    pub scale: f64,
+    /// The revealed candidate sets with a column each, when there are several (marks).
+    pub strip: Vec<usize>,
+    /// The display lines the overview column shows selected (the active algorithm's decision,
+    /// once step mode has revealed it).
+    pub overview: Vec<Range<usize>>,
+}
+
+impl Default for HistogramFrame {
+    /// No trace, nothing drawn, a scale of 1.
+    fn default() -> Self {
+        HistogramFrame {
+            title: " histogram ".to_string(),
+            trace: None,
+            mode: HistMode::Empty,
+            left: None,
+            right: None,
+            markers: Vec::new(),
+            scalar_marks: Vec::new(),
+            scale: 1.0,
+            strip: Vec::new(),
+            overview: Vec::new(),
         }
     }
 }

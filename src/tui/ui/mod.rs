@@ -115,13 +115,13 @@ fn panels(app: &App, area: Rect, explain_h: u16) -> Panels {
 
 /// Works out what the next frame on a screen `area` shows, so that [`draw`] computes nothing:
 /// where step mode is ([`App::step_at`]), the explain panel's sentences
-/// ([`App::explain_cursor`]) and height, the traces of the
-/// gutter's algorithms on the display lines ([`App::line_trace`]), the block table's view,
-/// the view fitted to the source panel ([`App::fit_view`]), then the open table's rows (the
-/// candidate tables, the headline candidates, the records), the revealed spans of an
-/// unfolding step, the path bar, the picker's list, the review's progress and the compare
-/// overlay's true / false positives and false negatives (all in
-/// [`App::frame`], see [`super::app::FrameState`]) and the help's scroll clamped.
+/// ([`App::explain_cursor`]) and height, the traces of the gutter's algorithms on the display
+/// lines ([`App::line_trace`]), the block table's view, the view fitted to the source panel
+/// ([`App::fit_view`]), then the open table's rows (the candidate tables, the headline
+/// candidates, the records), the revealed spans of an unfolding step, the histogram's series,
+/// scale and overview, the path bar, the picker's list, the review's progress and the compare
+/// overlay's true / false positives and false negatives (all in [`App::frame`], see
+/// [`super::app::FrameState`]) and the help's scroll clamped.
 ///
 /// It works the frame out only when something it reads changed since the last one: the
 /// screen's area, the app's revision or the source panel's place ([`super::app::FrameKey`]).
@@ -236,6 +236,7 @@ fn work_out(app: &mut App, area: Rect) {
         None
     };
     app.frame.unfolded = app.unfolded_line_spans();
+    app.frame.histogram = histogram::work_out(app);
     app.frame.path_bar = app.path_bar();
     app.frame.picker_matches = app.picker_matches();
     app.frame.review_progress = app.review.is_active().then(|| app.review_progress());
