@@ -861,3 +861,128 @@ fn teaching_walkthrough_as_in_the_readme() {
         &["STEP 7/7", "84 chars selected", "P 1.000 R 1.000 F1 1.000"],
     );
 }
+
+/// Issue 31, item 3: a frame is worked out again (`ui::prepare`) after every change of what it
+/// shows — a cursor move, a page down, a parameter step, another algorithm, the histogram's
+/// signals, a table, the explain panel, a click on the histogram, a resized terminal — and each
+/// of them changes the screen. (In the tests' set-up a frame prepare skips is also worked out
+/// and compared, so a change that forgot to mark the app changed fails here too.)
+#[test]
+fn every_change_works_the_frame_out_again() {
+    let mut app = App::open(&sample("wiki-article.html"), opts()).unwrap();
+    let mut t = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    // The screen with its colours (the cursor's row on the histogram's axis is a colour).
+    let draw = |app: &mut App, t: &mut Terminal<TestBackend>| {
+        t.draw(|f| cescope::tui::ui::frame(f, app)).unwrap();
+        t.backend().buffer().clone()
+    };
+    draw(&mut app, &mut t);
+    let mut last = draw(&mut app, &mut t);
+    fn key(c: KeyCode) -> KeyEvent {
+        KeyEvent::new(c, KeyModifiers::NONE)
+    }
+    type Change = Box<dyn Fn(&mut App)>;
+    let changes: Vec<(&str, Change)> = vec![
+        (
+            "cursor down",
+            Box::new(|a| a.handle_key(key(KeyCode::Down))),
+        ),
+        (
+            "page down",
+            Box::new(|a| a.handle_key(key(KeyCode::PageDown))),
+        ),
+        ("parameter up", Box::new(|a| keys(a, "++"))),
+        ("histogram signals", Box::new(|a| keys(a, "d"))),
+        ("next algorithm", Box::new(|a| keys(a, "a"))),
+        ("region table", Box::new(|a| keys(a, "b"))),
+        ("table closed", Box::new(|a| keys(a, "\u{1b}"))),
+        ("explain panel", Box::new(|a| keys(a, "e"))),
+    ];
+    for (what, change) in &changes {
+        let before = app.frame_recomputes();
+        change(&mut app);
+        let now = draw(&mut app, &mut t);
+        assert!(app.frame_recomputes() > before, "{what}: not worked out");
+        assert_ne!(now, last, "{what}: the screen did not change");
+        last = now;
+    }
+    // A click on a histogram bar moves the cursor to its line.
+    let h = app.rects.histogram;
+    let row = if app.source.cursor() == app.source.top() + 5 {
+        6
+    } else {
+        5
+    };
+    let line = app.source.top() + usize::from(row);
+    let before = app.frame_recomputes();
+    app.handle_mouse(ratatui::crossterm::event::MouseEvent {
+        kind: ratatui::crossterm::event::MouseEventKind::Down(
+            ratatui::crossterm::event::MouseButton::Left,
+        ),
+        column: h.x + 1,
+        row: h.y + row,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert_eq!(app.source.cursor(), line);
+    let now = draw(&mut app, &mut t);
+    assert!(app.frame_recomputes() > before, "click: not worked out");
+    assert_ne!(now, last, "click: the screen did not change");
+    // A resized terminal.
+    let before = app.frame_recomputes();
+    t.backend_mut().resize(100, 30);
+    let now = draw(&mut app, &mut t);
+    assert!(app.frame_recomputes() > before, "resize: not worked out");
+    assert_eq!((now.area.width, now.area.height), (100, 30));
+}
+
+/// Issue 31, item 3: a frame drawn again with nothing changed — a second draw, a mouse move, a
+/// key release — is not worked out again, and shows the same screen.
+#[test]
+fn a_redraw_with_nothing_changed_works_nothing_out() {
+    use ratatui::crossterm::event::{KeyEventKind, MouseEvent, MouseEventKind};
+    let mut app = App::open(&sample("wiki-article.html"), opts()).unwrap();
+    keys(&mut app, "eb");
+    let mut t = render(&mut app, 120, 40);
+    let first = t.backend().to_string();
+    let n = app.frame_recomputes();
+    assert!(n >= 1);
+    for k in 0..5u16 {
+        app.handle_mouse(MouseEvent {
+            kind: MouseEventKind::Moved,
+            column: 10 + k,
+            row: 10,
+            modifiers: KeyModifiers::NONE,
+        });
+        let mut release = KeyEvent::new(KeyCode::Down, KeyModifiers::NONE);
+        release.kind = KeyEventKind::Release;
+        app.handle_key(release);
+        t.draw(|f| cescope::tui::ui::frame(f, &mut app)).unwrap();
+        assert_eq!(t.backend().to_string(), first);
+    }
+    assert_eq!(
+        app.frame_recomputes(),
+        n,
+        "a frame with nothing changed was worked out"
+    );
+    // The next key is a change.
+    keys(&mut app, "J");
+    t.draw(|f| cescope::tui::ui::frame(f, &mut app)).unwrap();
+    assert_eq!(app.frame_recomputes(), n + 1);
+}
+
+/// The safety net of the frame kept: in the tests' set-up (a debug build, inline jobs) a change
+/// made behind the app's back — a field set directly, without `App::changed` — is found
+/// at the next frame instead of leaving a stale screen.
+#[cfg(debug_assertions)]
+#[test]
+#[should_panic(expected = "stale frame")]
+fn a_change_behind_the_apps_back_is_caught() {
+    let mut app = App::open(&sample("wiki-article.html"), opts()).unwrap();
+    let mut t = render(&mut app, 120, 40);
+    let n = app.frame_recomputes();
+    t.draw(|f| cescope::tui::ui::frame(f, &mut app)).unwrap();
+    assert_eq!(app.frame_recomputes(), n, "nothing changed: kept");
+    // Step mode turned on by setting the field, not by its key.
+    app.step = Some(0);
+    t.draw(|f| cescope::tui::ui::frame(f, &mut app)).unwrap();
+}

@@ -41,6 +41,7 @@ pub use doc::{Doc, PerView};
 pub use table::HeadlineRow;
 pub use units::{RecordList, RecordRow, UnitMenu, UNIT_KEYS};
 
+pub use super::panels::histogram::HistogramPanel;
 pub use super::panels::overlay::Overlay;
 pub use super::panels::pages::{CorpusState, PageEntry, UncertaintyOrder};
 pub use super::panels::source::{context_rows, Search, SourcePanel, View, MAX_MATCHES};
@@ -214,6 +215,9 @@ pub struct FrameState {
     /// In an unfolding step: the key of the phase's marks and the display-line spans revealed
     /// so far ([`App::unfolded_line_spans`]), which the histogram shows instead of them all.
     pub unfolded: Option<(&'static str, Vec<std::ops::Range<usize>>)>,
+    /// What the histogram shows: the series chosen, their scale, the overview's selected
+    /// lines (see [`crate::tui::panels::histogram::HistogramFrame`]).
+    pub histogram: crate::tui::panels::histogram::HistogramFrame,
     /// The cursor line's block as the path bar shows it ([`App::path_bar`]).
     pub path_bar: Option<PathBar>,
     /// The picker's list for its query ([`App::picker_matches`]); empty when it is closed.
@@ -223,6 +227,24 @@ pub struct FrameState {
     /// The compare overlay's shading ([`App::compare`] on, with a gold standard and a result of
     /// the active algorithm): its true positives, false positives and false negatives.
     pub compare: Option<[crate::selection::Selection; 3]>,
+}
+
+/// What a frame is worked out from (`crate::tui::ui::prepare`), compared with the last frame's
+/// so that a frame in which nothing changed is not worked out again: the screen's area, the
+/// app's revision ([`App::changed`]: bumped by every key, click, action, background result and
+/// every other public entry point that changes the app) and the source panel's place (view,
+/// cursor, first line, horizontal scroll), which callers may also set directly
+/// ([`SourcePanel::set_cursor`]). Anything else that changes between two frames goes through
+/// an entry point; a state change that forgot to bump the revision is caught by the tests (see
+/// `crate::tui::ui::prepare`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameKey {
+    area: Rect,
+    rev: u64,
+    view: View,
+    cursor: usize,
+    top: usize,
+    hscroll: usize,
 }
 
 impl FrameState {
@@ -278,22 +300,23 @@ pub enum Mode {
 /// The inspector: what the panels share, and the routing of events to them.
 ///
 /// The panels ([`crate::tui::panels`]) own their state and handle their keys: the source view
-/// and the histogram beside it ([`App::source`]: the view, cursor, scroll, search and jump
-/// list), the popup over the screen ([`App::overlay`]: none, the help or the picker), the
-/// parameter bar ([`App::params`]), the explain panel ([`App::explain`]), the page list
-/// ([`App::corpus`]), the table ([`App::table`]) and the review ([`App::review`]);
-/// [`App::handle_key`] routes a key to them and carries out what they ask. The app holds what
-/// they share: the page ([`App::doc`]), the algorithms and their selections ([`App::algos`]),
-/// the gold standard and its undo history ([`App::ann`]).
+/// ([`App::source`]: the view, cursor, scroll, search and jump list), the histogram beside it
+/// ([`App::histogram`]: the signals it draws and its clicks; it shows the source's lines), the
+/// popup over the screen ([`App::overlay`]: none, the help or the picker), the parameter bar
+/// ([`App::params`]), the explain panel ([`App::explain`]), the page list ([`App::corpus`]),
+/// the table ([`App::table`]) and the review ([`App::review`]); [`App::handle_key`] routes a
+/// key to them and carries out what they ask. The app holds what they share: the page
+/// ([`App::doc`]), the algorithms and their selections ([`App::algos`]), the gold standard and
+/// its undo history ([`App::ann`]).
 ///
 /// Besides the panels, what is shown is set by two exclusive choices and a few independent
 /// toggles. The choices are enums, one value at a time: [`App::view`] (virtual lines, raw lines
-/// or the reading view, the source panel's) and [`App::mode`] (what typed text goes to). The toggles are bools
-/// because any of them combines with the others and with every choice: `gold_overlay` and
-/// `compare` (the gold's gutter column and headline shading, and the TP / FP / FN shading,
-/// shown together or apart) and `combined_view` (what the histogram draws); the explain panel
-/// and the table stay open beneath a popup (the picker chooses another algorithm for them, help
-/// opens over them), and the review keeps on across typing, tables and popups.
+/// or the reading view, the source panel's) and [`App::mode`] (what typed text goes to). The
+/// toggles are bools because any of them combines with the others and with every choice:
+/// `gold_overlay` and `compare` (the gold's gutter column and headline shading, and the TP /
+/// FP / FN shading, shown together or apart); the explain panel and the table stay open
+/// beneath a popup (the picker chooses another algorithm for them, help opens over them), and
+/// the review keeps on across typing, tables and popups.
 pub struct App {
     /// Options.
     pub opts: AppOptions,
@@ -306,11 +329,12 @@ pub struct App {
     pub algos: Vec<AlgoState>,
     /// Index of the active algorithm (drives histogram, sliders, explain).
     pub active: usize,
-    /// The source panel (and the histogram, which scrolls with it): the view (virtual, raw or
-    /// reading lines), the cursor, the scroll, the search and the jump list.
+    /// The source panel: the view (virtual, raw or reading lines), the cursor, the scroll, the
+    /// search and the jump list.
     pub source: SourcePanel,
-    /// Histogram shows the combined signal instead of the content / code signals.
-    pub combined_view: bool,
+    /// The histogram panel beside the source: the signals it draws; its rows are the source
+    /// panel's lines (it scrolls with the source).
+    pub histogram: HistogramPanel,
     /// The explain panel: shown, its scroll, its fitted height.
     pub explain: Explain,
     /// The popup over the screen that takes the keys, if any.
@@ -367,6 +391,13 @@ pub struct App {
     /// What the next frame shows that takes computing, worked out before it is drawn
     /// (`crate::tui::ui::prepare`): drawing reads it and computes nothing.
     pub frame: FrameState,
+    /// The app's revision: counts the changes made through its entry points ([`App::changed`]),
+    /// so that a frame is worked out again only when something changed ([`FrameKey`]).
+    rev: u64,
+    /// What [`App::frame`] was worked out from (`None` before the first frame).
+    frame_key: Option<FrameKey>,
+    /// How many times [`App::frame`] was worked out ([`App::frame_recomputes`]).
+    frame_recomputes: u64,
     jobs_tx: Sender<JobResult>,
     jobs_rx: Receiver<JobResult>,
     info_rx: Option<Receiver<(usize, String, u64)>>,
@@ -413,7 +444,7 @@ impl App {
             algos,
             active,
             source: SourcePanel::default(),
-            combined_view: false,
+            histogram: HistogramPanel::default(),
             explain: Explain::default(),
             overlay: Overlay::None,
             gold_overlay: false,
@@ -437,6 +468,9 @@ impl App {
             second: None,
             gutter: Vec::new(),
             frame: FrameState::default(),
+            rev: 0,
+            frame_key: None,
+            frame_recomputes: 0,
             jobs_tx,
             jobs_rx,
             info_rx: None,
@@ -566,6 +600,45 @@ impl App {
             .rows((self.doc_id, self.active, self.second, width), need)
     }
 
+    /// Marks the app changed: the next frame is worked out again (`crate::tui::ui::prepare`).
+    /// Every public entry point that changes the app calls it (a key, a click, an action, a
+    /// background result, an algorithm made active or run, a page opened, a gold file saved);
+    /// the source panel's place is compared by itself ([`FrameKey`]). Code that changes the
+    /// app's fields or panels directly, outside those entry points, calls it too.
+    pub fn changed(&mut self) {
+        self.rev = self.rev.wrapping_add(1);
+    }
+
+    /// What a frame on a screen `area` would be worked out from now.
+    pub(crate) fn frame_key(&self, area: Rect) -> FrameKey {
+        FrameKey {
+            area,
+            rev: self.rev,
+            view: self.source.view(),
+            cursor: self.source.cursor(),
+            top: self.source.top(),
+            hscroll: self.source.hscroll(),
+        }
+    }
+
+    /// Was [`App::frame`] worked out from `key` (nothing has changed since)?
+    pub(crate) fn frame_is_from(&self, key: &FrameKey) -> bool {
+        self.frame_key.as_ref() == Some(key)
+    }
+
+    /// [`App::frame`] has just been worked out from `key`.
+    pub(crate) fn frame_worked_out(&mut self, key: FrameKey) {
+        self.frame_key = Some(key);
+        self.frame_recomputes += 1;
+    }
+
+    /// How many times the frame has been worked out (`crate::tui::ui::prepare`) since the app
+    /// was opened: a frame drawn with nothing changed does not add one. For tests and
+    /// benchmarks.
+    pub fn frame_recomputes(&self) -> u64 {
+        self.frame_recomputes
+    }
+
     /// Moves the cursor `delta` display lines, keeping it on the page and on screen.
     pub(crate) fn move_cursor(&mut self, delta: isize) {
         let n = self.line_count();
@@ -616,6 +689,7 @@ impl App {
         if ev.kind != KeyEventKind::Press {
             return;
         }
+        self.changed();
         self.explain.scroll_to_top();
         match self.mode {
             Mode::Filter => return self.filter_key(ev),
@@ -702,6 +776,7 @@ impl App {
 
     /// Applies one action (the keymap's vocabulary).
     pub fn apply(&mut self, a: Action) {
+        self.changed();
         if self.pending_confirm.is_some_and(|p| p != a) {
             self.pending_confirm = None;
         }
@@ -766,7 +841,9 @@ impl App {
             Action::PrevRegion => self.jump_region(false),
             Action::ToggleRawLines => self.toggle_raw(),
             Action::ToggleReading => self.toggle_reading(),
-            Action::ToggleDiffView => self.combined_view = !self.combined_view,
+            Action::ToggleDiffView => {
+                self.histogram.handle(a);
+            }
             Action::ToggleExplain => {
                 self.explain.handle(a);
             }

@@ -10,11 +10,17 @@
 //!   frame; 40 changes, median and worst.
 //! - `scroll`: one page down and the next frame, through the whole page (at most 400 frames),
 //!   median and worst.
+//! - `redraw`: a mouse move that changes nothing and the next frame (the real loop draws one
+//!   after every event), 100 frames: what was worked out for the last frame is read again
+//!   (`crate::tui::ui::prepare`), only the drawing is done.
+//! - `rework`: the same frame worked out again ([`App::changed`] before it), 100 frames: what a
+//!   redraw with nothing changed cost before the frame's work was kept.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyModifiers, MouseEvent, MouseEventKind};
 use ratatui::Terminal;
 use serde::Serialize;
 
@@ -29,7 +35,7 @@ pub struct LatencyRow {
     pub page: String,
     /// Page size in bytes (decoded text).
     pub bytes: usize,
-    /// `open`, `slider` or `scroll`.
+    /// `open`, `slider`, `scroll`, `redraw` or `rework`.
     pub what: &'static str,
     /// Number of samples.
     pub samples: usize,
@@ -89,10 +95,33 @@ pub fn measure(path: &Path, algo: &str) -> crate::Result<Vec<LatencyRow>> {
         term.draw(|f| ui::frame(f, &mut app)).expect("draw");
         scroll.push(t.elapsed());
     }
+    let mut redraw = Vec::new();
+    for k in 0..100u16 {
+        let t = Instant::now();
+        app.handle_mouse(MouseEvent {
+            kind: MouseEventKind::Moved,
+            column: k % 160,
+            row: k % 48,
+            modifiers: KeyModifiers::NONE,
+        });
+        term.draw(|f| ui::frame(f, &mut app)).expect("draw");
+        redraw.push(t.elapsed());
+    }
+    // The same frames, each worked out again as if something had changed: what a redraw cost
+    // before a frame with nothing changed reused the last one's work.
+    let mut rework = Vec::new();
+    for _ in 0..100 {
+        let t = Instant::now();
+        app.changed();
+        term.draw(|f| ui::frame(f, &mut app)).expect("draw");
+        rework.push(t.elapsed());
+    }
     Ok(vec![
         row(&name, bytes, "open", vec![open]),
         row(&name, bytes, "slider", slider),
         row(&name, bytes, "scroll", scroll),
+        row(&name, bytes, "redraw", redraw),
+        row(&name, bytes, "rework", rework),
     ])
 }
 

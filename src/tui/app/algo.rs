@@ -130,6 +130,7 @@ impl App {
 
     /// Runs (or schedules) the extractor `i` on the open page with its current parameters.
     pub fn run_algo(&mut self, i: usize) {
+        self.changed();
         let Some(doc) = self.doc.as_ref() else {
             return;
         };
@@ -202,6 +203,9 @@ impl App {
         if arrived {
             self.records_arrived();
         }
+        if changed {
+            self.changed();
+        }
         changed
     }
 
@@ -209,6 +213,7 @@ impl App {
     /// run time) with its default parameters and the next overlay colour, runs it on the open
     /// page, and returns its index in [`App::algos`].
     pub fn add_extractor(&mut self, e: Arc<dyn Extractor>) -> usize {
+        self.changed();
         let i = self.algos.len();
         self.algos.push(AlgoState::new(e, i));
         self.run_algo(i);
@@ -219,6 +224,7 @@ impl App {
     /// it is active; the one active before keeps its overlay only when it is overlaid
     /// explicitly (`o`).
     pub fn set_active(&mut self, i: usize) {
+        self.changed();
         if i >= self.algos.len() {
             return;
         }
@@ -275,6 +281,7 @@ impl App {
 
     /// Sets the focused parameter from a fraction `0.0..=1.0` of its range (mouse on a slider).
     pub fn set_param_fraction(&mut self, param: usize, frac: f64) {
+        self.changed();
         let i = self.active;
         let specs = self.algos[i].extractor.params().to_vec();
         let Some(spec) = specs.get(param) else {

@@ -146,6 +146,7 @@ impl App {
     /// Saves the gold file: a new file is created; an existing one is first kept as a backup
     /// (the first save of the session) and then replaced. The recovery file is removed.
     pub fn save_gold(&mut self) {
+        self.changed();
         self.save_gold_as(false, false);
     }
 

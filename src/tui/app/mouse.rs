@@ -5,12 +5,25 @@ use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Position;
 
 use super::{App, View};
+use crate::tui::panels::histogram::HistogramAsk;
+use crate::tui::panels::Handled;
 
 impl App {
     /// Handles one mouse event (wheel scrolls; clicks on the histogram, overview, sliders and
     /// corpus list).
     pub fn handle_mouse(&mut self, ev: MouseEvent) {
         let p = Position::new(ev.column, ev.row);
+        // The events handled below change the app; the others (a move, a release, another
+        // button) leave it, and the frame, as they were.
+        if matches!(
+            ev.kind,
+            MouseEventKind::ScrollDown
+                | MouseEventKind::ScrollUp
+                | MouseEventKind::Down(MouseButton::Left)
+                | MouseEventKind::Drag(MouseButton::Left)
+        ) {
+            self.changed();
+        }
         match ev.kind {
             MouseEventKind::ScrollDown if self.rects.explain.contains(p) => {
                 self.explain.wheel(true, self.rects.explain_overflow);
@@ -24,10 +37,17 @@ impl App {
             }
             MouseEventKind::Down(MouseButton::Left) | MouseEventKind::Drag(MouseButton::Left) => {
                 let r = self.rects.clone();
-                if r.overview.contains(p) && r.overview.height > 0 {
-                    let frac = (p.y - r.overview.y) as f64 / r.overview.height as f64;
-                    let n = self.line_count();
-                    self.source.center_on((frac * n as f64) as usize, n);
+                let n = self.line_count();
+                // The histogram's bars and overview show the source's lines: a click there
+                // moves the source panel's cursor.
+                let hist = self
+                    .histogram
+                    .click(p, r.histogram, r.overview, self.source.top(), n);
+                if let Handled::Ask(ask) = hist {
+                    match ask {
+                        HistogramAsk::GoTo(line) => self.source.go_to(line, n),
+                        HistogramAsk::CenterOn(line) => self.source.center_on(line, n),
+                    }
                 } else if r.source.contains(p) {
                     let line = self.source.top() + (p.y - r.source.y) as usize;
                     let col = p.x.saturating_sub(r.source_text_x) as usize;
@@ -60,12 +80,7 @@ impl App {
                             ann.char_sel = None;
                         }
                     }
-                    let n = self.line_count();
                     self.source.go_to(line, n);
-                } else if r.histogram.contains(p) {
-                    let n = self.line_count();
-                    self.source
-                        .go_to(self.source.top() + (p.y - r.histogram.y) as usize, n);
                 } else if let Some(k) = r.params.iter().position(|rc| rc.contains(p)) {
                     let rc = r.params[k];
                     let frac = (p.x - rc.x) as f64 / (rc.width.max(2) - 1) as f64;

@@ -35,6 +35,7 @@ impl App {
 
     /// Opens corpus entry `i` (index into `entries`).
     pub fn open_entry(&mut self, i: usize) {
+        self.changed();
         let Some(c) = self.corpus.as_mut() else {
             return;
         };

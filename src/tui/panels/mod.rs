@@ -23,16 +23,18 @@
 //! [`picker`]); then the panels that are open (the unit menu, the [`review`], the [`table`], the
 //! help of the [`overlay`]); then the global actions ([`crate::tui::App::apply`]), which hand the
 //! panels' own actions to them (after the annotation's and the units' keys: [`source`] — the
-//! navigation keys — then [`params`], [`explain`], [`pages`]).
+//! navigation keys — then [`params`], [`explain`], [`histogram`], [`pages`]).
 //!
-//! One file per panel: [`source`] (the source view and the histogram that scrolls with it: the
-//! view — virtual, raw or reading lines — cursor, scroll, search, jump list, where a jump
-//! placed the view), [`overlay`] (the popup over the screen: none, the help or the picker),
+//! One file per panel: [`source`] (the source view: the view — virtual, raw or reading lines —
+//! cursor, scroll, search, jump list, where a jump placed the view), [`histogram`] (the signals
+//! it draws and its clicks; its rows are the source's lines, so it scrolls with the source and
+//! reads the source's first line passed in), [`overlay`] (the popup over the screen: none, the help or the picker),
 //! [`picker`], [`params`] (the parameter bar's focus and slider keys), [`explain`] (shown,
 //! scroll, fitted height), [`pages`] (the corpus and its page list), [`table`] (the region,
 //! headline, text block and records tables), [`review`] (the review of draft gold files).
 
 pub mod explain;
+pub mod histogram;
 pub mod overlay;
 pub mod pages;
 pub mod params;

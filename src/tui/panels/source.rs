@@ -1,7 +1,9 @@
-//! The source panel (and the histogram, which scrolls with it): which display lines it shows
+//! The source panel: which display lines it shows
 //! ([`View`]: virtual lines, raw lines or the reading view), the cursor's display line, the
 //! first line on screen, the horizontal scroll, the height of the last frame, the last search
-//! and its matches, the jump list and where a jump placed the view.
+//! and its matches, the jump list and where a jump placed the view. The histogram beside it
+//! ([`super::histogram`]) shows the same lines, row for row: it reads this panel's first line
+//! and cursor and has no scroll of its own.
 //!
 //! What the lines are is the page's: every method that needs them takes the byte ranges of the
 //! display lines of the panel's view (`lines`, [`crate::tui::app::Doc::lines`]; empty without a

@@ -1,6 +1,10 @@
-//! The histogram panel beside the source: the active algorithm's series per display line, drawn
-//! from their roles (two-sided, combined, size), threshold markers, the marks on the axis, one
-//! column per candidate set, and the whole-page overview column.
+//! Drawing the histogram panel beside the source ([`crate::tui::panels::histogram`] holds its
+//! state): the active algorithm's series per display line, drawn from their roles (two-sided,
+//! combined, size), threshold markers, the marks on the axis, one column per candidate set, and
+//! the whole-page overview column. Its rows are the source panel's lines, from the source's
+//! first line on screen, its cursor row marked on the axis. What takes computing — the series
+//! chosen, their scale, the overview's selected lines — is worked out before the frame
+//! ([`work_out`], into [`App::frame`]); drawing reads it.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -11,12 +15,13 @@ use ratatui::style::{Color, Style};
 use ratatui::widgets::{Paragraph, StatefulWidget, Widget};
 
 use super::super::app::{App, Rects};
+use super::super::panels::histogram::{HistMode, HistogramFrame};
 use super::style::{fmt_value, title_block};
-use crate::extract::{revealed, LineMarks, LineSeries, LineTrace, Phase, Role};
+use crate::extract::{revealed, LineMarks, LineSeries, LineTrace, Role};
 
 /// The histogram panel, its title naming the series drawn and its bottom border the scale.
-/// Drawn after the frame's set-up has made the active algorithm's line trace
-/// ([`App::line_trace`]); records the bars, the overview column and the scale in [`Rects`].
+/// Drawn from what [`work_out`] put in [`App::frame`]; records the bars, the overview column
+/// and the scale in [`Rects`].
 pub(super) struct Histogram<'a>(pub(super) &'a App);
 
 impl StatefulWidget for Histogram<'_> {
@@ -24,10 +29,7 @@ impl StatefulWidget for Histogram<'_> {
 
     fn render(self, area: Rect, buf: &mut Buffer, rects: &mut Rects) {
         let app = self.0;
-        let block = title_block(hist_title(
-            app,
-            app.cached_line_trace(app.active).map(Arc::as_ref),
-        ));
+        let block = title_block(app.frame.histogram.title.clone());
         let inner = block.inner(area);
         block.render(area, buf);
         if app.doc.is_none() {
@@ -47,46 +49,99 @@ impl StatefulWidget for Histogram<'_> {
     }
 }
 
-/// What the histogram draws.
-#[derive(Clone, Copy, PartialEq)]
-enum HistMode {
-    /// Code signal left of the axis, content signal right.
-    TwoSided,
-    /// The combined signal, signed.
-    Combined,
-    /// A size series, grey, right of the axis.
-    Size,
-    /// Nothing revealed yet.
-    Empty,
+/// What the histogram of the next frame shows (before it is drawn, with the rest of the frame:
+/// `super::prepare`, after the active algorithm's line trace is made and the unfolding step's
+/// spans worked out): the title, the trace with an unfolding phase's marks cut to the spans
+/// revealed, the series drawn and their scale, the candidate-set columns, the overview's
+/// selected lines.
+pub(super) fn work_out(app: &App) -> HistogramFrame {
+    let full = app.cached_line_trace(app.active).cloned();
+    let title = hist_title(app, full.as_deref());
+    let Some(lt) = full else {
+        return HistogramFrame {
+            title,
+            ..HistogramFrame::default()
+        };
+    };
+    // An unfolding phase shows only the spans revealed so far.
+    let lt = match &app.frame.unfolded {
+        Some((key, spans)) => {
+            let mut l = (*lt).clone();
+            if let Some(m) = l.marks.iter_mut().find(|m| m.key == *key) {
+                m.spans = spans.clone();
+            }
+            Arc::new(l)
+        }
+        None => lt,
+    };
+    let phases = app.active_algo().extractor.phases();
+    let shown = |key: &str| revealed(phases, app.step, key);
+    let d = Drawn::of(app, &lt);
+    let values = |k: Option<usize>| -> &[f64] { k.map_or(&[], |k| lt.series[k].values.as_slice()) };
+    let scalar_marks: Vec<f64> = lt
+        .scalars
+        .iter()
+        .filter(|s| s.role == Role::Threshold && shown(&s.key))
+        .map(|s| s.value)
+        .collect();
+    // The scale: the 98th percentile of the bars (so one huge line does not flatten the rest),
+    // widened to keep threshold markers inside.
+    let scale = d
+        .markers
+        .iter()
+        .map(|&k| percentile_abs(&lt.series[k].values, 0.98))
+        .chain(scalar_marks.iter().map(|v| v.abs() * 1.25))
+        .fold(
+            percentile_abs(values(d.left), 0.98).max(percentile_abs(values(d.right), 0.98)),
+            f64::max,
+        );
+    let strip = candidate_strip(&lt, &shown);
+    let overview = overview_selection(app, &lt);
+    HistogramFrame {
+        title,
+        mode: d.mode,
+        left: d.left,
+        right: d.right,
+        markers: d.markers,
+        scalar_marks,
+        scale: if scale > 0.0 { scale } else { 1.0 },
+        strip,
+        overview,
+        trace: Some(lt),
+    }
 }
 
-/// The series the histogram draws for the active algorithm, chosen from roles alone.
-struct Drawn<'a> {
+/// The series the histogram draws for the active algorithm, chosen from roles alone (indices
+/// into the trace's series).
+struct Drawn {
     mode: HistMode,
     /// Left of the axis.
-    left: Option<&'a LineSeries>,
+    left: Option<usize>,
     /// Right of the axis (the combined signal: both sides, by sign).
-    right: Option<&'a LineSeries>,
+    right: Option<usize>,
     /// Revealed thresholds and superseded sizes, drawn as marker lines.
-    markers: Vec<&'a LineSeries>,
+    markers: Vec<usize>,
 }
 
-impl<'a> Drawn<'a> {
-    fn of(app: &App, lt: &'a LineTrace) -> Drawn<'a> {
+impl Drawn {
+    fn of(app: &App, lt: &LineTrace) -> Drawn {
         let a = app.active_algo();
         let phases = a.extractor.phases();
         let shown = |key: &str| revealed(phases, app.step, key);
-        let first = |role: Role| lt.series.iter().find(|s| s.role == role && shown(&s.key));
+        let first = |role: Role| {
+            lt.series
+                .iter()
+                .position(|s| s.role == role && shown(&s.key))
+        };
         let content = first(Role::ContentSignal);
         let code = first(Role::CodeSignal);
         let combined = first(Role::CombinedSignal);
-        let sizes: Vec<&LineSeries> = lt
-            .series
-            .iter()
-            .filter(|s| s.role == Role::Size && shown(&s.key))
+        let sizes: Vec<usize> = (0..lt.series.len())
+            .filter(|&k| lt.series[k].role == Role::Size && shown(&lt.series[k].key))
             .collect();
         let two = content.is_some() || code.is_some();
-        let mode = if combined.is_some() && (app.step.is_some() || app.combined_view || !two) {
+        let mode = if combined.is_some() && (app.step.is_some() || app.histogram.combined() || !two)
+        {
             HistMode::Combined
         } else if two {
             HistMode::TwoSided
@@ -95,10 +150,8 @@ impl<'a> Drawn<'a> {
         } else {
             HistMode::Empty
         };
-        let mut markers: Vec<&LineSeries> = lt
-            .series
-            .iter()
-            .filter(|s| s.role == Role::Threshold && shown(&s.key))
+        let mut markers: Vec<usize> = (0..lt.series.len())
+            .filter(|&k| lt.series[k].role == Role::Threshold && shown(&lt.series[k].key))
             .collect();
         let (left, right) = match mode {
             HistMode::TwoSided => (code, content),
@@ -135,13 +188,10 @@ fn hist_title(app: &App, lt: Option<&LineTrace>) -> String {
         format!("columns 1–{}: candidate sets · ", strip.len())
     };
     let d = Drawn::of(app, lt);
-    let title = match (d.mode, d.left, d.right) {
-        (HistMode::TwoSided, l, r) => format!(
-            " {} ◀ │ ▶ {} ",
-            l.map_or("", |s| s.key.as_str()),
-            r.map_or("", |s| s.key.as_str())
-        ),
-        (HistMode::Combined | HistMode::Size, _, Some(s)) => format!(" {} ", s.label),
+    let key = |k: Option<usize>| k.map_or("", |k| lt.series[k].key.as_str());
+    let title = match (d.mode, d.right) {
+        (HistMode::TwoSided, _) => format!(" {} ◀ │ ▶ {} ", key(d.left), key(d.right)),
+        (HistMode::Combined | HistMode::Size, Some(k)) => format!(" {} ", lt.series[k].label),
         _ => " histogram ".to_string(),
     };
     if columns.is_empty() {
@@ -186,17 +236,41 @@ fn axis_mark(lt: &LineTrace, shown: &dyn Fn(&str) -> bool, i: usize) -> (&'stati
 const STRIP_COLOURS: [Color; 4] = [Color::Cyan, Color::Yellow, Color::Magenta, Color::LightBlue];
 
 /// The revealed candidate marks of `lt` when there are several sets of them (the members of a
-/// filter set): the histogram draws one column per set at its left edge, in trace order.
-fn candidate_strip<'a>(lt: &'a LineTrace, shown: &dyn Fn(&str) -> bool) -> Vec<&'a LineMarks> {
-    let v: Vec<&LineMarks> = lt
-        .marks
-        .iter()
-        .filter(|m| m.role == Role::Candidates && shown(&m.key))
+/// filter set), as indices into its marks: the histogram draws one column per set at its left
+/// edge, in trace order.
+fn candidate_strip(lt: &LineTrace, shown: &dyn Fn(&str) -> bool) -> Vec<usize> {
+    let v: Vec<usize> = (0..lt.marks.len())
+        .filter(|&k| lt.marks[k].role == Role::Candidates && shown(&lt.marks[k].key))
         .collect();
     if v.len() >= 2 {
         v
     } else {
         Vec::new()
+    }
+}
+
+/// The display lines the overview column shows selected: the active algorithm's Selected
+/// marks, or its selection, once step mode has revealed them.
+fn overview_selection(app: &App, lt: &LineTrace) -> Vec<Range<usize>> {
+    let phases = app.active_algo().extractor.phases();
+    let shown = |key: &str| revealed(phases, app.step, key);
+    let decided = app.step.is_none_or(|s| s + 1 >= phases.len());
+    match lt.marks.iter().find(|m| m.role == Role::Selected) {
+        Some(m) if shown(&m.key) => m.spans.clone(),
+        Some(_) => Vec::new(),
+        None if !decided => Vec::new(),
+        None => app
+            .active_algo()
+            .result
+            .as_ref()
+            .map(|x| {
+                x.selection
+                    .ranges()
+                    .iter()
+                    .map(|r| app.line_at_byte(r.start)..app.line_at_byte(r.end.max(1) - 1) + 1)
+                    .collect()
+            })
+            .unwrap_or_default(),
     }
 }
 
@@ -211,25 +285,15 @@ fn draw_bars(app: &App, area: Rect, buf: &mut Buffer, rects: &mut Rects) {
     let bars = Rect::new(area.x, area.y, area.width - 2, area.height);
     rects.histogram = bars;
     rects.overview = overview;
-    let Some(lt) = app.cached_line_trace(app.active).cloned() else {
+    let hf = &app.frame.histogram;
+    let Some(lt) = hf.trace.as_deref() else {
         Paragraph::new("running…").render(bars, buf);
         return;
     };
-    // An unfolding phase shows only the spans revealed so far.
-    let lt = match &app.frame.unfolded {
-        Some((key, spans)) => {
-            let mut l = (*lt).clone();
-            if let Some(m) = l.marks.iter_mut().find(|m| m.key == *key) {
-                m.spans = spans.clone();
-            }
-            Arc::new(l)
-        }
-        None => lt,
-    };
     let phases = app.active_algo().extractor.phases();
     let shown = |key: &str| revealed(phases, app.step, key);
-    let rows = Bars::new(app, &lt, bars, &shown);
-    rects.hist_scale = rows.scale;
+    let rows = Bars::new(app, hf, lt, bars, &shown);
+    rects.hist_scale = hf.scale;
     let n = app.line_count();
     // The extent of the element the cursor line shows (a node series), bracketed in the
     // column between the bars and the overview.
@@ -253,7 +317,7 @@ fn draw_bars(app: &App, area: Rect, buf: &mut Buffer, rects: &mut Rects) {
             buf[(bars.right(), y)].set_symbol(sym).set_fg(Color::White);
         }
     }
-    draw_overview(app, &lt, phases, overview, buf);
+    draw_overview(app, &hf.overview, overview, buf);
 }
 
 /// One frame's bars: the series drawn, on one scale.
@@ -267,7 +331,7 @@ struct Bars<'a> {
     right: &'a [f64],
     markers: Vec<&'a LineSeries>,
     /// Threshold scalars: a marker at the same value on every line.
-    scalar_marks: Vec<f64>,
+    scalar_marks: &'a [f64],
     /// What a full half-width bar stands for.
     scale: f64,
     /// The candidate sets with a column each ([`candidate_strip`]).
@@ -279,45 +343,38 @@ struct Bars<'a> {
 }
 
 impl<'a> Bars<'a> {
-    fn new(app: &'a App, lt: &'a LineTrace, area: Rect, shown: &'a dyn Fn(&str) -> bool) -> Self {
-        let d = Drawn::of(app, lt);
-        let left: &[f64] = d.left.map_or(&[], |s| s.values.as_slice());
-        let right: &[f64] = d.right.map_or(&[], |s| s.values.as_slice());
-        let scalar_marks: Vec<f64> = lt
-            .scalars
-            .iter()
-            .filter(|s| s.role == Role::Threshold && shown(&s.key))
-            .map(|s| s.value)
-            .collect();
-        // The scale: the 98th percentile of the bars (so one huge line does not flatten the
-        // rest), widened to keep threshold markers inside.
-        let scale = d
-            .markers
-            .iter()
-            .map(|s| percentile_abs(&s.values, 0.98))
-            .chain(scalar_marks.iter().map(|v| v.abs() * 1.25))
-            .fold(
-                percentile_abs(left, 0.98).max(percentile_abs(right, 0.98)),
-                f64::max,
-            );
+    fn new(
+        app: &'a App,
+        hf: &'a HistogramFrame,
+        lt: &'a LineTrace,
+        area: Rect,
+        shown: &'a dyn Fn(&str) -> bool,
+    ) -> Self {
+        let series = |k: Option<usize>| -> &'a [f64] {
+            k.and_then(|k| lt.series.get(k))
+                .map_or(&[], |s| s.values.as_slice())
+        };
         let axis = area.width / 2;
         Bars {
             app,
             lt,
             area,
             shown,
-            mode: d.mode,
-            left,
-            right,
-            markers: d.markers,
-            scalar_marks,
-            scale: if scale > 0.0 { scale } else { 1.0 },
-            strip: candidate_strip(lt, shown),
+            mode: hf.mode,
+            left: series(hf.left),
+            right: series(hf.right),
+            markers: hf
+                .markers
+                .iter()
+                .filter_map(|&k| lt.series.get(k))
+                .collect(),
+            scalar_marks: &hf.scalar_marks,
+            scale: hf.scale,
+            strip: hf.strip.iter().filter_map(|&k| lt.marks.get(k)).collect(),
             axis,
             half: f64::from(axis.saturating_sub(1)),
         }
     }
-
     /// Display line `i` on screen row `y`: its bars, markers, candidate-set columns and axis.
     fn draw(&self, buf: &mut Buffer, i: usize, y: u16) {
         let (bars, axis, scale) = (self.area, self.axis, self.scale);
@@ -426,33 +483,14 @@ fn put(buf: &mut Buffer, x: u16, y: u16, t: &str, bg: Color) {
     }
 }
 
-/// The overview column: the whole page, the active algorithm's decision (its Selected marks,
-/// or its selection, once step mode has revealed them) in its colour, the viewport shaded.
-fn draw_overview(app: &App, lt: &LineTrace, phases: &[Phase], overview: Rect, buf: &mut Buffer) {
-    let shown = |key: &str| revealed(phases, app.step, key);
+/// The overview column: the whole page, the lines `sel` selected (the active algorithm's
+/// decision, [`HistogramFrame::overview`]) in its colour, the viewport shaded.
+fn draw_overview(app: &App, sel: &[Range<usize>], overview: Rect, buf: &mut Buffer) {
     let n = app.line_count();
     let h = usize::from(overview.height);
-    let decided = app.step.is_none_or(|s| s + 1 >= phases.len());
     if n == 0 || h == 0 {
         return;
     }
-    let sel: Vec<Range<usize>> = match lt.marks.iter().find(|m| m.role == Role::Selected) {
-        Some(m) if shown(&m.key) => m.spans.clone(),
-        Some(_) => Vec::new(),
-        None if !decided => Vec::new(),
-        None => app
-            .active_algo()
-            .result
-            .as_ref()
-            .map(|x| {
-                x.selection
-                    .ranges()
-                    .iter()
-                    .map(|r| app.line_at_byte(r.start)..app.line_at_byte(r.end.max(1) - 1) + 1)
-                    .collect()
-            })
-            .unwrap_or_default(),
-    };
     for (r, y) in (overview.y..overview.bottom()).enumerate() {
         let a = r * n / h;
         let b = ((r + 1) * n / h).max(a + 1);

@@ -115,14 +115,73 @@ fn panels(app: &App, area: Rect, explain_h: u16) -> Panels {
 
 /// Works out what the next frame on a screen `area` shows, so that [`draw`] computes nothing:
 /// where step mode is ([`App::step_at`]), the explain panel's sentences
-/// ([`App::explain_cursor`]) and height, the traces of the
-/// gutter's algorithms on the display lines ([`App::line_trace`]), the block table's view,
-/// the view fitted to the source panel ([`App::fit_view`]), then the open table's rows (the
-/// candidate tables, the headline candidates, the records), the revealed spans of an
-/// unfolding step, the path bar, the picker's list, the review's progress and the compare
-/// overlay's true / false positives and false negatives (all in
-/// [`App::frame`], see [`super::app::FrameState`]) and the help's scroll clamped.
+/// ([`App::explain_cursor`]) and height, the traces of the gutter's algorithms on the display
+/// lines ([`App::line_trace`]), the block table's view, the view fitted to the source panel
+/// ([`App::fit_view`]), then the open table's rows (the candidate tables, the headline
+/// candidates, the records), the revealed spans of an unfolding step, the histogram's series,
+/// scale and overview, the path bar, the picker's list, the review's progress and the compare
+/// overlay's true / false positives and false negatives (all in [`App::frame`], see
+/// [`super::app::FrameState`]) and the help's scroll clamped.
+///
+/// It works the frame out only when something it reads changed since the last one: the
+/// screen's area, the app's revision or the source panel's place ([`super::app::FrameKey`]).
+/// A frame drawn again with nothing changed (after a mouse move, say, or a second draw) reads
+/// what the last one worked out. In a debug build with inline jobs (the tests' set-up, in
+/// which nothing but the app's entry points changes it between two frames), such a frame is
+/// worked out anyway and compared with what was kept, and a difference panics: a change that
+/// does not mark the app changed fails the tests rather than leaving a stale screen.
 pub fn prepare(app: &mut App, area: Rect) {
+    let key = app.frame_key(area);
+    if app.frame_is_from(&key) {
+        #[cfg(debug_assertions)]
+        if app.opts.inline_jobs {
+            check_kept_frame(app, area);
+        }
+        return;
+    }
+    work_out(app, area);
+    // The key from before: if working the frame out moved the view (fitted to a new height),
+    // the next frame is worked out again from where it is now.
+    app.frame_worked_out(key);
+}
+
+/// What [`work_out`] leaves in the app, as text to compare (debug builds).
+#[cfg(debug_assertions)]
+fn worked_out(app: &App) -> String {
+    format!(
+        "{:?}\nsource {:?}\nhelp {:?}",
+        app.frame,
+        (app.source.cursor(), app.source.top(), app.source.height()),
+        app.overlay.help_scroll()
+    )
+}
+
+/// Works out a frame [`prepare`] was about to skip and panics if it differs from the one kept
+/// (debug builds, inline jobs): something changed the app without [`App::changed`].
+#[cfg(debug_assertions)]
+fn check_kept_frame(app: &mut App, area: Rect) {
+    let kept = worked_out(app);
+    work_out(app, area);
+    let now = worked_out(app);
+    if kept != now {
+        let at = kept
+            .chars()
+            .zip(now.chars())
+            .position(|(a, b)| a != b)
+            .unwrap_or(kept.chars().count().min(now.chars().count()));
+        let around =
+            |s: &str| -> String { s.chars().skip(at.saturating_sub(200)).take(400).collect() };
+        panic!(
+            "stale frame: the app changed without App::changed, and the frame kept differs from \
+             the one worked out now (from character {at}):\nkept: {}\nnow:  {}",
+            around(&kept),
+            around(&now)
+        );
+    }
+}
+
+/// Works out the frame on a screen `area` ([`prepare`]'s work).
+fn work_out(app: &mut App, area: Rect) {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         app.frame = super::app::FrameState::default();
         return;
@@ -177,6 +236,7 @@ pub fn prepare(app: &mut App, area: Rect) {
         None
     };
     app.frame.unfolded = app.unfolded_line_spans();
+    app.frame.histogram = histogram::work_out(app);
     app.frame.path_bar = app.path_bar();
     app.frame.picker_matches = app.picker_matches();
     app.frame.review_progress = app.review.is_active().then(|| app.review_progress());
