@@ -148,7 +148,7 @@ fn run_rows(
     rows.push(row("blocks", &pages, secs));
     let secs = best_of(repeat, || {
         timed_pass(&pages, &opts, |p| {
-            let c = BlockContext::build(p.dom(), p.blocks(), p.records());
+            let c = BlockContext::build(p);
             std::hint::black_box(c.len());
         })
     });

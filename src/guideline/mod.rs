@@ -73,12 +73,12 @@ use serde::{Deserialize, Serialize};
 pub use crate::gold::GuidelineRef;
 use sha2::{Digest, Sha256};
 
-use crate::page::blocks::keywords::{keyword_masks, KEYWORD_GROUPS};
+use crate::page::blocks::keywords::{PageMarks, KEYWORD_GROUPS};
 use crate::page::blocks::Within;
 use crate::page::dom::{NodeId, NodeKind};
 use crate::page::lex::Tag;
 use crate::page::units::{UnitKind, Units};
-use crate::page::{MemoKey, Page};
+use crate::page::Page;
 use crate::selection::Selection;
 
 mod guided;
@@ -566,8 +566,8 @@ fn belongs(
         return false;
     }
     // …and no navigation, sidebar, widget or footer between it and the unit.
-    const MASKS: MemoKey<Vec<u64>> = MemoKey::new("guideline::keyword_masks");
-    let masks = page.memo(MASKS, || keyword_masks(dom));
+    let marks = PageMarks::of(page);
+    let masks = &marks.groups;
     let away = ["nav", "menu", "sidebar", "widget", "footer", "ad"]
         .iter()
         .map(|g| group_bit(g))

@@ -69,13 +69,12 @@ use rustc_hash::FxHashMap;
 
 #[cfg(test)]
 use crate::page::blocks::keywords::keyword_mask;
-use crate::page::blocks::keywords::{
-    end_marker, keyword_masks, landmark_mask, KEYWORD_GROUPS, LANDMARKS,
-};
-use crate::page::blocks::records::{signature_path_hashes, Records};
+use crate::page::blocks::keywords::{PageMarks, KEYWORD_GROUPS, LANDMARKS};
+use crate::page::blocks::records::signature_path_hashes;
 use crate::page::blocks::Blocks;
 use crate::page::declared::Declared;
 use crate::page::dom::{Dom, NodeId, NodeKind};
+use crate::page::Page;
 
 /// The value of a distance feature when no such element encloses the block (larger than any
 /// distance: the DOM caps nesting at 512 elements, distances are capped at 63).
@@ -174,14 +173,18 @@ impl BlockContext {
         &NAMES
     }
 
-    /// The context of every block of `blocks` (segmented from `dom`), with the record groups
-    /// `records` built from them. O(nodes + blocks · depth): one pass over the elements gives
-    /// each its tag index, keyword mask and path hash; one walk up from each block's container
-    /// gives the distances and the ancestors' aggregates.
-    pub fn build(dom: &Dom, blocks: &Blocks, records: &Records) -> BlockContext {
+    /// The context of every block of `page` ([`Page::blocks`], with its record groups
+    /// [`Page::records`], its keyword masks, landmarks and end markers [`PageMarks::of`] and its
+    /// declarations [`Declared::of_page`], each computed once per page and shared with the
+    /// guideline's units). O(nodes + blocks · depth): one pass over the elements gives each
+    /// its tag index and path hash; one walk up from each block's container gives the
+    /// distances and the ancestors' aggregates.
+    pub fn build(page: &Page) -> BlockContext {
+        let (dom, blocks, records) = (page.dom(), page.blocks(), page.records());
+        let marks = PageMarks::of(page);
         let width = NAMES.len();
         let n = blocks.len();
-        let elements = Elements::of(dom);
+        let elements = Elements::of(dom, &marks);
         let page_words: u32 = blocks.blocks().iter().map(|b| b.features.words).sum();
         let share = |w: u32| {
             if page_words == 0 {
@@ -205,7 +208,7 @@ impl BlockContext {
         }
 
         let rdb = ReadabilityScores::of(dom, blocks, &under);
-        let declared = Declared::of(dom).counts();
+        let declared = Declared::of_page(page).counts();
 
         // Blocks and words per container path.
         let mut per_path: FxHashMap<u64, (u32, u32)> = FxHashMap::default();
@@ -231,9 +234,7 @@ impl BlockContext {
         }
 
         // End-of-text markers and, for each block, the nearest one at or before it.
-        let marker: Vec<bool> = (0..n)
-            .map(|j| end_marker(dom, blocks, j).is_some())
-            .collect();
+        let marker: Vec<bool> = (0..n).map(|j| marks.end_marker(j).is_some()).collect();
 
         // Page-level structure: the share of the page's words in records, the largest record
         // group's share, the number of end markers.
@@ -520,27 +521,28 @@ impl ReadabilityScores {
 }
 
 /// What the walk up from a block reads of each node, computed once per page in one pre-order
-/// pass (a parent before its children), indexed by node id.
-struct Elements {
+/// pass (a parent before its children), indexed by node id; the keyword masks and landmarks
+/// are the page's [`PageMarks`].
+struct Elements<'m> {
     /// The element's index in [`CONTEXT_TAGS`].
     tag: Vec<Option<u8>>,
     /// The [`KEYWORD_GROUPS`] its `class` / `id` names (bit g for group g).
-    mask: Vec<u64>,
+    mask: &'m [u64],
     /// The [`LANDMARKS`] it is (bit g for landmark g).
-    landmark: Vec<u16>,
+    landmark: &'m [u16],
     /// A hash of its signature path ([`signature_path_hashes`]: each element's
     /// [`crate::page::blocks::records::signature`], tag and first class without digits, from the root down).
     /// Text nodes carry their parent's.
     path: Vec<u64>,
 }
 
-impl Elements {
-    fn of(dom: &Dom) -> Elements {
+impl Elements<'_> {
+    fn of<'m>(dom: &Dom, marks: &'m PageMarks) -> Elements<'m> {
         let n = dom.len();
         let mut out = Elements {
             tag: vec![None; n],
-            mask: keyword_masks(dom),
-            landmark: vec![0; n],
+            mask: &marks.groups,
+            landmark: &marks.landmarks,
             path: signature_path_hashes(dom),
         };
         for id in 0..n {
@@ -552,7 +554,6 @@ impl Elements {
                 .binary_search(&name)
                 .ok()
                 .and_then(|k| u8::try_from(k).ok());
-            out.landmark[id] = landmark_mask(dom, id);
         }
         out
     }
@@ -561,11 +562,10 @@ impl Elements {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::Page;
 
     fn context(html: &str) -> (Page, BlockContext) {
         let page = Page::from_text("t.html", html);
-        let ctx = BlockContext::build(page.dom(), page.blocks(), page.records());
+        let ctx = BlockContext::build(&page);
         (page, ctx)
     }
 

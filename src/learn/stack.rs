@@ -297,7 +297,7 @@ pub fn rows_with(page: &Page, members: &Members) -> Vec<f64> {
         return Vec::new();
     }
     let shallow_rows = shallow::block_rows(blocks);
-    let context = BlockContext::build(page.dom(), blocks, page.records());
+    let context = BlockContext::build(page);
     let verdicts = members.verdicts(page);
     let dom = page.dom();
 
@@ -628,7 +628,7 @@ mod tests {
             &row(2)[..shallow::N_FEATURES],
             &shallow::block_rows(page.blocks())[2 * shallow::N_FEATURES..3 * shallow::N_FEATURES]
         );
-        let ctx = BlockContext::build(page.dom(), page.blocks(), page.records());
+        let ctx = BlockContext::build(&page);
         assert_eq!(
             row(2)[col("tag_li")],
             f64::from(ctx.get(2, "tag_li").unwrap())

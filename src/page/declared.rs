@@ -12,7 +12,10 @@
 //! O(nodes + bytes of the JSON-LD scripts); no JSON parser (a page's JSON-LD is often not
 //! valid JSON: the `"@type"` values are scanned for directly).
 
+use html5ever::local_name;
+
 use super::dom::{Dom, NodeKind};
+use super::{MemoKey, Page};
 
 /// The kinds a declaration is folded into, in feature order ([`Declared::names`]).
 pub const KINDS: [&str; 8] = [
@@ -100,6 +103,13 @@ impl Declared {
         KINDS.iter().map(|k| format!("decl_{k}"))
     }
 
+    /// [`Declared::of`] the page's DOM, computed once per page ([`Page::memo`]): the learner's
+    /// block context and the guideline's units both read it.
+    pub fn of_page(page: &Page) -> Declared {
+        const DECLARED: MemoKey<Declared> = MemoKey::new("declared::of");
+        *page.memo(DECLARED, || Declared::of(page.dom()))
+    }
+
     /// The declarations of the page parsed as `dom`: every `<meta property|name="og:type">`,
     /// every `"@type"` in a `<script type="application/ld+json">`, every `itemtype` attribute.
     pub fn of(dom: &Dom) -> Declared {
@@ -129,7 +139,7 @@ impl Declared {
                 }
                 _ => {}
             }
-            if let Some(types) = dom.attr(id, "itemtype") {
+            if let Some(types) = dom.attr_local(id, &local_name!("itemtype")) {
                 for t in types.split_ascii_whitespace() {
                     if let Some(k) = schema_kind(t) {
                         d.add(k);

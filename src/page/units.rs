@@ -15,7 +15,8 @@
 //! `class` / `id` words, ARIA / microdata landmarks, record groups, end-of-text markers, link
 //! density, the prose before a record group). Keyword matching is the one of
 //! [`super::blocks::keywords`] (a `class` / `id` word matches a keyword it starts with; a
-//! keyword written with `=` must be equal) over this module's own table ([`UNIT_KEYWORDS`]).
+//! keyword written with `=` must be equal) over the units' own table ([`UNIT_KEYWORDS`]; its
+//! masks are computed once per page with the learner's, [`PageMarks`]).
 //!
 //! The rules ("the headline" is the block(s) of the headline range given to [`Units::find`];
 //! "outermost" means not inside another element found by the same rule; a **page wrapper** —
@@ -103,9 +104,8 @@ use std::sync::LazyLock;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use super::blocks::keywords::{
-    end_marker, keyword_masks, landmark_mask, EndMarker, KeywordSet, KEYWORD_GROUPS, LANDMARKS,
-};
+pub use super::blocks::keywords::UNIT_KEYWORDS;
+use super::blocks::keywords::{EndMarker, PageMarks, KEYWORD_GROUPS, LANDMARKS, UNIT_KEYWORD_SET};
 pub use super::blocks::like::likeness_text;
 use super::blocks::{records, Blocks, Records, Within};
 use super::declared::Declared;
@@ -286,68 +286,6 @@ pub struct Units {
     kinds: Vec<KindSet>,
 }
 
-/// The `class` / `id` keywords of the unit rules (see the module documentation), matched by
-/// [`KeywordSet`].
-pub const UNIT_KEYWORDS: &[(&str, &[&str])] = &[
-    (
-        "byline",
-        &[
-            "author",
-            "byline",
-            "dateline",
-            "posted",
-            "postedby",
-            "published",
-            "pubdate",
-            "timestamp",
-            "date",
-            "updated",
-            "meta=",
-            "time=",
-            "submitted",
-        ],
-    ),
-    ("caption", &["caption", "credit", "figcaption"]),
-    (
-        "comment",
-        &["comment", "disqus", "respond", "discussion", "commento"],
-    ),
-    ("post", &["post", "message", "reply", "answer", "thread"]),
-    // Wrappers of an article's text: a group inside one is the article's sections, not a
-    // thread's posts (the size rule of posts only).
-    ("article", &["article", "story", "articlebody"]),
-    (
-        "related",
-        &[
-            "related",
-            "similar",
-            "recommend",
-            "popular",
-            "trending",
-            "yarpp",
-            "outbrain",
-            "taboola",
-            "morestories",
-            "readnext",
-        ],
-    ),
-    (
-        "supplemental",
-        &[
-            "infobox",
-            "factbox",
-            "pullquote",
-            "sidebox",
-            "bio=",
-            "authorbio",
-            "aside=",
-            "boxout",
-        ],
-    ),
-];
-
-static KEYWORDS: LazyLock<KeywordSet> = LazyLock::new(|| KeywordSet::new(UNIT_KEYWORDS));
-
 /// The index of the comment landmark in [`LANDMARKS`].
 static COMMENT_LANDMARK: LazyLock<u16> = LazyLock::new(|| {
     LANDMARKS
@@ -370,8 +308,11 @@ struct Facts<'a> {
     dom: &'a Dom,
     blocks: &'a Blocks,
     records: &'a Records,
-    /// [`UNIT_KEYWORDS`] masks by node.
-    kw: Vec<u64>,
+    /// [`UNIT_KEYWORDS`] masks by node ([`PageMarks::units`]).
+    kw: &'a [u64],
+    /// The page's learner keyword masks, landmarks and end markers, shared with the learner's
+    /// block context.
+    marks: &'a PageMarks,
     /// Prefix sums of words and linked words over blocks (length blocks + 1).
     words: Vec<u64>,
     linked: Vec<u64>,
@@ -379,6 +320,8 @@ struct Facts<'a> {
     prose: Vec<u64>,
     /// The headline's blocks.
     headline: Option<Range<usize>>,
+    /// What the page declares itself to be.
+    declared: Declared,
     page_words: u64,
     /// Whether each node is, or lies inside, a page region beside the content: a `nav`,
     /// `aside` or `footer` element, or one whose `class` / `id` names navigation, a menu, a
@@ -389,7 +332,7 @@ struct Facts<'a> {
 
 impl Facts<'_> {
     fn bit(name: &str) -> u64 {
-        KEYWORDS.bit(name)
+        UNIT_KEYWORD_SET.bit(name)
     }
 
     /// The blocks whose first text node lies in the subtree of `id`.
@@ -443,6 +386,24 @@ impl Facts<'_> {
         m
     }
 
+    /// The landmark bits of `id` and its ancestors up to `up` elements above, ORed.
+    fn landmark_up(&self, id: NodeId, up: usize) -> u16 {
+        let mut m = 0;
+        let mut cur = Some(id);
+        let mut level = 0;
+        while let Some(e) = cur {
+            if self.dom.kind(e) == NodeKind::Element {
+                if level > up {
+                    break;
+                }
+                m |= self.marks.landmarks[e];
+                level += 1;
+            }
+            cur = self.dom.parent(e);
+        }
+        m
+    }
+
     fn tag_name(&self, id: NodeId) -> &str {
         self.dom.tag_name(id).unwrap_or("")
     }
@@ -479,12 +440,15 @@ impl Units {
                 .collect();
             Some(*hit.first()?..*hit.last()? + 1)
         });
+        let marks = PageMarks::of(page);
         let facts = Facts {
             dom,
             blocks,
             records,
-            away: away_regions(dom),
-            kw: KEYWORDS.element_masks(dom),
+            away: away_regions(dom, &marks.groups),
+            marks: &marks,
+            declared: Declared::of_page(page),
+            kw: &marks.units,
             page_words: words[n],
             words,
             linked,
@@ -604,7 +568,7 @@ impl Units {
                 }
             }
             // Comment sections named so.
-            let landmark = landmark_mask(dom, id);
+            let landmark = f.marks.landmarks[id];
             if (kw & comment_bit != 0 || landmark & *COMMENT_LANDMARK != 0)
                 && id >= until[3]
                 && !f.is_wrapper(id)
@@ -672,7 +636,7 @@ impl Units {
                     let after_marker = (0..r.start.min(f.blocks.len()))
                         .rev()
                         .take(40)
-                        .any(|j| end_marker(dom, f.blocks, j) == Some(EndMarker::Comments));
+                        .any(|j| f.marks.end_marker(j) == Some(EndMarker::Comments));
                     if kw & comment_bit != 0 || after_marker {
                         self.outermost(
                             f,
@@ -817,7 +781,7 @@ impl Units {
         let related_bit = Facts::bit("related");
         // A thread: the page declares a forum (a discussion posting, a question, a comment…)
         // and no article.
-        let declared = Declared::of(dom).kinds();
+        let declared = f.declared.kinds();
         let forum = declared.contains(&"forum") && !declared.contains(&"article");
         let largest = f.records.largest();
         for (g, group) in groups.iter().enumerate() {
@@ -854,13 +818,13 @@ impl Units {
             );
             let near = |id: NodeId, up: usize| f.kw_up(id, up);
             let kc = near(first.node, 2) & comment_bit != 0
-                || landmark_up(dom, first.node, 2) & *COMMENT_LANDMARK != 0;
+                || f.landmark_up(first.node, 2) & *COMMENT_LANDMARK != 0;
             let kp = near(first.node, 1) & post_bit != 0;
             // Inside an article's wrapper: an `<article>` element above the records, or a
             // record or one of its 3 nearest ancestors named as an article or story, or
             // whose `itemprop` marks the body text (the `body` landmark: articleBody, …).
             let in_article = near(first.node, 3) & article_bit != 0
-                || landmark_up(dom, first.node, 3) & *BODY_LANDMARK != 0
+                || f.landmark_up(first.node, 3) & *BODY_LANDMARK != 0
                 || std::iter::successors(dom.parent(first.node), |&a| dom.parent(a))
                     .filter(|&a| dom.kind(a) == NodeKind::Element)
                     .take(3)
@@ -869,7 +833,7 @@ impl Units {
             let lead = f.prose[first_block];
             let marker = (first_block.saturating_sub(5)..first_block)
                 .rev()
-                .find_map(|j| end_marker(dom, f.blocks, j));
+                .find_map(|j| f.marks.end_marker(j));
             // Records that open with a title of their own (a heading h1–h4 of at least 3
             // words), and how many distinct titles they have: a listing's titles differ, a
             // thread's subject lines ("Re: …") repeat.
@@ -981,11 +945,10 @@ impl Units {
 
     /// End-of-text markers: a comment heading, a related heading and the run after it.
     fn find_markers(&mut self, f: &Facts) {
-        let dom = f.dom;
         let n = f.blocks.len();
         let mut i = 0;
         while i < n {
-            let Some(m) = end_marker(dom, f.blocks, i) else {
+            let Some(m) = f.marks.end_marker(i) else {
                 i += 1;
                 continue;
             };
@@ -1015,7 +978,7 @@ impl Units {
                         if (c.link_density() < 0.5 && c.words > 12)
                             || k.contains(UnitKind::Posts)
                             || k.contains(UnitKind::Comments)
-                            || end_marker(dom, f.blocks, end).is_some()
+                            || f.marks.end_marker(end).is_some()
                         {
                             break;
                         }
@@ -1118,9 +1081,9 @@ impl Facts<'_> {
     }
 }
 
-/// [`Facts::away`] of every node, parents before children (the DOM is in pre-order).
-fn away_regions(dom: &Dom) -> Vec<bool> {
-    let masks = keyword_masks(dom);
+/// [`Facts::away`] of every node, parents before children (the DOM is in pre-order), from the
+/// learner's keyword `masks` of every node ([`PageMarks::groups`]).
+fn away_regions(dom: &Dom, masks: &[u64]) -> Vec<bool> {
     let bit = |name: &str| {
         KEYWORD_GROUPS
             .iter()
@@ -1156,24 +1119,6 @@ fn beside_a_picture(dom: &Dom, id: NodeId) -> bool {
                 Some("img" | "picture" | "video" | "svg" | "iframe")
             )
     })
-}
-
-/// The landmark bits of `id` and its ancestors up to `up` elements above, ORed.
-fn landmark_up(dom: &Dom, id: NodeId, up: usize) -> u16 {
-    let mut m = 0;
-    let mut cur = Some(id);
-    let mut level = 0;
-    while let Some(e) = cur {
-        if dom.kind(e) == NodeKind::Element {
-            if level > up {
-                break;
-            }
-            m |= landmark_mask(dom, e);
-            level += 1;
-        }
-        cur = dom.parent(e);
-    }
-    m
 }
 
 /// The first byline `itemprop` (`author`, `datePublished`, `dateModified`, `dateCreated`,

@@ -12,13 +12,14 @@
 //! cescope's, after the learning prototype (`../shared/notes/learning-prototype.md`) and
 //! boilerpipe's `TerminatingBlocksFinder` (Kohlschütter et al. 2010's implementation).
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use html5ever::local_name;
 use rustc_hash::FxHashMap;
 
 use super::Blocks;
 use crate::page::dom::{Dom, NodeId, NodeKind};
+use crate::page::{MemoKey, Page};
 
 /// The `class` / `id` keyword groups whose distance from the block is a feature
 /// (`kw_<group>`): the group's name, then its keywords (a word of the `class` / `id` matches a
@@ -77,6 +78,70 @@ pub const KEYWORD_GROUPS: &[(&str, &[&str])] = &[
     ),
     ("list", &["list", "item", "items"]),
 ];
+
+/// The `class` / `id` keywords of the guideline's unit rules ([`crate::page::units`], whose
+/// module documentation says what each group decides), matched by [`KeywordSet`].
+pub const UNIT_KEYWORDS: &[(&str, &[&str])] = &[
+    (
+        "byline",
+        &[
+            "author",
+            "byline",
+            "dateline",
+            "posted",
+            "postedby",
+            "published",
+            "pubdate",
+            "timestamp",
+            "date",
+            "updated",
+            "meta=",
+            "time=",
+            "submitted",
+        ],
+    ),
+    ("caption", &["caption", "credit", "figcaption"]),
+    (
+        "comment",
+        &["comment", "disqus", "respond", "discussion", "commento"],
+    ),
+    ("post", &["post", "message", "reply", "answer", "thread"]),
+    // Wrappers of an article's text: a group inside one is the article's sections, not a
+    // thread's posts (the size rule of posts only).
+    ("article", &["article", "story", "articlebody"]),
+    (
+        "related",
+        &[
+            "related",
+            "similar",
+            "recommend",
+            "popular",
+            "trending",
+            "yarpp",
+            "outbrain",
+            "taboola",
+            "morestories",
+            "readnext",
+        ],
+    ),
+    (
+        "supplemental",
+        &[
+            "infobox",
+            "factbox",
+            "pullquote",
+            "sidebox",
+            "bio=",
+            "authorbio",
+            "aside=",
+            "boxout",
+        ],
+    ),
+];
+
+/// The matcher of [`UNIT_KEYWORDS`].
+pub static UNIT_KEYWORD_SET: LazyLock<KeywordSet> =
+    LazyLock::new(|| KeywordSet::new(UNIT_KEYWORDS));
 
 /// The landmarks whose distance from the block is a feature (`lm_<name>`): the name, then
 /// the `(attribute, value)` pairs that make an element one (values compared whole, ASCII
@@ -235,11 +300,26 @@ pub enum EndMarker {
 /// comment marker. After boilerpipe's `TerminatingBlocksFinder` (Kohlschütter et al. 2010's
 /// implementation). O(block text).
 pub fn end_marker(dom: &Dom, blocks: &Blocks, i: usize) -> Option<EndMarker> {
+    end_marker_in(dom, blocks, i, &mut String::new())
+}
+
+/// [`end_marker`] with `buf` for the block's text (reused across blocks: no allocation per
+/// block once it is large enough).
+fn end_marker_in(dom: &Dom, blocks: &Blocks, i: usize, buf: &mut String) -> Option<EndMarker> {
     let b = blocks.get(i);
     if b.features.words >= 15 || b.extent.len() < 8 {
         return None;
     }
-    let text = blocks.text(dom, i).to_lowercase();
+    blocks.text_into(dom, i, buf);
+    // `str::to_lowercase`, which an ASCII text needs no copy for.
+    let lower;
+    let text = if buf.is_ascii() {
+        buf.make_ascii_lowercase();
+        buf.as_str()
+    } else {
+        lower = buf.to_lowercase();
+        lower.as_str()
+    };
     if text.chars().count() < 8 {
         return None;
     }
@@ -348,15 +428,20 @@ impl KeywordSet {
 
     /// The groups a lower-case word matches, bit g for group g.
     pub fn mask(&self, word: &str) -> u64 {
-        let Some(&first) = word.as_bytes().first() else {
+        self.mask_bytes(word.as_bytes())
+    }
+
+    /// [`KeywordSet::mask`] of a word's bytes.
+    fn mask_bytes(&self, word: &[u8]) -> u64 {
+        let Some(&first) = word.first() else {
             return 0;
         };
         let mut mask = 0u64;
         for k in &self.by_first_byte[usize::from(first)] {
             let hit = if k.exact {
-                word == k.word
+                word == k.word.as_bytes()
             } else {
-                word.starts_with(k.word)
+                word.starts_with(k.word.as_bytes())
             };
             if hit {
                 mask |= k.bit;
@@ -366,38 +451,111 @@ impl KeywordSet {
     }
 
     /// The groups the `class` and `id` attributes of every node of `dom` name, indexed by node
-    /// id (0 for text nodes and elements without a match). Pages repeat their class names
-    /// (every item of a menu, every post): each distinct attribute value is matched once.
-    /// O(nodes + distinct values · words).
+    /// id (0 for text nodes and elements without a match): [`element_masks_of`] with this
+    /// table alone.
     pub fn element_masks(&self, dom: &Dom) -> Vec<u64> {
-        let mut out = vec![0u64; dom.len()];
-        let mut word = String::new();
-        let mut seen: FxHashMap<&str, u64> = FxHashMap::default();
-        for (id, slot) in out.iter_mut().enumerate() {
-            if dom.kind(id) != NodeKind::Element {
-                continue;
-            }
-            let mut mask = 0u64;
-            for attr in [local_name!("class"), local_name!("id")] {
-                let Some(v) = dom.attr_local(id, &attr) else {
-                    continue;
-                };
-                mask |= *seen.entry(v).or_insert_with(|| {
-                    let mut m = 0u64;
-                    for w in v.split(|c: char| !c.is_ascii_alphanumeric()) {
-                        if w.is_empty() {
-                            continue;
-                        }
-                        word.clear();
-                        word.extend(w.chars().map(|c| c.to_ascii_lowercase()));
-                        m |= self.mask(&word);
-                    }
-                    m
-                });
-            }
-            *slot = mask;
+        let [masks] = element_masks_of([self], dom);
+        masks
+    }
+}
+
+/// The groups the `class` and `id` attributes of every node of `dom` name in each of the
+/// tables `sets` (one vector per table, indexed by node id; 0 for text nodes and elements
+/// without a match), in one pass over the elements. Pages repeat their class names (every item
+/// of a menu, every post): each distinct attribute value is split into words and matched once,
+/// against every table. A word is a run of ASCII letters and digits (every other byte, those of
+/// non-ASCII characters included, separates words), lower-cased. O(nodes + distinct values ·
+/// words).
+pub fn element_masks_of<const N: usize>(sets: [&KeywordSet; N], dom: &Dom) -> [Vec<u64>; N] {
+    let mut out: [Vec<u64>; N] = std::array::from_fn(|_| vec![0u64; dom.len()]);
+    let mut word: Vec<u8> = Vec::new();
+    let mut seen: FxHashMap<&str, [u64; N]> = FxHashMap::default();
+    for id in 0..dom.len() {
+        if dom.kind(id) != NodeKind::Element {
+            continue;
         }
-        out
+        let mut mask = [0u64; N];
+        for attr in [local_name!("class"), local_name!("id")] {
+            let Some(v) = dom.attr_local(id, &attr) else {
+                continue;
+            };
+            let m = seen.entry(v).or_insert_with(|| {
+                let mut m = [0u64; N];
+                for w in v.as_bytes().split(|b| !b.is_ascii_alphanumeric()) {
+                    if w.is_empty() {
+                        continue;
+                    }
+                    word.clear();
+                    word.extend(w.iter().map(u8::to_ascii_lowercase));
+                    for (m, set) in m.iter_mut().zip(sets) {
+                        *m |= set.mask_bytes(&word);
+                    }
+                }
+                m
+            });
+            for (a, b) in mask.iter_mut().zip(m.iter()) {
+                *a |= b;
+            }
+        }
+        for (o, m) in out.iter_mut().zip(mask) {
+            o[id] = m;
+        }
+    }
+    out
+}
+
+/// What the tables of this module say of one page, computed once per page ([`PageMarks::of`])
+/// and read by the learner's block context (`crate::learn::context::BlockContext`), the
+/// guideline's units ([`crate::page::units::Units::find`]) and the guideline's scopes, which
+/// used to compute each of them again.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageMarks {
+    /// [`keyword_masks`]: the [`KEYWORD_GROUPS`] each node's `class` / `id` names, by node id.
+    pub groups: Vec<u64>,
+    /// The [`UNIT_KEYWORDS`] groups each node's `class` / `id` names, by node id.
+    pub units: Vec<u64>,
+    /// [`landmark_mask`] of every element (0 for other nodes), by node id.
+    pub landmarks: Vec<u16>,
+    /// [`end_marker`] of every block, by block index.
+    pub end_markers: Vec<Option<EndMarker>>,
+}
+
+impl PageMarks {
+    /// The marks of `page` (its DOM and blocks), computed on first use and kept in the page's
+    /// memo ([`Page::memo`]). O(nodes + block text).
+    pub fn of(page: &Page) -> Arc<PageMarks> {
+        const MARKS: MemoKey<PageMarks> = MemoKey::new("keywords::page_marks");
+        page.memo(MARKS, || PageMarks::build(page.dom(), page.blocks()))
+    }
+
+    /// The marks of the page parsed as `dom` and segmented into `blocks`.
+    pub fn build(dom: &Dom, blocks: &Blocks) -> PageMarks {
+        let landmarks = (0..dom.len())
+            .map(|id| {
+                if dom.kind(id) == NodeKind::Element {
+                    landmark_mask(dom, id)
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let [groups, units] = element_masks_of([&LEARNER_KEYWORDS, &UNIT_KEYWORD_SET], dom);
+        PageMarks {
+            groups,
+            units,
+            landmarks,
+            end_markers: {
+                let mut buf = String::new();
+                (0..blocks.len())
+                    .map(|i| end_marker_in(dom, blocks, i, &mut buf))
+                    .collect()
+            },
+        }
+    }
+
+    /// The end marker of block `i` (`None` past the last block).
+    pub fn end_marker(&self, i: usize) -> Option<EndMarker> {
+        self.end_markers.get(i).copied().flatten()
     }
 }
 

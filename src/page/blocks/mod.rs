@@ -618,17 +618,37 @@ impl Blocks {
     /// space, white space collapsed to one space and trimmed ([`Features::chars`] characters).
     /// `dom` must be the DOM the blocks were built from. Allocates; O(block).
     pub fn text(&self, dom: &Dom, i: usize) -> String {
-        let mut raw = String::new();
+        let mut out = String::new();
+        self.text_into(dom, i, &mut out);
+        out
+    }
+
+    /// [`Blocks::text`] written into `out` (cleared first), so a caller that reads many
+    /// blocks' texts reuses one buffer. O(block).
+    pub fn text_into(&self, dom: &Dom, i: usize, out: &mut String) {
+        out.clear();
+        // A white space run (or `br` / `img`) seen since the last word: one space before the
+        // next word, none at the ends.
+        let mut gap = false;
         for id in self.blocks[i].nodes.clone() {
             match dom.kind(id) {
                 NodeKind::Text if !dom.is_non_text(id) => {
-                    raw.push_str(dom.node_text(id).unwrap_or(""));
+                    for c in dom.node_text(id).unwrap_or("").chars() {
+                        if c.is_whitespace() {
+                            gap = true;
+                        } else {
+                            if gap && !out.is_empty() {
+                                out.push(' ');
+                            }
+                            gap = false;
+                            out.push(c);
+                        }
+                    }
                 }
-                NodeKind::Element if role(dom, id) == Role::Space => raw.push(' '),
+                NodeKind::Element if role(dom, id) == Role::Space => gap = true,
                 _ => {}
             }
         }
-        raw.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
     /// The start of block `i`'s text ([`Blocks::text`]) for naming the block in a sentence: at

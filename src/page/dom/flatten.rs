@@ -69,8 +69,9 @@ pub(super) fn build(tree: Tree, stamps: Vec<Stamp>, text_len: usize, opts: DomOp
     let mut nodes: Vec<NodeInfo> = Vec::with_capacity(tree.len());
     // Arena ids → our pre-order ids (`NONE`: detached, in no tree).
     let mut map: Vec<u32> = vec![NONE; tree.len()];
-    let mut strings = String::with_capacity(text_len / 2);
-    let mut attrs: Vec<(LocalName, (usize, usize))> = Vec::new();
+    // The decoded text and attribute values: at most about the source's size.
+    let mut strings = String::with_capacity(text_len);
+    let mut attrs: Vec<(LocalName, (usize, usize))> = Vec::with_capacity(tree.len());
     let mut stack: Vec<u32> = Vec::new();
     walk(&tree, |n, open| {
         if !open {

@@ -108,6 +108,19 @@ const F_HTML_NS: u8 = 8;
 /// An element in the MathML namespace (neither this nor [`F_HTML_NS`]: SVG). Not inherited.
 const F_MATH_NS: u8 = 16;
 
+/// The characters of `s` that are not white space ([`char::is_whitespace`]); an ASCII text is
+/// counted byte by byte (its white space is tab, line feed, vertical tab, form feed, carriage
+/// return and space).
+fn count_non_space(s: &str) -> usize {
+    if s.is_ascii() {
+        s.bytes()
+            .filter(|b| !matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' '))
+            .count()
+    } else {
+        s.chars().filter(|c| !c.is_whitespace()).count()
+    }
+}
+
 #[derive(Debug, Clone)]
 struct NodeInfo {
     parent: u32,
@@ -411,9 +424,7 @@ impl Dom {
         };
         match slot.load(Ordering::Relaxed) {
             NOT_COUNTED => {
-                let n = self
-                    .node_text(id)
-                    .map_or(0, |s| s.chars().filter(|c| !c.is_whitespace()).count());
+                let n = self.node_text(id).map_or(0, count_non_space);
                 // Two threads asking at once both count the same number.
                 slot.store(
                     u32::try_from(n).unwrap_or(NOT_COUNTED - 1),

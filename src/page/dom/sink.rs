@@ -23,6 +23,9 @@ pub(super) enum TokKind {
     Doctype,
 }
 
+/// Source bytes per node the sink's arena and stamps are sized for ([`PosSink::new`]).
+const NODE_BYTES: usize = 32;
+
 #[derive(Debug)]
 pub(super) struct Stamp {
     pub(super) node: Id,
@@ -168,16 +171,19 @@ fn map_prefix(src: &str, dec: &str, dlen: usize) -> Option<usize> {
 }
 
 impl<'t> PosSink<'t> {
-    pub(super) fn new() -> Self {
+    /// A sink for a page of `text_len` bytes: its arena and stamps sized for the nodes such a
+    /// page has (about one per 32 bytes on the dev corpora), so they rarely grow.
+    pub(super) fn new(text_len: usize) -> Self {
+        let nodes = text_len / NODE_BYTES + 64;
         PosSink {
-            tree: RefCell::new(Tree::new()),
+            tree: RefCell::new(Tree::with_capacity(nodes)),
             text: Cell::new(""),
             kind: Cell::new(TokKind::None),
             span: Cell::new((0, 0)),
             name: RefCell::new(None),
             created: Cell::new(None),
             last_inserted: Cell::new(None),
-            stamps: RefCell::new(Vec::new()),
+            stamps: RefCell::new(Vec::with_capacity(nodes)),
             texts: RefCell::new(VecDeque::new()),
             scratch: RefCell::new(Vec::new()),
             errors: Cell::new(0),

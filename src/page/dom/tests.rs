@@ -357,4 +357,11 @@ fn non_space_chars_count_what_is_not_white_space() {
         0,
         "the document has no text of its own"
     );
+    // ASCII text, counted byte by byte: vertical tab, form feed and carriage return are white
+    // space, the control character U+001C is not (as `char::is_whitespace` says).
+    let d = parse("<p>a\u{b}b\u{c}c\rd\u{1c}e f</p>");
+    let p = d.text_nodes().next().unwrap().0;
+    let text = d.node_text(p).unwrap();
+    let want = text.chars().filter(|c| !c.is_whitespace()).count();
+    assert_eq!((d.non_space_chars(p), want), (7, 7), "{text:?}");
 }

@@ -21,7 +21,7 @@ use super::DomOptions;
 /// Tokenizes `text` with html5gum and builds the tree from it through the positioned sink: the
 /// tree and the span stamps of its nodes (see the module documentation of [`super`]).
 pub(super) fn parse(text: &str, opts: &DomOptions) -> (Tree, Vec<Stamp>) {
-    let sink = PosSink::new();
+    let sink = PosSink::new(text.len());
     sink.text.set(text);
     let tb = TreeBuilder::new(
         sink,

@@ -62,10 +62,11 @@ fn link(i: Id) -> u32 {
 }
 
 impl Tree {
-    /// A tree holding the document node alone.
-    pub(super) fn new() -> Tree {
+    /// A tree holding the document node alone, with room for `nodes` nodes before the arena
+    /// grows.
+    pub(super) fn with_capacity(nodes: usize) -> Tree {
         let mut t = Tree {
-            nodes: Vec::with_capacity(1024),
+            nodes: Vec::with_capacity(nodes.max(1)),
         };
         t.orphan(Data::Document);
         t
@@ -358,7 +359,7 @@ mod tests {
 
     #[test]
     fn links_follow_appends_moves_and_reparenting() {
-        let mut t = Tree::new();
+        let mut t = Tree::with_capacity(16);
         let [a, b, c, d] = [0; 4].map(|_| t.orphan(Data::Fragment));
         t.append_id(0, a);
         t.append_id(0, b);
@@ -391,7 +392,7 @@ mod tests {
 
     #[test]
     fn text_merges_with_a_text_neighbour() {
-        let mut t = Tree::new();
+        let mut t = Tree::with_capacity(16);
         let p = t.orphan(Data::Fragment);
         t.append_id(0, p);
         let x = t.append_text(p, StrTendril::from_slice("one ")).unwrap();
