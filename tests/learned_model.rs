@@ -1,8 +1,9 @@
 //! The shipped models rebuild byte for byte with the commands in `models/README.md`: the block
 //! model `learned` (`models/learned.json`) and the headline ranker (`models/headline.json`).
-//! A test binary of its own (`Cargo.toml`, `[[test]]`): cargo runs test binaries one after
-//! another, so no other test competes for the memory the fit sizes its histogram pool from
-//! (`cescope::learn::gbt::MEMORY_LIMIT_GB`).
+//! A module of the suite (`cargo test --release --test suite learned_model:: -- --ignored`):
+//! the fits size perpetual's histogram pool from a fixed limit
+//! (`cescope::learn::gbt::MEMORY_LIMIT_GB`), not from the memory free, so the tests running
+//! beside them cannot change the trees.
 
 use std::path::Path;
 

@@ -11,12 +11,13 @@
 //! `the_copy_predicts_what_perpetual_predicts`).
 //!
 //! **Fitting** ([`fit`]): binary log-loss (`Objective::LogLoss`), labels 1 = main content,
-//! perpetual's default 256 bins per feature, a fixed seed, on as many threads as the calling
-//! rayon pool has (`cescope train --threads`). perpetual splits the histogram work by
-//! feature, so the trees do not depend on the number of threads: the model files of
-//! `cescope train` are byte-identical with 1 and 2 threads (`tests/learn.rs`; on wcxb-dev's
-//! 1,497 pages a fit took 62.5 s on one thread and 44.8 s on two, same bytes). Rows beyond
-//! [`GbtParams::max_rows`] are a seeded sample.
+//! perpetual's default 256 bins per feature, a fixed seed, a fixed memory limit
+//! ([`MEMORY_LIMIT_GB`]), on as many threads as the calling rayon pool has (the training
+//! pipeline runs its fits side by side, each on one thread: `crate::learn::train`).
+//! perpetual splits the histogram work by feature, so the trees do not depend on the number
+//! of threads: the model files of `cescope train` are byte-identical with 1 and 2 threads
+//! (`tests/learn.rs`; on wcxb-dev's 1,497 pages a fit took 62.5 s on one thread and 44.8 s on
+//! two, same bytes). Rows beyond [`GbtParams::max_rows`] are a seeded sample.
 //!
 //! **Scoring**: `log_odds(row) = base + Σ_trees leaf(row)`, `probability = 1 / (1 + e^−log_odds)`.
 //! **Explanations** ([`Forest::contributions`]): the path-based attribution of Saabas (also
@@ -39,12 +40,16 @@ pub struct GbtParams {
     pub seed: u64,
 }
 
-/// perpetual's memory limit, in GB. Without one it sizes its pool of node histograms from the
-/// machine's free memory (up to 10 000 histograms of bins × features each, several GB per fit on
-/// the stack's rows); with it the pool is a fixed size whenever that much memory is free, so a
-/// fit does not depend on the machine. Two fits started together still see each other's
-/// memory: a method using this module fits its folds one at a time
-/// ([`crate::learn::Learner::parallel_folds`]).
+/// perpetual's memory limit, in GB. perpetual sizes its pool of node histograms (up to 10 000
+/// histograms of bins × features each), and so the most nodes a tree may grow, from the
+/// smaller of this limit and the memory sysinfo reports free. cescope's stand-in for sysinfo
+/// (`vendor/sysinfo`, applied by `[patch.crates-io]` in `Cargo.toml`) reports 64 GiB, so this
+/// limit alone decides and a fit does not depend on the machine, its page cache or the fits
+/// running beside it: the training pipeline runs its fits side by side
+/// (`crate::learn::train`). The pool does bound the trees: the shipped model's largest
+/// trees have 1 383 nodes, the pool's size. With the real sysinfo, a Linux machine (cgroup v1)
+/// whose page cache filled its memory reported under a GB free, shrank the pool and changed
+/// the trees. A fit of the shipped model's size holds about 3 GB.
 pub const MEMORY_LIMIT_GB: f32 = 2.0;
 
 /// No split feature: the node is a leaf.
@@ -324,17 +329,20 @@ impl Compiled {
             .map(|row| {
                 if self.nodes.is_empty() || row.len() != self.forest.width {
                     self.forest.log_odds(row)
+                } else if row.iter().any(|v| v.is_nan()) {
+                    self.forest.base + self.walk::<true>(row)
                 } else {
-                    self.forest.base + self.walk(row)
+                    self.forest.base + self.walk::<false>(row)
                 }
             })
             .collect()
     }
 
     /// The sum of the leaf values `row` reaches (a row of the forest's width), in tree
-    /// order from the start of `Iterator::sum`, as [`Forest::log_odds`] adds them.
+    /// order from the start of `Iterator::sum`, as [`Forest::log_odds`] adds them. Without
+    /// `MISSING` the row has no NaN (most rows): no step asks where a missing value goes.
     #[inline]
-    fn walk(&self, row: &[f64]) -> f64 {
+    fn walk<const MISSING: bool>(&self, row: &[f64]) -> f64 {
         let mut acc: f64 = std::iter::empty::<f64>().sum();
         for &root in &self.roots {
             let mut k = root as usize;
@@ -346,7 +354,7 @@ impl Compiled {
                     break;
                 }
                 let v = row.get(usize::from(n.feature)).copied().unwrap_or(f64::NAN);
-                let left = if v.is_nan() {
+                let left = if MISSING && v.is_nan() {
                     n.missing_left != 0
                 } else {
                     v < n.threshold
@@ -426,10 +434,24 @@ pub fn fit(
     weights: Option<&[f64]>,
     params: GbtParams,
 ) -> Result<Forest> {
-    if width == 0 || rows.len() != labels.len() * width {
+    fit_parts(&[rows], width, labels, weights, params)
+}
+
+/// [`fit`] on rows given in parts (one per page, say), row-major, each part a whole number of
+/// rows of `width` values, the parts together one row per label: the same forest as [`fit`] on
+/// the parts concatenated, without the concatenated copy (on the shipped model's training
+/// set, 0.8 GB per fit). Errors: as [`fit`].
+pub fn fit_parts(
+    parts: &[&[f64]],
+    width: usize,
+    labels: &[bool],
+    weights: Option<&[f64]>,
+    params: GbtParams,
+) -> Result<Forest> {
+    let values: usize = parts.iter().map(|p| p.len()).sum();
+    if width == 0 || values != labels.len() * width || parts.iter().any(|p| p.len() % width != 0) {
         return Err(Error::Train(format!(
-            "{} values for {} rows of {width} features",
-            rows.len(),
+            "{values} values for {} rows of {width} features",
             labels.len()
         )));
     }
@@ -442,15 +464,17 @@ pub fn fit(
             labels.len()
         )));
     }
+    let row: Vec<&[f64]> = parts.iter().flat_map(|p| p.chunks_exact(width)).collect();
     let pick = super::shallow::sample_rows(labels.len(), params.max_rows, params.seed);
     let n = pick.len();
     // perpetual's Matrix is column-major.
     let mut cols = vec![0.0; n * width];
     for (r, &i) in pick.iter().enumerate() {
-        for j in 0..width {
-            cols[j * n + r] = rows[i * width + j];
+        for (j, &v) in row[i].iter().enumerate() {
+            cols[j * n + r] = v;
         }
     }
+    drop(row);
     let y: Vec<f64> = pick
         .iter()
         .map(|&i| f64::from(u8::from(labels[i])))
@@ -621,6 +645,23 @@ mod tests {
         let mut short: Forest = serde_json::from_str(&a).unwrap();
         short.trees[0].value.pop();
         assert!(short.check(3).is_err());
+    }
+
+    /// Rows given in parts (uneven ones, an empty one) fit the forest the concatenated rows
+    /// fit, weights included; a part that splits a row, or values that are not one row per
+    /// label, are errors.
+    #[test]
+    fn fitting_parts_is_fitting_their_concatenation() {
+        let (rows, labels) = toy();
+        let weights: Vec<f64> = (0..labels.len()).map(|i| 1.0 + (i % 3) as f64).collect();
+        let whole = fit(&rows, 3, &labels, Some(&weights), params()).unwrap();
+        let (a, rest) = rows.split_at(3 * 7);
+        let (b, c) = rest.split_at(3 * 400);
+        let parts = fit_parts(&[a, &[], b, c], 3, &labels, Some(&weights), params()).unwrap();
+        assert_eq!(parts, whole);
+        let (d, e) = rows.split_at(3 * 7 + 1);
+        assert!(fit_parts(&[d, e], 3, &labels, None, params()).is_err());
+        assert!(fit_parts(&[a, b], 3, &labels, None, params()).is_err());
     }
 
     #[test]

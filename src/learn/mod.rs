@@ -128,16 +128,6 @@ pub trait Learner: Send + Sync + 'static {
         Ok(())
     }
 
-    /// May the pipeline fit cross-validation folds at the same time? A method whose fit sizes
-    /// itself from the memory free when it starts (perpetual's histogram pool and feature
-    /// sampling, [`gbt`]) says no: two folds fitted together each saw what the other had taken,
-    /// and the folds' trees — so a model file's CV figures — changed from run to run (seen on
-    /// the dev corpora: scrapinghub-dev 0.931 in one run, 0.922 in the next, the final trees
-    /// the same). Its fits use every thread of the pool instead. Default: yes.
-    fn parallel_folds(&self) -> bool {
-        true
-    }
-
     /// Can the method weigh its training pages ([`fit`](Learner::fit)'s `weights`)? Only a
     /// method that says yes takes `cescope train --balance corpora`
     /// ([`train::Balance::Corpora`]); the others are always given weights of 1. Default: no.

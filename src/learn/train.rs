@@ -3,12 +3,15 @@
 //! training pages, score a test set, and produce the model file's bytes.
 //!
 //! Deterministic: the pages are prepared in parallel but kept in page order, every fit runs on
-//! pages in that order with a seed derived from `--seed` (fold `f` gets its own), the folds are
-//! fitted in parallel but their scores are put back per page before any sum, and the averages
-//! are summed in page order — so the same job gives the same bytes with 1 or 2 threads.
+//! pages in that order with a seed derived from `--seed` (fold `f` gets its own), the folds and
+//! the final fit run side by side but the folds' scores are put back per page before any sum,
+//! and the averages are summed in page order — so the same job gives the same bytes with 1 or
+//! 2 threads.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -110,10 +113,16 @@ pub struct Trained {
     /// With `--folds corpus`: the same, each page scored by the model that never saw its
     /// corpus; empty otherwise.
     pub loco_pages: Vec<(PageMeta, Prf)>,
-    /// Wall-clock seconds of the three stages: reading and featurising the pages, the
-    /// cross-validation folds (site-grouped and leave-one-corpus-out; 0 without `--folds`),
-    /// the final fit.
-    pub seconds: [f64; 3],
+    /// Wall-clock seconds of the two stages: reading and featurising the pages; fitting (the
+    /// cross-validation folds, site-grouped and leave-one-corpus-out, and the final fit, run
+    /// side by side: [`run_fits`]).
+    pub seconds: [f64; 2],
+    /// Wall-clock seconds of each fit (a fold's includes scoring its pages): the final fit
+    /// first, then the site-grouped folds, then the leave-one-corpus-out folds, each in fold
+    /// order.
+    pub fit_seconds: Vec<f64>,
+    /// How many fits ran at a time (each on one thread when more than one).
+    pub lanes: usize,
 }
 
 /// A progress bar on standard error, or nothing.
@@ -183,53 +192,149 @@ fn refuse_overlap(
     Ok(())
 }
 
-/// The cross-validated score of every page of `prepared` (in page order): for each fold
-/// `f` in `0..k`, `l` fitted on the pages whose `fold_of` is not `f` (seed [`fold_seed`]) scores
-/// the pages whose `fold_of` is `f`. The folds are fitted in parallel when the learner allows
-/// it ([`Learner::parallel_folds`]); the scores are put back per page, so the result does not
-/// depend on the thread count. `done` is called once per fold. Errors: the learner's fit.
+/// One fit of a training job: the final fit on every training page, or fold `f` of a
+/// cross-validation whose folds are `fold_of` (one fold number per prepared page).
+#[derive(Debug, Clone, Copy)]
+enum Fit<'a> {
+    Final,
+    /// `loco`: a fold of the leave-one-corpus-out cross-validation (else site-grouped).
+    Fold {
+        loco: bool,
+        fold_of: &'a [usize],
+        f: usize,
+    },
+}
+
+/// What a [`Fit`] gives: the final fit's body, or the scores of the fold's pages, each with
+/// its page index.
+enum Fitted<B> {
+    Final(B),
+    Fold(Vec<(usize, Prf)>),
+}
+
+/// What a [`Fit`] gave and its wall-clock seconds.
+type Timed<B> = (Fitted<B>, f64);
+
+/// Where a lane of [`run_fits`] puts a fit's outcome (`None`: the fit did not run).
+type Slot<B> = Mutex<Option<Result<Timed<B>>>>;
+
+/// Runs every fit of `fits` (in any order, see below) and returns what each gave, in the order
+/// of `fits`. A fold `f` fits `l` on the pages whose `fold_of` is not `f` (seed
+/// [`fold_seed`]) and scores the pages whose `fold_of` is `f`; the final fit fits on every page
+/// with `seed` itself.
+///
+/// Fits run side by side, as many at a time as the calling rayon pool has threads ("lanes"),
+/// each on one thread (in a one-thread pool: a library that parallelises inside a fit,
+/// perpetual's histograms, then runs single-threaded, which its results do not depend on), in
+/// the order of `fits` as lanes free up; a single fit, or a pool of one thread, runs them one
+/// after another on the pool. Side by side is faster than one after another on all threads: a
+/// fit of the stack does not keep two cores busy (docs/learning.md, "Training time"); the
+/// memory of as many fits is held at once. `done` is called once per fit. The result does not
+/// depend on the order the fits run in or on the thread count (perpetual's trees depend
+/// neither on its thread count nor, with `vendor/sysinfo`, on the memory free: [`gbt`]).
+/// Returns each fit's result and wall-clock seconds, and the number of lanes. Errors: the
+/// learner's fit (the first in `fits` order).
+///
+/// [`gbt`]: crate::learn::gbt
 #[allow(clippy::too_many_arguments)]
-fn cross_validate<L: Learner>(
+fn run_fits<L: Learner>(
     l: &L,
     prepared: &[Prepared<L::PageData>],
-    fold_of: &[usize],
-    k: usize,
+    fits: &[Fit<'_>],
     seed: u64,
     balance: Balance,
     score: &(impl Fn(&L::Body, &Prepared<L::PageData>) -> Prf + Sync),
     done: &(dyn Fn() + Sync),
-) -> Result<Vec<Prf>> {
-    let fit_fold = |f: usize| -> Result<Vec<(usize, Prf)>> {
-        let kept: Vec<&Prepared<L::PageData>> = prepared
-            .iter()
-            .zip(fold_of)
-            .filter(|(_, &g)| g != f)
-            .map(|(p, _)| p)
-            .collect();
-        let train: Vec<&L::PageData> = kept.iter().map(|p| &p.data).collect();
-        let corpora: Vec<&str> = kept.iter().map(|p| p.meta.corpus.as_str()).collect();
-        let body = l.fit(&train, &balance.weights(&corpora), fold_seed(seed, f))?;
-        let scored = prepared
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| fold_of[*i] == f)
-            .map(|(i, p)| (i, score(&body, p)))
-            .collect();
+) -> Result<(Vec<Timed<L::Body>>, usize)> {
+    let fit_one = |fit: &Fit<'_>| -> Result<Timed<L::Body>> {
+        let clock = std::time::Instant::now();
+        let out = match *fit {
+            Fit::Final => {
+                let all: Vec<&L::PageData> = prepared.iter().map(|p| &p.data).collect();
+                let corpora: Vec<&str> = prepared.iter().map(|p| p.meta.corpus.as_str()).collect();
+                Fitted::Final(l.fit(&all, &balance.weights(&corpora), seed)?)
+            }
+            Fit::Fold { fold_of, f, .. } => {
+                let kept: Vec<&Prepared<L::PageData>> = prepared
+                    .iter()
+                    .zip(fold_of)
+                    .filter(|(_, &g)| g != f)
+                    .map(|(p, _)| p)
+                    .collect();
+                let train: Vec<&L::PageData> = kept.iter().map(|p| &p.data).collect();
+                let corpora: Vec<&str> = kept.iter().map(|p| p.meta.corpus.as_str()).collect();
+                let body = l.fit(&train, &balance.weights(&corpora), fold_seed(seed, f))?;
+                Fitted::Fold(
+                    prepared
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| fold_of[*i] == f)
+                        .map(|(i, p)| (i, score(&body, p)))
+                        .collect(),
+                )
+            }
+        };
         done();
-        Ok(scored)
+        Ok((out, clock.elapsed().as_secs_f64()))
     };
-    let per_fold: Vec<Result<Vec<(usize, Prf)>>> = if l.parallel_folds() {
-        (0..k).into_par_iter().map(fit_fold).collect()
-    } else {
-        (0..k).map(fit_fold).collect()
+    let lanes = rayon::current_num_threads().min(fits.len()).max(1);
+    if lanes == 1 {
+        let fitted = fits.iter().map(fit_one).collect::<Result<_>>()?;
+        return Ok((fitted, 1));
+    }
+    // `lanes` threads of our own, each taking the next fit until none is left: exactly `lanes`
+    // fits at a time (a rayon worker waiting for a fit in another pool would steal and start
+    // the next fit meanwhile: all of them at once, each holding its memory). A lane that cannot
+    // start leaves its fits to the others; with none, every fit is an error below.
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Slot<L::Body>> = fits.iter().map(|_| Mutex::new(None)).collect();
+    let lane = || {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let (Some(fit), Some(slot)) = (fits.get(i), slots.get(i)) else {
+                break;
+            };
+            let out = match &pool {
+                Ok(pool) => pool.install(|| fit_one(fit)),
+                Err(_) => fit_one(fit),
+            };
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
+        }
     };
-    let mut prf = vec![Prf::from_counts(0, 0, 0); prepared.len()];
-    for fold in per_fold {
-        for (i, s) in fold? {
-            prf[i] = s;
+    std::thread::scope(|scope| {
+        for n in 0..lanes {
+            let _ = std::thread::Builder::new()
+                .name(format!("cescope-fit-{n}"))
+                .spawn_scoped(scope, lane);
+        }
+    });
+    let fitted = slots
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .unwrap_or_else(|| Err(Error::Train("a fit did not run".into())))
+        })
+        .collect::<Result<_>>()?;
+    Ok((fitted, lanes))
+}
+
+/// The cross-validated score of each of `pages` pages (in page order): from the folds of
+/// `fitted` of the leave-one-corpus-out cross-validation when `loco`, else of the
+/// site-grouped one (`fits[i]` gave `fitted[i]`).
+fn scores_of<B>(fits: &[Fit<'_>], fitted: &[Timed<B>], pages: usize, loco: bool) -> Vec<Prf> {
+    let mut prf = vec![Prf::from_counts(0, 0, 0); pages];
+    for (fit, (out, _)) in fits.iter().zip(fitted) {
+        if let (Fit::Fold { loco: l, .. }, Fitted::Fold(scored)) = (fit, out) {
+            if *l == loco {
+                for &(i, s) in scored {
+                    prf[i] = s;
+                }
+            }
         }
     }
-    Ok(prf)
+    prf
 }
 
 /// Runs the pipeline for learner `l` (see the module documentation). Errors: those of
@@ -265,8 +370,8 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
     } else {
         0
     };
-    let fits = job.folds.unwrap_or(0) + loco_folds + 1;
-    let bar = Bar::new(job.progress, train_pages.len() + test_pages.len() + fits);
+    let n_fits = job.folds.unwrap_or(0) + loco_folds + 1;
+    let bar = Bar::new(job.progress, train_pages.len() + test_pages.len() + n_fits);
     let clock = std::time::Instant::now();
     bar.say("reading");
     let prepare =
@@ -289,49 +394,54 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
     bar.say("fitting");
     let metas: Vec<&PageMeta> = prepared.iter().map(|p| &p.meta).collect();
     let with_meta = |prf: Vec<Prf>| prepared.iter().map(|p| p.meta.clone()).zip(prf).collect();
-    let cross_validate_by = |fold_of: &[usize], k: usize| {
-        cross_validate(
-            l,
-            &prepared,
-            fold_of,
-            k,
-            job.seed,
-            job.balance,
-            &score,
-            &tick,
-        )
-    };
-    let mut cv_pages = Vec::new();
-    let cv = match job.folds {
+    // The folds of each cross-validation: site-grouped (`--folds K`), leaving one corpus out
+    // (`--folds corpus`; the corpora of the pages read: a corpus whose pages all failed to
+    // read has no fold).
+    let by_site = match job.folds {
         Some(k) => {
             let sites: Vec<&str> = prepared.iter().map(|p| p.meta.site.as_str()).collect();
-            let fold_of = folds::assign(&sites, k, job.seed)?;
-            let prf = cross_validate_by(&fold_of, k)?;
-            let rows = figures(&metas, &prf);
-            cv_pages = with_meta(prf);
-            Some(Figures { folds: k, rows })
+            Some((folds::assign(&sites, k, job.seed)?, k))
         }
         None => None,
     };
-    let mut loco_pages = Vec::new();
-    let loco = if job.loco {
-        // The corpora of the pages read (a corpus whose pages all failed to read has no fold).
+    let by_corpus = if job.loco {
         let corpora: Vec<&str> = prepared.iter().map(|p| p.meta.corpus.as_str()).collect();
         let (fold_of, names) = folds::by_corpus(&corpora)?;
-        let k = names.len();
-        let prf = cross_validate_by(&fold_of, k)?;
-        let rows = figures(&metas, &prf);
-        loco_pages = with_meta(prf);
-        Some(Figures { folds: k, rows })
+        Some((fold_of, names.len()))
     } else {
         None
     };
-    let cv_secs = clock.elapsed().as_secs_f64() - read_secs;
-    let all: Vec<&L::PageData> = prepared.iter().map(|p| &p.data).collect();
-    let corpora: Vec<&str> = prepared.iter().map(|p| p.meta.corpus.as_str()).collect();
-    let body = l.fit(&all, &job.balance.weights(&corpora), job.seed)?;
-    bar.inc();
-    let fit_secs = clock.elapsed().as_secs_f64() - read_secs - cv_secs;
+    // Every fit of the job, the final fit first (the largest: it starts while the folds run).
+    let mut fits = vec![Fit::Final];
+    for (loco, split) in [(false, &by_site), (true, &by_corpus)] {
+        if let Some((fold_of, k)) = split {
+            fits.extend((0..*k).map(|f| Fit::Fold { loco, fold_of, f }));
+        }
+    }
+    let (fitted, lanes) = run_fits(l, &prepared, &fits, job.seed, job.balance, &score, &tick)?;
+    let fit_seconds: Vec<f64> = fitted.iter().map(|(_, s)| *s).collect();
+    let fit_secs = clock.elapsed().as_secs_f64() - read_secs;
+    let mut cv_pages = Vec::new();
+    let cv = by_site.as_ref().map(|(_, k)| {
+        let prf = scores_of(&fits, &fitted, prepared.len(), false);
+        let rows = figures(&metas, &prf);
+        cv_pages = with_meta(prf);
+        Figures { folds: *k, rows }
+    });
+    let mut loco_pages = Vec::new();
+    let loco = by_corpus.as_ref().map(|(_, k)| {
+        let prf = scores_of(&fits, &fitted, prepared.len(), true);
+        let rows = figures(&metas, &prf);
+        loco_pages = with_meta(prf);
+        Figures { folds: *k, rows }
+    });
+    let Some(body) = fitted.into_iter().find_map(|(f, _)| match f {
+        Fitted::Final(b) => Some(b),
+        Fitted::Fold(_) => None,
+    }) else {
+        bar.done();
+        return Err(Error::Train("the final fit gave no model".into()));
+    };
     let test = (!tested.is_empty()).then(|| {
         let prf: Vec<Prf> = tested.par_iter().map(|p| score(&body, p)).collect();
         let metas: Vec<&PageMeta> = tested.iter().map(|p| &p.meta).collect();
@@ -371,7 +481,9 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
         pages: prepared.len(),
         cv_pages,
         loco_pages,
-        seconds: [read_secs, cv_secs, fit_secs],
+        seconds: [read_secs, fit_secs],
+        fit_seconds,
+        lanes,
     })
 }
 
