@@ -370,25 +370,23 @@ impl Facts<'_> {
 
     /// The keyword groups of `id` and its ancestors up to `up` elements above, ORed.
     fn kw_up(&self, id: NodeId, up: usize) -> u64 {
-        let mut m = 0;
-        let mut cur = Some(id);
-        let mut level = 0;
-        while let Some(e) = cur {
-            if self.dom.kind(e) == NodeKind::Element {
-                if level > up {
-                    break;
-                }
-                m |= self.kw[e];
-                level += 1;
-            }
-            cur = self.dom.parent(e);
-        }
-        m
+        self.ored_up(id, up, self.kw)
     }
 
     /// The landmark bits of `id` and its ancestors up to `up` elements above, ORed.
     fn landmark_up(&self, id: NodeId, up: usize) -> u16 {
-        let mut m = 0;
+        self.ored_up(id, up, &self.marks.landmarks)
+    }
+
+    /// `masks` (one per node) of `id` and its element ancestors up to `up` elements above,
+    /// ORed.
+    fn ored_up<T: Copy + Default + std::ops::BitOrAssign>(
+        &self,
+        id: NodeId,
+        up: usize,
+        masks: &[T],
+    ) -> T {
+        let mut m = T::default();
         let mut cur = Some(id);
         let mut level = 0;
         while let Some(e) = cur {
@@ -396,7 +394,7 @@ impl Facts<'_> {
                 if level > up {
                     break;
                 }
-                m |= self.marks.landmarks[e];
+                m |= masks[e];
                 level += 1;
             }
             cur = self.dom.parent(e);
