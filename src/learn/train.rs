@@ -421,20 +421,18 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
     let (fitted, lanes) = run_fits(l, &prepared, &fits, job.seed, job.balance, &score, &tick)?;
     let fit_seconds: Vec<f64> = fitted.iter().map(|(_, s)| *s).collect();
     let fit_secs = clock.elapsed().as_secs_f64() - read_secs;
-    let mut cv_pages = Vec::new();
-    let cv = by_site.as_ref().map(|(_, k)| {
-        let prf = scores_of(&fits, &fitted, prepared.len(), false);
+    // One cross-validation's figures and per-page scores (leave-one-corpus-out when `loco`).
+    let figures_of = |loco: bool, k: usize| {
+        let prf = scores_of(&fits, &fitted, prepared.len(), loco);
         let rows = figures(&metas, &prf);
-        cv_pages = with_meta(prf);
-        Figures { folds: *k, rows }
-    });
-    let mut loco_pages = Vec::new();
-    let loco = by_corpus.as_ref().map(|(_, k)| {
-        let prf = scores_of(&fits, &fitted, prepared.len(), true);
-        let rows = figures(&metas, &prf);
-        loco_pages = with_meta(prf);
-        Figures { folds: *k, rows }
-    });
+        (Figures { folds: k, rows }, with_meta(prf))
+    };
+    let (cv, cv_pages) = by_site.as_ref().map(|(_, k)| figures_of(false, *k)).unzip();
+    let (loco, loco_pages) = by_corpus
+        .as_ref()
+        .map(|(_, k)| figures_of(true, *k))
+        .unzip();
+    let (cv_pages, loco_pages) = (cv_pages.unwrap_or_default(), loco_pages.unwrap_or_default());
     let Some(body) = fitted.into_iter().find_map(|(f, _)| match f {
         Fitted::Final(b) => Some(b),
         Fitted::Fold(_) => None,
