@@ -113,9 +113,14 @@ fn big_page(mb: usize) {
     // the property and soak tests run all of them on smaller pages) one serial set, whose
     // masked-page path is the one new piece of work a set does on a big page.
     let sets: Vec<&str> = combine::shipped().iter().map(|s| s.name()).collect();
-    let big = registry()
-        .into_iter()
-        .filter(|e| !sets.contains(&e.name()) || e.name() == "3xdsc");
+    // rs-trafilatura's own run is superlinear on this page: 0.5 MB/s at 50 MiB (111 s of the
+    // test's 149 s in a release build, `cescope bench` on the page) against 10.8 MB/s on the
+    // corpus pages. Past 5 MiB the test leaves that crate out; cescope's side of it (decoding,
+    // the alignment of its text) is the same code as readability's, which stays, and the 2 MiB
+    // page runs trafilatura whole.
+    let big = registry().into_iter().filter(|e| {
+        (!sets.contains(&e.name()) || e.name() == "3xdsc") && (mb <= 5 || e.name() != "trafilatura")
+    });
     for e in big {
         let x = e.run(&p, &Params::defaults(e.params()));
         if e.name() == "danag" {
@@ -124,16 +129,18 @@ fn big_page(mb: usize) {
     }
 }
 
-/// A 5 MiB page in the default (debug) test run: every algorithm's big-page path, at a tenth
-/// of the cost of the 50 MiB page below.
+/// A 2 MiB page in the default (debug) test run: every algorithm on a page of about 14 000
+/// virtual lines, at a twenty-fifth of the cost of the 50 MiB page below (no algorithm switches
+/// path by page size; this was 5 MiB and 217 s of a loaded debug run, mostly CCB's blur at
+/// `opt-level = 1`, while CI runs the 50 MiB page in release anyway).
 #[test]
-fn five_megabyte_page() {
-    big_page(5);
+fn two_megabyte_page() {
+    big_page(2);
 }
 
 /// The 50 MiB page (far beyond real pages): about 8 minutes in a debug build on 2 cores,
 /// seconds in release; `.ci/run` runs it in its release pass of the ignored tests
-/// (`cargo test --release --test '*' -- --ignored`).
+/// (`cargo test --release --test suite --test soak -- --ignored`).
 #[test]
 #[ignore = "slow in a debug build: .ci/run runs it in release"]
 fn fifty_megabyte_page() {

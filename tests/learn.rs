@@ -114,11 +114,11 @@ fn model_files_are_byte_identical_with_one_and_two_threads() {
     for name in names {
         let m = find_method(name).unwrap();
         let j = job(c.path(), Some(3));
+        // Two runs on pools of different sizes: equal bytes show the file depends neither on
+        // the threads nor on the run (a third run on the same pool checked nothing more).
         let one = pool(1).install(|| m.train(&j)).unwrap();
         let two = pool(2).install(|| m.train(&j)).unwrap();
-        let again = pool(2).install(|| m.train(&j)).unwrap();
         assert_eq!(one.bytes, two.bytes, "{name}: 1 vs 2 threads");
-        assert_eq!(two.bytes, again.bytes, "{name}: twice");
         let cv = one.cv.expect("cross-validated");
         assert_eq!(cv.folds, 3);
         // One row for the corpus, one per page type; pages add up.
@@ -484,23 +484,26 @@ fn cescope_train_on_a_gold_folder_then_extract_and_eval_with_the_model() {
     );
 }
 
-/// `cescope train` on the shared dev corpora, 3 folds: runs end to end and beats a floor far
-/// below the prototype's figures (0.865 / 0.795 with the S features).
+/// `cescope train` on two of the shared dev corpora, 3 folds: runs end to end and beats a floor
+/// far below the prototype's figures (0.865 / 0.795 with the S features).
 #[test]
 #[ignore = "needs ../shared/corpus"]
 fn shallow_cross_validates_on_the_dev_corpora() {
     cross_validates_on_the_dev_corpora("shallow");
 }
 
-/// `method` trained on scrapinghub-dev and wcxb-dev with 3 folds grouped by site: F1 above 0.7
-/// and 0.6. Three folds, not the five of the figures in docs/learning.md: the check is that the
-/// pipeline runs end to end on real pages and scores each page by a model that never saw its
-/// site, and three folds fit 3 × 2/3 of the pages instead of 5 × 4/5 (the CRF's took about
-/// 5 minutes of CI with five).
+/// `method` trained on scrapinghub-dev and readability (228 pages) with 3 folds grouped by
+/// site: F1 above 0.7 and 0.6 (`cescope train --method M --folds 3 --seed 1` on these two
+/// corpora: shallow 0.867 / 0.767, crf 0.854 / 0.780). The check is that the pipeline runs end
+/// to end on real pages and scores each page by a model that never saw its site (readability's
+/// pages have no URLs, so they are one site, scored by models fitted on scrapinghub-dev alone);
+/// the figures of docs/learning.md (5 folds, all four corpora) come from `cescope train`.
+/// With wcxb-dev's 1 497 pages as well, the CRF's run took 593 s and the tree's 201 s of a
+/// loaded release run; on these two corpora, 24 s and 15 s.
 fn cross_validates_on_the_dev_corpora(method: &str) {
     let root = Path::new(ROOT).join("../shared/corpus");
     let j = TrainJob {
-        train: vec![root.join("scrapinghub-dev"), root.join("wcxb-dev")],
+        train: vec![root.join("scrapinghub-dev"), root.join("readability")],
         test: Vec::new(),
         folds: Some(3),
         seed: 1,
@@ -518,7 +521,7 @@ fn cross_validates_on_the_dev_corpora(method: &str) {
             .f1
     };
     assert!(f1("scrapinghub-dev") > 0.7, "{method}: {:?}", cv.rows);
-    assert!(f1("wcxb-dev") > 0.6, "{method}: {:?}", cv.rows);
+    assert!(f1("readability") > 0.6, "{method}: {:?}", cv.rows);
 }
 
 /// `cescope train --method crf` on the shared dev corpora, 3 folds: runs end to end and beats

@@ -386,10 +386,60 @@ fn every_test_file_is_built() {
     assert!(files > 5, "only {files} test files found");
 }
 
+/// CI's release pass runs the ignored tests of the test targets that have some
+/// (`cargo test --release --test suite --test soak -- --ignored`, `.ci/run`), which spares
+/// release builds of the others (`features`, `gold_fault`, `read_memory`). Every test file with
+/// an `#[ignore]` test must therefore belong to a target that line names: the suite for its
+/// modules, its own `[[test]]` name otherwise. Fails for a target left out (checked by adding
+/// an ignored test to `tests/read_memory.rs`).
+#[test]
+fn ignored_tests_are_in_the_release_pass() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let suite = std::fs::read_to_string(root.join("tests/suite.rs")).unwrap();
+    let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    let pass = ci
+        .lines()
+        .find(|l| {
+            l.trim_start().starts_with("cargo test")
+                && l.contains("--release")
+                && l.contains("-- --ignored")
+        })
+        .expect(".ci/run has a release pass of the ignored tests");
+    let named: Vec<&str> = pass
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .filter(|w| w[0] == "--test")
+        .map(|w| w[1])
+        .collect();
+    let mut with_ignored = 0;
+    for entry in std::fs::read_dir(root.join("tests")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".rs") else {
+            continue;
+        };
+        let text = std::fs::read_to_string(root.join("tests").join(&name)).unwrap();
+        if !text.contains("#[ignore") {
+            continue;
+        }
+        with_ignored += 1;
+        let in_suite = suite.lines().any(|l| l.trim() == format!("mod {stem};"));
+        let target = if in_suite { "suite" } else { stem };
+        assert!(
+            named.contains(&target),
+            "tests/{name} has ignored tests, but .ci/run's release pass ({pass:?}) does not name --test {target}"
+        );
+    }
+    assert!(
+        with_ignored > 5,
+        "only {with_ignored} test files with ignored tests"
+    );
+}
+
 /// No unit test of the library needs `../shared/corpus`: CI runs the ignored tests of the test
-/// targets only (`cargo test --release --test '*' -- --ignored`, `.ci/run`), which spares a
-/// release build of the library's own test harness, so a corpus test inside `src/` would never
-/// run. Such a test belongs in `tests/`.
+/// targets only (`cargo test --release --test suite --test soak -- --ignored`, `.ci/run`), which
+/// spares a release build of the library's own test harness, so a corpus test inside `src/`
+/// would never run. Such a test belongs in `tests/`.
 #[test]
 fn corpus_tests_are_in_the_test_targets() {
     let mut files = Vec::new();
