@@ -308,10 +308,8 @@ struct Facts<'a> {
     dom: &'a Dom,
     blocks: &'a Blocks,
     records: &'a Records,
-    /// [`UNIT_KEYWORDS`] masks by node ([`PageMarks::units`]).
-    kw: &'a [u64],
-    /// The page's learner keyword masks, landmarks and end markers, shared with the learner's
-    /// block context.
+    /// The page's keyword masks ([`UNIT_KEYWORDS`] ones in [`PageMarks::units`]), landmarks
+    /// and end markers, shared with the learner's block context.
     marks: &'a PageMarks,
     /// Prefix sums of words and linked words over blocks (length blocks + 1).
     words: Vec<u64>,
@@ -370,7 +368,7 @@ impl Facts<'_> {
 
     /// The keyword groups of `id` and its ancestors up to `up` elements above, ORed.
     fn kw_up(&self, id: NodeId, up: usize) -> u64 {
-        self.ored_up(id, up, self.kw)
+        self.ored_up(id, up, &self.marks.units)
     }
 
     /// The landmark bits of `id` and its ancestors up to `up` elements above, ORed.
@@ -446,7 +444,6 @@ impl Units {
             away: away_regions(dom, &marks.groups),
             marks: &marks,
             declared: Declared::of_page(page),
-            kw: &marks.units,
             page_words: words[n],
             words,
             linked,
@@ -553,7 +550,7 @@ impl Units {
                 }
             }
             // Captions.
-            let kw = f.kw[id];
+            let kw = f.marks.units[id];
             if name == "figcaption" || (kw & caption_bit != 0 && beside_a_picture(dom, id)) {
                 let r = f.blocks_in(id);
                 if !r.is_empty() && f.words_of(&r) <= 100 && !f.is_wrapper(id) {

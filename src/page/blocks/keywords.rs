@@ -510,7 +510,7 @@ pub fn element_masks_of<const N: usize>(sets: [&KeywordSet; N], dom: &Dom) -> [V
 /// used to compute each of them again.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageMarks {
-    /// [`keyword_masks`]: the [`KEYWORD_GROUPS`] each node's `class` / `id` names, by node id.
+    /// The [`KEYWORD_GROUPS`] each node's `class` / `id` names, by node id.
     pub groups: Vec<u64>,
     /// The [`UNIT_KEYWORDS`] groups each node's `class` / `id` names, by node id.
     pub units: Vec<u64>,
@@ -566,11 +566,6 @@ static LEARNER_KEYWORDS: LazyLock<KeywordSet> = LazyLock::new(|| KeywordSet::new
 /// [`KEYWORD_GROUPS`] (see the module documentation).
 pub fn keyword_mask(word: &str) -> u64 {
     LEARNER_KEYWORDS.mask(word)
-}
-
-/// [`KeywordSet::element_masks`] of [`KEYWORD_GROUPS`].
-pub fn keyword_masks(dom: &Dom) -> Vec<u64> {
-    LEARNER_KEYWORDS.element_masks(dom)
 }
 
 #[cfg(test)]
