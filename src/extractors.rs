@@ -261,11 +261,19 @@ pub fn find(name: &str) -> Result<Arc<dyn Extractor>> {
     Err(Error::UnknownAlgorithm {
         name: name.to_string(),
         known: format!(
-            "{}, or a filter-set FILE.toml or a model FILE.json",
+            "{}, or a filter-set FILE.toml or a model FILE.json{NOT_BUILT}",
             registry().every_name().join(", ")
         ),
     })
 }
+
+/// What the unknown-algorithm error of [`find`] adds in a build without the opt-in reference
+/// extractors (Cargo feature `reference`, off by default).
+#[cfg(feature = "reference")]
+const NOT_BUILT: &str = "";
+#[cfg(not(feature = "reference"))]
+const NOT_BUILT: &str = " (the reference extractors `trafilatura` and `readability` are in builds \
+     with the `reference` feature: cargo build --release --features reference)";
 
 /// Resolves `all` (the registered extractors) or a comma-separated list of names, set files
 /// and model files ([`find`]).

@@ -10,9 +10,11 @@
 //! selections rendered to text against gold standards with the word-sequence LCS measure
 //! ([`metrics`], which also serves the gold importer).
 //!
-//! Cargo features, both on by default: `tui` (the inspector, module `tui`: ratatui, crossterm,
-//! syntect) and `plots` (the SVG plots of `eval --report`: plotters). `cargo build
-//! --no-default-features` gives the library and a CLI for batch use without them.
+//! Cargo features: `tui` (the inspector, module `tui`: ratatui, crossterm, syntect) and `plots`
+//! (the SVG plots of `eval --report`: plotters), on by default — `cargo build
+//! --no-default-features` gives the library and a CLI for batch use without them — and
+//! `reference`, opt-in: the reference extractors `trafilatura` (rs-trafilatura) and
+//! `readability` (dom_smoothie).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -79,7 +79,7 @@ fn eval_report_without_plots_writes_the_json() {
 }
 
 /// The reference extractors exist exactly in builds with the `reference` feature; without it,
-/// naming one is the usual unknown-algorithm error.
+/// naming one is the usual unknown-algorithm error, which says how to build them.
 #[test]
 fn reference_extractors_follow_the_feature() {
     let d = corpus();
@@ -98,5 +98,6 @@ fn reference_extractors_follow_the_feature() {
     } else {
         assert!(!listed("trafilatura") && !listed("readability"), "{names}");
         assert!(!o.status.success() && err.contains("readability"), "{err}");
+        assert!(err.contains("--features reference"), "{err}");
     }
 }

@@ -388,7 +388,8 @@ fn every_test_file_is_built() {
 
 /// CI's release pass runs the ignored tests of the test targets that have some
 /// (`cargo test --release --test suite --test soak -- --ignored`, `.ci/run`), which spares
-/// release builds of the others (`features`, `gold_fault`, `read_memory`). Every test file with
+/// release builds of the others (`features`, `gold_fault`, `read_memory`), and builds the
+/// opt-in `reference` feature. Every test file with
 /// an `#[ignore]` test must therefore belong to a target that line names: the suite for its
 /// modules, its own `[[test]]` name otherwise. Fails for a target left out (checked by adding
 /// an ignored test to `tests/read_memory.rs`).
@@ -433,6 +434,18 @@ fn ignored_tests_are_in_the_release_pass() {
     assert!(
         with_ignored > 5,
         "only {with_ignored} test files with ignored tests"
+    );
+    // The reference extractors are opt-in (Cargo.toml): the README's `cargo test` does not build
+    // them, so CI's release pass must, or tests/reference.rs would run nowhere.
+    assert!(
+        pass.contains("--features reference"),
+        ".ci/run's release pass ({pass:?}) does not build the opt-in `reference` feature"
+    );
+    assert!(
+        ci.lines().any(|l| l.trim_start().starts_with("cargo test")
+            && l.contains("--features reference")
+            && l.contains("reference::")),
+        ".ci/run runs no release pass of the reference extractors' own tests (reference::)"
     );
 }
 

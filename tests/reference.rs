@@ -191,3 +191,37 @@ fn reference_extractors_are_filter_set_members() {
     assert!(!x.selection.is_empty());
     assert_eq!(x.selection, page.normalize(&two));
 }
+
+/// The versions explain and the warnings name are the ones Cargo.lock builds.
+#[test]
+fn versions_are_the_ones_built() {
+    use cescope::algorithms::reference::RefCrate;
+    use cescope::algorithms::{readability::Readability, trafilatura::Trafilatura};
+    let lock = include_str!("../Cargo.lock");
+    for v in [Trafilatura.about().version, Readability.about().version] {
+        let (name, version) = v.split_once(' ').unwrap();
+        let entry = format!("name = \"{name}\"\nversion = \"{version}\"\n");
+        assert!(lock.contains(&entry), "{v} is not what Cargo.lock builds");
+    }
+}
+
+/// The reference extractors are members of a stacked model like any other
+/// (`cescope train --members`).
+#[test]
+fn reference_extractors_can_be_members() {
+    use cescope::learn::stack::Members;
+    let m = Members::new(&["cetd", "readability", "trafilatura"]).unwrap();
+    assert!(m.feature_names().iter().any(|f| f == "readability_block"));
+    assert!(m
+        .feature_names()
+        .iter()
+        .any(|f| f == "trafilatura_coverage"));
+    let page = Page::from_text(
+        "r.html",
+        "<html><body><article><p>One two three four five six seven eight nine ten eleven \
+         twelve thirteen fourteen fifteen.</p></article></body></html>",
+    );
+    let v = m.verdicts(&page);
+    assert_eq!(v.len(), 3);
+    assert!(v.iter().all(|b| b.len() == page.blocks().len()));
+}

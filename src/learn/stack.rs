@@ -791,26 +791,6 @@ mod tests {
         assert!(e.contains("no member extractor named"), "{e}");
     }
 
-    /// The reference extractors are members like any other (when built with them).
-    #[cfg(feature = "reference")]
-    #[test]
-    fn reference_extractors_can_be_members() {
-        let m = Members::new(&["cetd", "readability", "trafilatura"]).unwrap();
-        assert!(m.feature_names().iter().any(|f| f == "readability_block"));
-        assert!(m
-            .feature_names()
-            .iter()
-            .any(|f| f == "trafilatura_coverage"));
-        let page = Page::from_text(
-            "r.html",
-            "<html><body><article><p>One two three four five six seven eight nine ten eleven \
-             twelve thirteen fourteen fifteen.</p></article></body></html>",
-        );
-        let v = m.verdicts(&page);
-        assert_eq!(v.len(), 3);
-        assert!(v.iter().all(|b| b.len() == page.blocks().len()));
-    }
-
     #[test]
     fn a_page_without_blocks_has_no_rows() {
         let page = Page::from_text(
