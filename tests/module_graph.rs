@@ -438,12 +438,12 @@ fn ignored_tests_are_in_the_release_pass() {
     // The reference extractors are opt-in (Cargo.toml): the README's `cargo test` does not build
     // them, so CI's release pass must, or tests/reference.rs would run nowhere.
     assert!(
-        pass.contains("--features reference"),
+        pass.contains("cescope/reference"),
         ".ci/run's release pass ({pass:?}) does not build the opt-in `reference` feature"
     );
     assert!(
         ci.lines().any(|l| l.trim_start().starts_with("cargo test")
-            && l.contains("--features reference")
+            && l.contains("cescope/reference")
             && l.contains("reference::")),
         ".ci/run runs no release pass of the reference extractors' own tests (reference::)"
     );
