@@ -472,3 +472,62 @@ fn corpus_tests_are_in_the_test_targets() {
         "library unit tests that need the corpus (CI would not run them): {marked:?}"
     );
 }
+
+/// The features cargo gives each dependency (`cargo tree -e normal,build,dev -p cescope`, with
+/// `extra` flags): name and version → features, over every line the crate appears on.
+fn dependency_features(extra: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["tree", "--locked", "-e", "normal,build,dev"])
+        .args(["-p", "cescope", "--prefix", "none", "-f", "{p} {f}"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "cargo tree {extra:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut crates = BTreeMap::<String, BTreeSet<String>>::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let mut words = line.split_whitespace();
+        let (Some(name), Some(version)) = (words.next(), words.next()) else {
+            continue;
+        };
+        let features = crates.entry(format!("{name} {version}")).or_default();
+        for w in words.filter(|w| !w.starts_with('(')) {
+            features.extend(w.split(',').map(str::to_string));
+        }
+    }
+    crates
+}
+
+/// The feature pins among the dev-dependencies (`Cargo.toml`) hold: a build without the default
+/// features gives every dependency it shares with the default build the same features, so
+/// `.ci/run`'s features test and `cargo test` compile each dependency once. (Without the pins,
+/// `either`, `regex-automata`, ... had fewer features there, and 33 crates compiled twice.)
+#[test]
+fn the_build_without_default_features_shares_every_dependency() {
+    let all = dependency_features(&[]);
+    let bare = dependency_features(&["--no-default-features"]);
+    assert!(
+        all.len() > 100 && bare.len() > 100,
+        "{} / {}",
+        all.len(),
+        bare.len()
+    );
+    let differ: Vec<String> = bare
+        .iter()
+        .filter(|(name, _)| !name.starts_with("cescope "))
+        .filter_map(|(name, f)| {
+            let g = all.get(name)?;
+            (f != g).then(|| format!("{name}: {f:?} here, {g:?} in the default build"))
+        })
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "update the feature pins in Cargo.toml's dev-dependencies:\n{}",
+        differ.join("\n")
+    );
+}
