@@ -487,10 +487,10 @@ fn dependency_features(extra: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
     assert!(
         out.status.success(),
         "cargo tree {extra:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
+        crate::common::stderr(&out)
     );
     let mut crates = BTreeMap::<String, BTreeSet<String>>::new();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
+    for line in crate::common::stdout(&out).lines() {
         let mut words = line.split_whitespace();
         let (Some(name), Some(version)) = (words.next(), words.next()) else {
             continue;
