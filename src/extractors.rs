@@ -148,8 +148,9 @@ impl<'a, T: ?Sized> IntoIterator for &'a Registry<T> {
     }
 }
 
-/// The name of the shipped learned model: `cescope train --method stack` on the three shared
-/// dev corpora (scrapinghub-dev, MIT; wcxb-dev, CC-BY-4.0; readability, Apache-2.0), the file
+/// The name of the shipped learned model: `cescope train --method stack` on the four shared
+/// dev corpora (scrapinghub-dev, MIT; wcxb-dev, CC-BY-4.0; readability, Apache-2.0;
+/// cleaneval-dev, no licence stated; `models/README.md` gives the command), the file
 /// `models/learned.json` compiled into the binary. It is not in `all` ([`registry`]): it was
 /// trained on those corpora, so an `eval --algo all` on them would score it on its own
 /// training pages; name it to use it.

@@ -21,7 +21,10 @@ fn corpus_root() -> std::path::PathBuf {
     Path::new(ROOT).join("../../shared/corpus")
 }
 
-/// The command in `models/README.md` rebuilds the shipped model byte for byte.
+/// The command in `models/README.md` rebuilds the shipped model byte for byte: the final fit
+/// on the four dev corpora, without cross-validation (the model file is the model and its
+/// training record; its cross-validated figures are the README's tables, printed by the same
+/// command with `--folds 5` or `--folds corpus`, which also store them in the file written).
 #[test]
 #[ignore = "needs ../shared/corpus"]
 fn the_shipped_model_rebuilds_byte_identically() {
@@ -34,7 +37,7 @@ fn the_shipped_model_rebuilds_byte_identically() {
             root.join("cleaneval-dev"),
         ],
         test: Vec::new(),
-        folds: Some(5),
+        folds: None,
         seed: 1,
         progress: false,
         ..TrainJob::default()
