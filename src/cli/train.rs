@@ -24,7 +24,9 @@ use super::{shown, with_threads};
 /// headline candidates, trained on gold headlines). With `--folds K`, the training pages are
 /// first cross-validated grouped by site; with `--folds corpus`, leaving one training corpus
 /// out at a time (trained on the others, scored on it); the table is printed and stored in the
-/// model. The model itself is always fitted on all training pages.
+/// model. The model itself is always fitted on all training pages. Every method but `mss` is
+/// fitted by a learner crate that a build has with `--features train` (`cargo build --release
+/// --features train`); the model files run in any build.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
     /// The learned method (shallow, svm, mss, crf, stack; headline: the headline ranker).

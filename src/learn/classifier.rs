@@ -316,6 +316,7 @@ mod tests {
         name: "classifier-test",
         description: "a toy",
         source: "none",
+        fitter: None,
     };
 
     /// The rows are computed once per page: re-running at other thresholds (a slider) and

@@ -65,11 +65,11 @@ use serde::{Deserialize, Serialize};
 
 use super::classifier::{BlockClassifier, BlockScorer};
 use super::model::ModelFile;
-use super::shallow::{
-    block_rows, check_classes, feature_names, fmt, BlockData, BASE_FEATURES, N_FEATURES,
-};
+use super::shallow::{block_rows, feature_names, fmt, BlockData, BASE_FEATURES, N_FEATURES};
 use super::{Learner, MethodInfo};
-use crate::error::{Error, Result};
+#[cfg(feature = "train")]
+use crate::error::Error;
+use crate::error::Result;
 use crate::extract::Extractor;
 use crate::page::Page;
 use crate::selection::Selection;
@@ -545,12 +545,14 @@ impl BlockScorer for Scorer {
 }
 
 /// Reads a little-endian `u32` at `at`.
+#[cfg(feature = "train")]
 fn u32_at(buf: &[u8], at: usize) -> Option<u32> {
     let b = buf.get(at..at.checked_add(4)?)?;
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
 /// Reads a little-endian `f64` at `at`.
+#[cfg(feature = "train")]
 fn f64_at(buf: &[u8], at: usize) -> Option<f64> {
     let b = buf.get(at..at.checked_add(8)?)?;
     let mut a = [0u8; 8];
@@ -566,6 +568,7 @@ fn f64_at(buf: &[u8], at: usize) -> Option<f64> {
 /// Only for the file the trainer has just written: crfs' reader does not check every offset of
 /// a damaged file (a model file's body is cescope's JSON, checked by [`CrfBody::check`], never
 /// CRFsuite bytes).
+#[cfg(feature = "train")]
 pub fn body_from_crfsuite(bytes: &[u8]) -> Result<CrfBody> {
     let bad = |what: &str| Error::Train(format!("the CRF trainer's model file: {what}"));
     let model = crfs::Model::new(bytes).map_err(|e| bad(&e.to_string()))?;
@@ -635,9 +638,10 @@ pub fn sequence_of(rows: &[f64]) -> Vec<Attributes> {
 /// Fits the CRF on sequences (see the module documentation; empty sequences are skipped) and
 /// returns the trained CRFsuite model file's bytes. Errors: [`Error::Train`] (one class only,
 /// the trainer's errors).
+#[cfg(feature = "train")]
 pub fn train_crfsuite(seqs: &[Sequence]) -> Result<Vec<u8>> {
     let labels: Vec<bool> = seqs.iter().flat_map(|s| s.1.iter().copied()).collect();
-    check_classes(&labels)?;
+    super::shallow::check_classes(&labels)?;
     let err = |e: std::io::Error| Error::Train(format!("CRF (crfs L-BFGS): {e}"));
     let mut trainer = crfs::Trainer::lbfgs()
         .with_c1(C1)
@@ -669,11 +673,18 @@ pub fn train_crfsuite(seqs: &[Sequence]) -> Result<Vec<u8>> {
 
 /// Fits the CRF on sequences and reads its weights ([`train_crfsuite`],
 /// [`body_from_crfsuite`]). Errors: [`Error::Train`].
+#[cfg(feature = "train")]
 pub fn fit_crf(seqs: &[Sequence]) -> Result<CrfBody> {
     let bytes = train_crfsuite(seqs)?;
     let body = body_from_crfsuite(&bytes)?;
     body.check().map_err(Error::Train)?;
     Ok(body)
+}
+
+/// In a build without the learners (feature `train`): [`super::fitter_missing`].
+#[cfg(not(feature = "train"))]
+pub fn fit_crf(_seqs: &[Sequence]) -> Result<CrfBody> {
+    Err(super::fitter_missing(INFO.name, "crfs"))
 }
 
 /// The CRF method (`--method crf`).
@@ -684,6 +695,7 @@ static INFO: MethodInfo = MethodInfo {
     name: "crf",
     description: "a linear-chain CRF labelling the page's blocks as one sequence over their shallow text features (Gibson et al. 2007)",
     source: "Gibson, Wellner and Lubar 2007; Mohammadzadeh 2013, 3.3.2.2; Lafferty et al. 2001; trained by crfs (CRFsuite, Okazaki 2007)",
+    fitter: Some("crfs"),
 };
 
 impl Learner for Crf {

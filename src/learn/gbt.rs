@@ -372,6 +372,7 @@ pub fn sigmoid(x: f64) -> f64 {
 }
 
 /// Copies perpetual's tree (nodes in a map, the root numbered 0) into pre-order arrays.
+#[cfg(feature = "train")]
 fn copy_tree(t: &perpetual::tree::core::Tree) -> std::result::Result<GbtTree, String> {
     let mut out = GbtTree::default();
     // (perpetual node number, index of the parent's slot to patch, is left child)
@@ -480,7 +481,22 @@ pub fn fit_parts(
         .map(|&i| f64::from(u8::from(labels[i])))
         .collect();
     let w: Option<Vec<f64>> = weights.map(|w| pick.iter().map(|&i| w[i]).collect());
-    let matrix = perpetual::Matrix::new(&cols, n, width);
+    boost(&cols, n, width, &y, w.as_deref(), params)
+}
+
+/// perpetual's fit of the column-major matrix `cols` (`n` rows of `width` values), its labels
+/// `y` (0 or 1) and row weights `w`, copied into a checked [`Forest`]. Errors: [`Error::Train`]
+/// (perpetual's own errors, a tree that does not copy).
+#[cfg(feature = "train")]
+fn boost(
+    cols: &[f64],
+    n: usize,
+    width: usize,
+    y: &[f64],
+    w: Option<&[f64]>,
+    params: GbtParams,
+) -> Result<Forest> {
+    let matrix = perpetual::Matrix::new(cols, n, width);
     let mut booster = perpetual::PerpetualBooster::default()
         .set_objective(perpetual::objective::Objective::LogLoss)
         .set_budget(params.budget)
@@ -489,7 +505,7 @@ pub fn fit_parts(
         .set_memory_limit(Some(MEMORY_LIMIT_GB))
         .set_log_iterations(0);
     booster
-        .fit(&matrix, &y, w.as_deref(), None)
+        .fit(&matrix, y, w, None)
         .map_err(|e| Error::Train(format!("gradient boosting (perpetual): {e}")))?;
     let trees = booster
         .get_prediction_trees()
@@ -504,6 +520,20 @@ pub fn fit_parts(
     };
     forest.check(width).map_err(Error::Train)?;
     Ok(forest)
+}
+
+/// In a build without the learners (feature `train`): [`super::fitter_missing`] (`cescope
+/// train` says so before it reads a page, [`super::check_fitter`]).
+#[cfg(not(feature = "train"))]
+fn boost(
+    _cols: &[f64],
+    _n: usize,
+    _width: usize,
+    _y: &[f64],
+    _w: Option<&[f64]>,
+    _params: GbtParams,
+) -> Result<Forest> {
+    Err(super::fitter_missing("gradient-boosting", "perpetual"))
 }
 
 #[cfg(test)]

@@ -69,6 +69,37 @@ pub struct MethodInfo {
     pub description: &'static str,
     /// The paper, section and algorithm it implements.
     pub source: &'static str,
+    /// The crate that fits it, when that is not cescope's own code (`perpetual`, `crfs`,
+    /// `linfa-trees`, `linfa-svm`): such a method trains only in a build with the `train`
+    /// feature ([`CAN_FIT`]). `None`: fitted by cescope itself (`mss`).
+    pub fitter: Option<&'static str>,
+}
+
+/// Does this build have the learner crates that fit models (Cargo feature `train`: perpetual,
+/// crfs, linfa-trees, linfa-svm)? Without them every model file still loads and extracts
+/// (cescope's own copy of its trees and weights runs it); only fitting is refused
+/// ([`check_fitter`]). `cargo test` always has them; `cargo build` has them with
+/// `--features train`.
+pub const CAN_FIT: bool = cfg!(feature = "train");
+
+/// `Ok` when a method fitted by the crate `fitter` (`None`: by cescope itself) can be trained in
+/// a build that has the learners or not (`can_fit`, [`CAN_FIT`] for this build). Errors:
+/// [`fitter_missing`].
+pub fn check_fitter(method: &str, fitter: Option<&str>, can_fit: bool) -> Result<()> {
+    match fitter {
+        Some(krate) if !can_fit => Err(fitter_missing(method, krate)),
+        _ => Ok(()),
+    }
+}
+
+/// The [`Error::Train`] of fitting `method` with the crate `krate` in a build without the
+/// learners: names both, and the build command that adds them.
+pub fn fitter_missing(method: &str, krate: &str) -> Error {
+    Error::Train(format!(
+        "the {method} method is fitted by the {krate} crate, which this build of cescope leaves \
+         out; build with the learners: cargo build --release --features train \
+         (docs/learning.md). Its model files run in any build"
+    ))
 }
 
 /// A learned method, typed: how a page becomes training data, how a model is fitted, and how
@@ -176,6 +207,8 @@ impl<L: Learner> Method for Erased<L> {
     }
 
     fn train(&self, job: &TrainJob) -> Result<Trained> {
+        let info = self.0.info();
+        check_fitter(info.name, info.fitter, CAN_FIT)?;
         match &job.members {
             Some(names) => train::run(&self.0.with_members(names)?, job),
             None => train::run(&self.0, job),
@@ -256,4 +289,48 @@ pub fn method_names() -> Vec<&'static str> {
 /// list).
 pub fn load_model(path: &Path) -> Result<Arc<dyn Extractor>> {
     model::load(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without the learners a method fitted by a learner crate is refused with the crate and
+    /// the build that has it; cescope's own fit (`mss`) and a build with the learners pass.
+    #[test]
+    fn a_build_without_the_learners_says_which_build_fits() {
+        let e = check_fitter("stack", Some("perpetual"), false)
+            .unwrap_err()
+            .to_string();
+        for part in ["stack", "perpetual", "--features train", "model files run"] {
+            assert!(e.contains(part), "{part:?} missing from {e:?}");
+        }
+        assert!(check_fitter("stack", Some("perpetual"), true).is_ok());
+        assert!(check_fitter("mss", None, false).is_ok());
+    }
+
+    /// The tests are built with the learners (the dev-dependency on cescope itself), and every
+    /// registered method names its learner crate, or none when cescope fits it: the crates of
+    /// the `train` feature, each behind one method at least.
+    #[test]
+    fn the_tests_have_the_learners_and_every_method_names_its_fitter() {
+        assert!(
+            check_fitter("stack", Some("perpetual"), CAN_FIT).is_ok(),
+            "cargo test builds cescope without the `train` feature"
+        );
+        let fitters: Vec<(&str, Option<&str>)> = methods()
+            .iter()
+            .map(|m| (m.info().name, m.info().fitter))
+            .collect();
+        assert_eq!(
+            fitters,
+            [
+                ("shallow", Some("linfa-trees")),
+                ("svm", Some("linfa-svm")),
+                ("mss", None),
+                ("crf", Some("crfs")),
+                ("stack", Some("perpetual")),
+            ]
+        );
+    }
 }

@@ -657,6 +657,7 @@ static METHOD: MethodInfo = MethodInfo {
     name: "mss",
     description: "Maximum Subsequence Segmentation: Naive Bayes token scores over trigram + parent tag, the maximum-scoring subsequence (Pasternack & Roth 2009)",
     source: "Pasternack & Roth 2009; Mohammadzadeh 2013, 3.3.1.4, Formula 3.5, Algorithm 8",
+    fitter: None,
 };
 
 /// One page prepared for MSS ([`MssMethod`]): its distinct feature values with their counts

@@ -29,8 +29,6 @@
 
 use std::sync::Arc;
 
-use linfa::prelude::*;
-use linfa_trees::{DecisionTree, SplitQuality};
 use ndarray::{Array1, Array2};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -371,6 +369,7 @@ pub fn fmt(v: f64) -> String {
 }
 
 /// linfa's tree as [`Node`]s in pre-order (leaves' counts filled later).
+#[cfg(feature = "train")]
 fn convert(node: &linfa_trees::TreeNode<f64, bool>, out: &mut Vec<Node>) -> usize {
     let k = out.len();
     let kids = node.children();
@@ -422,19 +421,9 @@ pub fn fit_tree(rows: &[f64], labels: &[bool], seed: u64) -> Result<TreeBody> {
             w[j] = 1.0 + 1.0 / 1024.0;
         }
     }
-    let ds = Dataset::new(x, y)
-        .with_weights(w)
-        .with_feature_names(feature_names());
-    let tree = DecisionTree::<f64, bool>::params()
-        .split_quality(SplitQuality::Entropy)
-        .max_depth(Some(12))
-        .min_weight_leaf(32.0)
-        .min_weight_split(64.0)
-        .fit(&ds)
-        .map_err(|e| Error::Train(format!("decision tree: {e}")))?;
-    let mut nodes = Vec::new();
-    convert(tree.root_node(), &mut nodes);
-    let mut body = TreeBody { nodes };
+    let mut body = TreeBody {
+        nodes: grow(x, y, w)?,
+    };
     let mut counts = vec![(0usize, 0usize); body.nodes.len()];
     for i in 0..n {
         let leaf = body.path(&rows[i * N_FEATURES..(i + 1) * N_FEATURES]).0;
@@ -451,6 +440,34 @@ pub fn fit_tree(rows: &[f64], labels: &[bool], seed: u64) -> Result<TreeBody> {
         }
     }
     Ok(body)
+}
+
+/// linfa-trees' fit of the sampled rows `x`, their labels `y` and weights `w` (see the module
+/// documentation for the settings), as [`Node`]s in pre-order with the leaves' counts still to
+/// fill. Errors: [`Error::Train`] (linfa's).
+#[cfg(feature = "train")]
+fn grow(x: Array2<f64>, y: Array1<bool>, w: Array1<f32>) -> Result<Vec<Node>> {
+    use linfa::prelude::*;
+    use linfa_trees::{DecisionTree, SplitQuality};
+    let ds = Dataset::new(x, y)
+        .with_weights(w)
+        .with_feature_names(feature_names());
+    let tree = DecisionTree::<f64, bool>::params()
+        .split_quality(SplitQuality::Entropy)
+        .max_depth(Some(12))
+        .min_weight_leaf(32.0)
+        .min_weight_split(64.0)
+        .fit(&ds)
+        .map_err(|e| crate::error::Error::Train(format!("decision tree: {e}")))?;
+    let mut nodes = Vec::new();
+    convert(tree.root_node(), &mut nodes);
+    Ok(nodes)
+}
+
+/// In a build without the learners (feature `train`): [`super::fitter_missing`].
+#[cfg(not(feature = "train"))]
+fn grow(_x: Array2<f64>, _y: Array1<bool>, _w: Array1<f32>) -> Result<Vec<Node>> {
+    Err(super::fitter_missing(INFO.name, "linfa-trees"))
 }
 
 /// A classifier fitted on the shallow-feature rows of blocks ([`block_rows`]): what a block
@@ -524,6 +541,7 @@ static INFO: MethodInfo = MethodInfo {
     name: "shallow",
     description: "a decision tree over the shallow text features of each block and its neighbours (Kohlschütter et al. 2010)",
     source: "Kohlschütter, Fankhauser and Nejdl 2010, sections 4-5; Mohammadzadeh 2013, 3.3.2.1",
+    fitter: Some("linfa-trees"),
 };
 
 impl BlockFit for TreeFit {

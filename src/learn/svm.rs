@@ -24,7 +24,6 @@
 use linfa::composing::platt_scaling::platt_newton_method;
 use linfa::prelude::*;
 use linfa::Platt;
-use linfa_svm::Svm;
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
 
@@ -180,23 +179,7 @@ pub fn fit_svm(rows: &[f64], labels: &[bool], seed: u64) -> Result<SvmBody> {
             row[j] = (row[j] - mean[j]) / scale[j];
         }
     }
-    let ds = Dataset::new(x.clone(), y.clone());
-    let svm = Svm::<f64, bool>::params()
-        .linear_kernel()
-        .pos_neg_weights(1.0, 1.0)
-        // libsvm's stopping tolerance: linfa's default (1e-7) runs SMO for minutes on a few
-        // thousand overlapping blocks. No shrinking: linfa-svm 0.8.1's shrinking overflows an
-        // index (solver_smo.rs:655) on such data.
-        .eps(1e-3)
-        .fit(&ds)
-        .map_err(|e| Error::Train(format!("linear SVM: {e}")))?;
-    let mut weights = vec![0.0; N_FEATURES];
-    for (j, w) in weights.iter_mut().enumerate() {
-        let mut e = Array1::<f64>::zeros(N_FEATURES);
-        e[j] = 1.0;
-        *w = svm.weighted_sum(&e);
-    }
-    let bias = -svm.rho;
+    let (weights, bias) = solve(Dataset::new(x.clone(), y.clone()))?;
     let mut body = SvmBody {
         mean,
         scale,
@@ -221,6 +204,35 @@ pub fn fit_svm(rows: &[f64], labels: &[bool], seed: u64) -> Result<SvmBody> {
     Ok(body)
 }
 
+/// linfa-svm's linear SVM on the scaled sample `ds`: one weight per feature (the decision value
+/// of a unit vector) and the bias. Errors: [`Error::Train`] (linfa's).
+#[cfg(feature = "train")]
+fn solve(ds: Dataset<f64, bool, ndarray::Ix1>) -> Result<(Vec<f64>, f64)> {
+    use linfa_svm::Svm;
+    let svm = Svm::<f64, bool>::params()
+        .linear_kernel()
+        .pos_neg_weights(1.0, 1.0)
+        // libsvm's stopping tolerance: linfa's default (1e-7) runs SMO for minutes on a few
+        // thousand overlapping blocks. No shrinking: linfa-svm 0.8.1's shrinking overflows an
+        // index (solver_smo.rs:655) on such data.
+        .eps(1e-3)
+        .fit(&ds)
+        .map_err(|e| Error::Train(format!("linear SVM: {e}")))?;
+    let mut weights = vec![0.0; N_FEATURES];
+    for (j, w) in weights.iter_mut().enumerate() {
+        let mut e = Array1::<f64>::zeros(N_FEATURES);
+        e[j] = 1.0;
+        *w = svm.weighted_sum(&e);
+    }
+    Ok((weights, -svm.rho))
+}
+
+/// In a build without the learners (feature `train`): [`super::fitter_missing`].
+#[cfg(not(feature = "train"))]
+fn solve(_ds: Dataset<f64, bool, ndarray::Ix1>) -> Result<(Vec<f64>, f64)> {
+    Err(super::fitter_missing(INFO.name, "linfa-svm"))
+}
+
 /// The linear SVM's fit ([`fit_svm`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SvmFit;
@@ -232,6 +244,7 @@ static INFO: MethodInfo = MethodInfo {
     name: "svm",
     description: "a linear SVM over the shallow text features of each block and its neighbours, Platt-scaled (Kohlschütter et al. 2010)",
     source: "Kohlschütter, Fankhauser and Nejdl 2010, sections 4-5; Mohammadzadeh 2013, 3.3.2.1; Platt 1999",
+    fitter: Some("linfa-svm"),
 };
 
 impl BlockFit for SvmFit {

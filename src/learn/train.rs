@@ -660,6 +660,7 @@ mod tests {
         name: "fold-spy",
         description: "remembers the pages it was fitted on",
         source: "none",
+        fitter: None,
     };
 
     /// A learner that remembers the pages (file names) each fit saw, and extracts a page's

@@ -198,6 +198,7 @@ pub fn cross_validate_with(
     seed: u64,
     peers: Vec<Arc<dyn HeadlineFinder>>,
 ) -> Result<HeadlineReport> {
+    super::check_fitter(METHOD, Some("perpetual"), super::CAN_FIT)?;
     let (pages, _notes) = data::gather(corpora)?;
     let (pages, _dropped) = with_headline(pages);
     if pages.is_empty() {
@@ -273,8 +274,10 @@ pub fn model_of(
 /// Fits the ranker on every page of `corpora` with a gold headline and returns its model file
 /// ([`model_of`]; write it with [`ModelFile::to_bytes`] and [`model::write`]) and the notes of
 /// [`data::gather`] (pages left out: no gold, unfinished gold files). Errors: those of
-/// [`data::gather`]; [`Error::Train`] when no page has a gold headline or from [`fit`].
+/// [`data::gather`]; [`Error::Train`] when no page has a gold headline, from [`fit`], or in a
+/// build without the learners ([`super::check_fitter`]).
 pub fn train(corpora: &[PathBuf], seed: u64) -> Result<(ModelFile<Forest>, Vec<String>)> {
+    super::check_fitter(METHOD, Some("perpetual"), super::CAN_FIT)?;
     let (pages, notes) = data::gather(corpora)?;
     let (pages, _dropped) = with_headline(pages);
     if pages.is_empty() {
