@@ -481,22 +481,21 @@ pub fn fit_parts(
         .map(|&i| f64::from(u8::from(labels[i])))
         .collect();
     let w: Option<Vec<f64>> = weights.map(|w| pick.iter().map(|&i| w[i]).collect());
-    boost(&cols, n, width, &y, w.as_deref(), params)
+    boost(&cols, width, &y, w.as_deref(), params)
 }
 
-/// perpetual's fit of the column-major matrix `cols` (`n` rows of `width` values), its labels
-/// `y` (0 or 1) and row weights `w`, copied into a checked [`Forest`]. Errors: [`Error::Train`]
-/// (perpetual's own errors, a tree that does not copy).
+/// perpetual's fit of the column-major matrix `cols` (`y.len()` rows of `width` values), its
+/// labels `y` (0 or 1) and row weights `w`, copied into a checked [`Forest`]. Errors:
+/// [`Error::Train`] (perpetual's own errors, a tree that does not copy).
 #[cfg(feature = "train")]
 fn boost(
     cols: &[f64],
-    n: usize,
     width: usize,
     y: &[f64],
     w: Option<&[f64]>,
     params: GbtParams,
 ) -> Result<Forest> {
-    let matrix = perpetual::Matrix::new(cols, n, width);
+    let matrix = perpetual::Matrix::new(cols, y.len(), width);
     let mut booster = perpetual::PerpetualBooster::default()
         .set_objective(perpetual::objective::Objective::LogLoss)
         .set_budget(params.budget)
@@ -525,14 +524,7 @@ fn boost(
 /// In a build without the learners (feature `train`): [`super::fitter_missing`] (`cescope
 /// train` says so before it reads a page, [`super::check_fitter`]).
 #[cfg(not(feature = "train"))]
-fn boost(
-    _cols: &[f64],
-    _n: usize,
-    _width: usize,
-    _y: &[f64],
-    _w: Option<&[f64]>,
-    _params: GbtParams,
-) -> Result<Forest> {
+fn boost(_: &[f64], _: usize, _: &[f64], _: Option<&[f64]>, _: GbtParams) -> Result<Forest> {
     Err(super::fitter_missing("gradient-boosting", "perpetual"))
 }
 
