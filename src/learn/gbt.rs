@@ -40,6 +40,10 @@ pub struct GbtParams {
     pub seed: u64,
 }
 
+/// The crate that fits the trees (feature `train`): the [`super::MethodInfo::fitter`] of every
+/// method fitted here (`stack`, the headline ranker).
+pub const FITTER: &str = "perpetual";
+
 /// perpetual's memory limit, in GB. perpetual sizes its pool of node histograms (up to 10 000
 /// histograms of bins × features each), and so the most nodes a tree may grow, from the
 /// smaller of this limit and the memory sysinfo reports free. cescope's stand-in for sysinfo
@@ -525,7 +529,7 @@ fn boost(
 /// train` says so before it reads a page, [`super::check_fitter`]).
 #[cfg(not(feature = "train"))]
 fn boost(_: &[f64], _: usize, _: &[f64], _: Option<&[f64]>, _: GbtParams) -> Result<Forest> {
-    Err(super::fitter_missing("gradient-boosting", "perpetual"))
+    Err(super::fitter_missing("gradient-boosting", FITTER))
 }
 
 #[cfg(test)]

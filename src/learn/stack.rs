@@ -487,7 +487,7 @@ static INFO: MethodInfo = MethodInfo {
     name: "stack",
     description: "gradient-boosted trees over each block's shallow features, DOM context, records and the verdicts of cetd, lqf and bte",
     source: "Kohlschütter et al. 2010 (block classification); Weissig and Gottron (CombinE), learned; features per the learning prototype",
-    fitter: Some("perpetual"),
+    fitter: Some(gbt::FITTER),
 };
 
 impl Learner for Stack {

@@ -198,7 +198,7 @@ pub fn cross_validate_with(
     seed: u64,
     peers: Vec<Arc<dyn HeadlineFinder>>,
 ) -> Result<HeadlineReport> {
-    super::check_fitter(METHOD, Some("perpetual"), super::CAN_FIT)?;
+    super::check_fitter(METHOD, Some(gbt::FITTER), super::CAN_FIT)?;
     let (pages, _notes) = data::gather(corpora)?;
     let (pages, _dropped) = with_headline(pages);
     if pages.is_empty() {
@@ -277,7 +277,7 @@ pub fn model_of(
 /// [`data::gather`]; [`Error::Train`] when no page has a gold headline, from [`fit`], or in a
 /// build without the learners ([`super::check_fitter`]).
 pub fn train(corpora: &[PathBuf], seed: u64) -> Result<(ModelFile<Forest>, Vec<String>)> {
-    super::check_fitter(METHOD, Some("perpetual"), super::CAN_FIT)?;
+    super::check_fitter(METHOD, Some(gbt::FITTER), super::CAN_FIT)?;
     let (pages, notes) = data::gather(corpora)?;
     let (pages, _dropped) = with_headline(pages);
     if pages.is_empty() {
