@@ -387,31 +387,45 @@ fn every_test_file_is_built() {
 }
 
 /// CI's release pass runs the ignored tests of the test targets that have some
-/// (`cargo test --release --test suite --test soak -- --ignored`, `.ci/run`), which spares
-/// release builds of the others (`features`, `gold_fault`, `read_memory`), and builds the
-/// opt-in `reference` feature. Every test file with
-/// an `#[ignore]` test must therefore belong to a target that line names: the suite for its
-/// modules, its own `[[test]]` name otherwise. Fails for a target left out (checked by adding
-/// an ignored test to `tests/read_memory.rs`).
+/// (`cargo test --release --test suite -- --ignored` beside `... --test soak -- --ignored`,
+/// `.ci/run`, when the corpus is there), which spares release builds of the others
+/// (`features`, `gold_fault`, `read_memory`), and builds the opt-in `reference` feature. Every
+/// test file with an `#[ignore]` test must therefore belong to a target those lines name: the
+/// suite for its modules, its own `[[test]]` name otherwise. Fails for a target left out
+/// (checked by adding an ignored test to `tests/read_memory.rs`, and by leaving out the soak's
+/// line).
 #[test]
 fn ignored_tests_are_in_the_release_pass() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let suite = std::fs::read_to_string(root.join("tests/suite.rs")).unwrap();
     let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap();
-    let pass = ci
+    // The branch that runs when ../shared/corpus is there: up to its `else`.
+    let with_corpus = ci
         .lines()
-        .find(|l| {
+        .skip_while(|l| !l.contains("-d ../shared/corpus"))
+        .take_while(|l| l.trim() != "else");
+    let runs: Vec<&str> = with_corpus
+        .filter(|l| {
             l.trim_start().starts_with("cargo test")
                 && l.contains("--release")
                 && l.contains("-- --ignored")
         })
-        .expect(".ci/run has a release pass of the ignored tests");
-    let named: Vec<&str> = pass
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .windows(2)
-        .filter(|w| w[0] == "--test")
-        .map(|w| w[1])
+        .collect();
+    assert!(
+        !runs.is_empty(),
+        ".ci/run has a release pass of the ignored tests"
+    );
+    let pass = runs.join("\n");
+    let named: Vec<&str> = runs
+        .iter()
+        .flat_map(|run| {
+            run.split_whitespace()
+                .collect::<Vec<_>>()
+                .windows(2)
+                .filter(|w| w[0] == "--test")
+                .map(|w| w[1])
+                .collect::<Vec<_>>()
+        })
         .collect();
     let mut with_ignored = 0;
     for entry in std::fs::read_dir(root.join("tests")).unwrap() {
@@ -473,20 +487,20 @@ fn corpus_tests_are_in_the_test_targets() {
     );
 }
 
-/// The features cargo gives each dependency (`cargo tree -e normal,build,dev -p cescope`, with
-/// `extra` flags): name and version → features, over every line the crate appears on.
-fn dependency_features(extra: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
+/// The features cargo gives each crate of a build (`cargo tree --prefix none -f '{p} {f}'`
+/// with `args`: the edges, packages and features that name the build): name and version →
+/// features, over every line the crate appears on.
+fn crate_features(args: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = std::process::Command::new(cargo)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["tree", "--locked", "-e", "normal,build,dev"])
-        .args(["-p", "cescope", "--prefix", "none", "-f", "{p} {f}"])
-        .args(extra)
+        .args(["tree", "--locked", "--prefix", "none", "-f", "{p} {f}"])
+        .args(args)
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "cargo tree {extra:?}: {}",
+        "cargo tree {args:?}: {}",
         crate::common::stderr(&out)
     );
     let mut crates = BTreeMap::<String, BTreeSet<String>>::new();
@@ -509,25 +523,76 @@ fn dependency_features(extra: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
 /// `either`, `regex-automata`, ... had fewer features there, and 33 crates compiled twice.)
 #[test]
 fn the_build_without_default_features_shares_every_dependency() {
-    let all = dependency_features(&[]);
-    let bare = dependency_features(&["--no-default-features"]);
-    assert!(
-        all.len() > 100 && bare.len() > 100,
-        "{} / {}",
-        all.len(),
-        bare.len()
-    );
-    let differ: Vec<String> = bare
-        .iter()
-        .filter(|(name, _)| !name.starts_with("cescope "))
-        .filter_map(|(name, f)| {
-            let g = all.get(name)?;
-            (f != g).then(|| format!("{name}: {f:?} here, {g:?} in the default build"))
-        })
-        .collect();
+    let tests = ["-e", "normal,build,dev", "-p", "cescope"];
+    let all = crate_features(&tests);
+    let bare = crate_features(&[&tests[..], &["--no-default-features"]].concat());
+    let differ = differing_features(&bare, &all, |name| !name.starts_with("cescope "));
     assert!(
         differ.is_empty(),
         "update the feature pins in Cargo.toml's dev-dependencies:\n{}",
         differ.join("\n")
     );
+}
+
+/// The Python package as `.ci/run` builds it (`pip install ./python` with
+/// `MATURIN_PEP517_ARGS="--features ci"`: no dev-dependencies) gives every crate it shares with
+/// the release test pass before it (`cargo test --release -p cescope -p cescope-python
+/// --features cescope/reference,cescope-python/ci`) the same features, cescope itself
+/// included, so maturin compiles PyO3 and the package's crate only. (When the learners became
+/// the feature `train`, which the tests get from a dev-dependency, the package's build lacked
+/// it and compiled cescope, serde_json, rs-trafilatura, ... a second time: 123 s.)
+#[test]
+fn the_python_package_in_ci_shares_every_crate_with_the_release_test_pass() {
+    let pass = crate_features(&[
+        "-e",
+        "normal,build,dev",
+        "-p",
+        "cescope",
+        "-p",
+        "cescope-python",
+        "--features",
+        "cescope/reference,cescope-python/ci",
+    ]);
+    let package = crate_features(&[
+        "-e",
+        "normal,build",
+        "-p",
+        "cescope-python",
+        "--features",
+        "ci",
+    ]);
+    assert!(
+        package.keys().any(|name| name.starts_with("cescope ")),
+        "{:?}",
+        package.keys()
+    );
+    let differ = differing_features(&package, &pass, |name| !name.starts_with("cescope-python "));
+    assert!(
+        differ.is_empty(),
+        "give python/Cargo.toml's feature `ci` what the release test pass builds with:\n{}",
+        differ.join("\n")
+    );
+}
+
+/// The crates of `build` (`crate_features`) that `other` also builds, with other features (the
+/// crates `keep` says to compare): one line each, empty when the two share every such crate.
+fn differing_features(
+    build: &BTreeMap<String, BTreeSet<String>>,
+    other: &BTreeMap<String, BTreeSet<String>>,
+    keep: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    assert!(
+        build.len() > 100 && other.len() > 100,
+        "{} / {} crates: is cargo tree's output read right?",
+        build.len(),
+        other.len()
+    );
+    build
+        .iter()
+        .filter(|(name, _)| keep(name))
+        .filter_map(|(name, f)| {
+            let g = other.get(name)?;
+            (f != g).then(|| format!("{name}: {f:?} here, {g:?} there"))
+        })
+        .collect()
 }
