@@ -1,5 +1,6 @@
 //! The positioned DOM (`cescope::page::dom`): span invariants on the sample pages and on
-//! arbitrary input, and lol_html as a differential oracle for where tags, text and comments are
+//! arbitrary input; html5ever's own tokenizer as a differential oracle for the DOM's tokenizer
+//! (the same tree, node for node: `same_tree_as_html5ever`); and lol_html as a differential oracle for where tags, text and comments are
 //! and for `gold mark`'s selector matches (`same_matches`: the same elements on the sample pages
 //! and on well-formed generated pages, where lol_html's model of the page is the tree
 //! builder's).
@@ -258,6 +259,174 @@ fn sample_pages_regions_nest() {
                     page.name()
                 );
             }
+        }
+    }
+}
+
+/// The tree as html5ever builds it with its own tokenizer (scraper's sink, the tree builder the
+/// DOM uses): one line per node in document order, indented by its depth — kind, name (and whether it is in the HTML
+/// namespace), attributes sorted, text. With the DOM's lines ([`dom_tree`]), a differential
+/// oracle for the DOM's tokenizer: the same tree builder fed by an independent tokenizer.
+fn html5ever_tree(text: &str, scripting: bool) -> Vec<String> {
+    use html5ever::tendril::TendrilSink;
+    use scraper::node::Node;
+    let opts = html5ever::ParseOpts {
+        tree_builder: html5ever::tree_builder::TreeBuilderOpts {
+            scripting_enabled: scripting,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let sink = scraper::HtmlTreeSink::new(scraper::Html::new_document());
+    let html = html5ever::parse_document(sink, opts).one(text);
+    html.tree
+        .root()
+        .descendants()
+        .map(|n| (n.ancestors().count(), n))
+        .map(|(depth, n)| {
+            match n.value() {
+                Node::Document => "document".to_string(),
+                Node::Fragment => "fragment".to_string(),
+                Node::Doctype(d) => format!("doctype {:?}", d.name()),
+                Node::Comment(c) => format!("comment {:?}", &**c),
+                Node::Text(t) => format!("text {:?}", &**t),
+                Node::Element(e) => {
+                    let mut attrs: Vec<_> = e.attrs().collect();
+                    attrs.sort();
+                    let html = e.name.ns == html5ever::ns!(html);
+                    format!("<{} html={html}> {attrs:?}", e.name())
+                }
+                Node::ProcessingInstruction(_) => "pi".to_string(),
+            }
+            .replacen("", &" ".repeat(depth), 1)
+        })
+        .collect()
+}
+
+/// The number of ancestors of `i`.
+fn depth(d: &Dom, mut i: usize) -> usize {
+    let mut n = 0;
+    while let Some(p) = d.parent(i) {
+        n += 1;
+        i = p;
+    }
+    n
+}
+
+/// The DOM's tree in [`html5ever_tree`]'s lines.
+fn dom_tree(d: &Dom) -> Vec<String> {
+    (0..d.len())
+        .map(|i| {
+            match d.kind(i) {
+                NodeKind::Document => "document".to_string(),
+                NodeKind::Fragment => "fragment".to_string(),
+                NodeKind::Doctype => format!("doctype {:?}", d.node_text(i).unwrap_or("")),
+                NodeKind::Comment => format!("comment {:?}", d.node_text(i).unwrap_or("")),
+                NodeKind::Text => format!("text {:?}", d.node_text(i).unwrap_or("")),
+                NodeKind::Element => {
+                    let mut attrs: Vec<_> = d.attrs(i).collect();
+                    attrs.sort();
+                    let name = d.tag_name(i).unwrap_or("");
+                    format!("<{name} html={}> {attrs:?}", d.is_html_element(i))
+                }
+                NodeKind::ProcessingInstruction => "pi".to_string(),
+            }
+            .replacen("", &" ".repeat(depth(d, i)), 1)
+        })
+        .collect()
+}
+
+/// The DOM of `text` is html5ever's tree, node for node, with scripting off and on. The first
+/// differing node is reported with its neighbours.
+fn same_tree_as_html5ever(text: &str) -> Result<(), String> {
+    for scripting in [false, true] {
+        let dom = Dom::parse(
+            text,
+            &DomOptions {
+                scripting_enabled: scripting,
+            },
+        );
+        let (ours, theirs) = (dom_tree(&dom), html5ever_tree(text, scripting));
+        if ours != theirs {
+            let k = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
+            let from = k.saturating_sub(2);
+            return Err(format!(
+                "scripting {scripting}: node {k} differs\n  DOM:       {:?}\n  html5ever: {:?}",
+                ours.get(from..(k + 2).min(ours.len())),
+                theirs.get(from..(k + 2).min(theirs.len())),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Hand-written cases for the tokenizer's corners: character references (named with and
+/// without `;`, the attribute rule, numeric ones of every range), CR, NUL in each text state,
+/// every comment ending, doctypes, bogus comments, `</>`, raw text, script escapes, CDATA,
+/// attribute syntax, tags cut off by the end of the file.
+const TOKENIZER_CASES: &[&str] = &[
+    "a &amp; b &lt;c&gt; &notit; &notin; &copy2024 &#169; &#xA9; &#x110000; &#0; &#128; &#xD800; &#13;x &#x80;&#159; &",
+    "<a href=\"?a=1&copy=2&amp;b=3&copy;\" title='&notit; &no' alt=x&lt;y data-x=&copy=>t</a>",
+    "<p class=A CLASS=b Class=\"c\" id=x id=y>dup</p>",
+    "<DIV ID=Up><P>Upper</P></DIV>",
+    "<a =b c==d e= 'f' g=\"h\"i j/k/>x</a><br/><img src=a/>",
+    "x\r\ny\rz<p title=\"a\r\nb\">\r</p><!--\r\n-->",
+    "a\0b<p>\0</p><title>\0t</title><script>\0s</script><textarea>\0</textarea><svg>\0<![CDATA[\0]]></svg>",
+    "<!----><!---><!--><!-- a --!><!-- b ---><!-- c --!--><!-- <!-- d -- >--><p>x",
+    "<!-- unclosed -",
+    "<!-- unclosed --",
+    "<!-- unclosed --!",
+    "<!-- unclosed",
+    "<!DOCTYPE html><p>x",
+    "<!doctype HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\" \"http://www.w3.org/TR/html4/strict.dtd\"><p>x",
+    "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Transitional//EN\"><table><p>quirks?</table>",
+    "<!DOCTYPE html SYSTEM 'about:legacy-compat'><p>x",
+    "<!DOCTYPE><p>a<table><tr><td>in the p in quirks mode</table>",
+    "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.0 Transitional//EN\"><p>a<table><td>b</table>",
+    "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\" \"x\"><p>a<table><td>b</table>",
+    "<!DOCTYPE html SYSTEM \"x\" junk><p>a<table><td>b</table>",
+    "<!DOCTYPE html PUBLIC \"x\" junk><p>a<table><td>b</table>",
+    "<!DOCTYPE html bogus><table><p>x</table>",
+    "<!DOCTYPE html PUBLIC\"a\"'b'>x",
+    "<!DOCTYPE html PUBLIC \"a\" 'b' extra>x",
+    "<!DOCTYPE html PUBLIC \"unclosed>x",
+    "<!DOCTYPE",
+    "<?php echo 1 ?><!bogus><! ><![CDATA[x]]></ x></3>x</>y</",
+    "<title>a <b> &amp; </title ><textarea>\n<p>x</textarea><xmp>&amp;<b></xmp>",
+    "<style>a</style b=c><script>if(a<b)</script/x><p>y",
+    "<script><!--<script>var a=\"</script>\";</script>--></script><p>z",
+    "<script><!-- x --></script><iframe><p>f</iframe><noembed>&amp;</noembed>",
+    "<noscript><p>ns &amp;</p></noscript><noframes><b>x</noframes>",
+    "<plaintext><p>all &amp; text</p>",
+    "<svg><title>t<b>x</b></title><style>s<b></style><![CDATA[a<b>]]><desc><![CDATA[y]]></desc></svg>",
+    "<math><mi>x</mi><annotation-xml><svg></svg></annotation-xml></math><p>after",
+    "<svg viewBox=\"0 0 1 1\" xlink:href=a><foreignObject><p>html</p></foreignObject></svg>",
+    "<table><tr><td>a</td></tr>stray &amp;<tr></table>",
+    "<p a='unterminated",
+    "<p a=\"x\"",
+    "<div",
+    "</div",
+    "<p>text</p></p></br><image src=x>",
+    "<template><p>in template</p></template><select><option>a<option>b</select>",
+    "<body a=1><body b=2><html c=3>x",
+    "<pre>\nfirst line</pre><listing>\n\nx</listing>",
+    "&#x41;&#65;&#x;&#;&#x0a;&AMP;&AMP&amp",
+];
+
+#[test]
+fn hand_written_cases_are_html5evers_tree() {
+    for t in TOKENIZER_CASES {
+        if let Err(e) = same_tree_as_html5ever(t) {
+            panic!("{t:?}: {e}");
+        }
+    }
+}
+
+#[test]
+fn sample_pages_are_html5evers_tree() {
+    for page in sample_pages() {
+        if let Err(e) = same_tree_as_html5ever(page.text()) {
+            panic!("{}: {e}", page.name());
         }
     }
 }
@@ -572,6 +741,26 @@ proptest! {
     }
 
     #[test]
+    fn arbitrary_bytes_are_html5evers_tree(bytes in proptest::collection::vec(any::<u8>(), 0..1500)) {
+        if let Ok(page) = Page::from_bytes("p.html", bytes, &DecodeOptions::default()) {
+            let r = same_tree_as_html5ever(page.text());
+            prop_assert!(r.is_ok(), "{:?}", r);
+        }
+    }
+
+    #[test]
+    fn htmlish_input_is_html5evers_tree(t in htmlish()) {
+        let r = same_tree_as_html5ever(&t);
+        prop_assert!(r.is_ok(), "{:?}", r);
+    }
+
+    #[test]
+    fn svg_input_is_html5evers_tree(t in svgish()) {
+        let r = same_tree_as_html5ever(&t);
+        prop_assert!(r.is_ok(), "{:?}", r);
+    }
+
+    #[test]
     fn htmlish_input_agrees_with_lol_html(t in htmlish()) {
         let r = differential(&t, false);
         prop_assert!(r.is_ok(), "{:?}", r);
@@ -599,14 +788,11 @@ proptest! {
     }
 }
 
-/// The span invariants and the lol_html comparison on every page of the shared corpora. End
-/// tags are compared loosely (real pages are mis-nested; see [`differential`]).
-#[test]
-#[ignore = "needs ../shared/corpus"]
-fn corpus_pages_keep_the_invariants_and_agree_with_lol_html() {
+/// Runs `check` on every page of the shared corpora; fails with every page it refused.
+fn every_corpus_page(check: impl Fn(&str) -> Result<(), String>) {
     let mut failures = Vec::new();
     let n = common::for_each_corpus_page(|name, page| {
-        if let Err(e) = differential(page.text(), false) {
+        if let Err(e) = check(page.text()) {
             failures.push(format!("{name}: {e}"));
         }
     });
@@ -617,4 +803,19 @@ fn corpus_pages_keep_the_invariants_and_agree_with_lol_html() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The span invariants and the lol_html comparison on every page of the shared corpora. End
+/// tags are compared loosely (real pages are mis-nested; see [`differential`]).
+#[test]
+#[ignore = "needs ../shared/corpus"]
+fn corpus_pages_keep_the_invariants_and_agree_with_lol_html() {
+    every_corpus_page(|t| differential(t, false));
+}
+
+/// Every corpus page's DOM is html5ever's tree (its own tokenizer), scripting off and on.
+#[test]
+#[ignore = "needs ../shared/corpus"]
+fn corpus_pages_are_html5evers_tree() {
+    every_corpus_page(same_tree_as_html5ever);
 }

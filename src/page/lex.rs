@@ -48,6 +48,8 @@ use memchr::memchr;
 
 mod context;
 
+pub(crate) use context::script_end;
+
 use context::{Context, Raw, RawKind};
 
 /// What a byte of the decoded text is.
@@ -550,7 +552,7 @@ impl Lexer {
     }
 }
 
-fn is_ws(b: u8) -> bool {
+pub(crate) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
 }
 
@@ -674,7 +676,7 @@ pub fn lex_with(text: &str, opts: LexOptions) -> Lexed {
 }
 
 /// Position just past the next `>` at or after `from`, or the end of the input.
-fn to_gt(b: &[u8], from: usize) -> usize {
+pub(crate) fn to_gt(b: &[u8], from: usize) -> usize {
     match memchr(b'>', b.get(from..).unwrap_or(&[])) {
         Some(i) => from + i + 1,
         None => b.len(),
@@ -682,7 +684,7 @@ fn to_gt(b: &[u8], from: usize) -> usize {
 }
 
 /// End of a comment whose body starts at `body` (just after `<!--`).
-fn comment_end(b: &[u8], body: usize) -> usize {
+pub(crate) fn comment_end(b: &[u8], body: usize) -> usize {
     let n = b.len();
     if body > n {
         return n;
@@ -706,24 +708,47 @@ fn comment_end(b: &[u8], body: usize) -> usize {
     n
 }
 
-/// Lexes a tag whose name starts at `name_start` (just after `<` or `</`). Returns the end (just
-/// past `>`), the interned name, flags and the end of the name.
-///
-/// The attribute states of the HTML tokenizer (13.2.5.32–13.2.5.40): a quote opens a value only
-/// where a value starts (after `=` and optional white space), so `a"b`, `x=y"` and `x=="` hold
-/// no quoted value; `/` marks the tag self-closing only right before its `>`.
+/// What [`scan_tag`] reports besides a tag's extent: its attributes' names and values as byte
+/// ranges of the text, in source order (a value belongs to the name reported before it; an
+/// attribute without `=` reports no value). The lexer ignores them ([`Extent`]); the DOM's
+/// tokenizer decodes them (`page::dom::tokenize`).
+pub(crate) trait TagVisitor {
+    /// An attribute name: bytes `r` (source case; its first byte may be `=`).
+    fn name(&mut self, r: std::ops::Range<usize>);
+    /// The value of the last named attribute: bytes `r` (quotes excluded; undecoded).
+    fn value(&mut self, r: std::ops::Range<usize>);
+}
+
+/// A [`TagVisitor`] that keeps nothing: the tag's extent alone.
+pub(crate) struct Extent;
+
+impl TagVisitor for Extent {
+    #[inline(always)]
+    fn name(&mut self, _r: std::ops::Range<usize>) {}
+    #[inline(always)]
+    fn value(&mut self, _r: std::ops::Range<usize>) {}
+}
+
 fn lex_tag(b: &[u8], name_start: usize) -> (usize, Tag, u8, usize) {
-    #[derive(Clone, Copy, PartialEq)]
-    enum S {
-        /// Between attributes (also after the name, and after a quoted value).
-        Between,
-        /// In an attribute name or after it: `=` starts a value.
-        Name,
-        /// After `=`: a quote opens a quoted value.
-        BeforeValue,
-        /// In an unquoted value.
-        Unquoted,
-    }
+    scan_tag(b, name_start, &mut Extent)
+}
+
+/// Scans a tag whose name starts at `name_start` (just after `<` or `</`), reporting its
+/// attributes to `v`. Returns the end (just past `>`, or the end of the input with
+/// [`flags::UNTERMINATED`]), the interned name, flags and the end of the name (bytes).
+///
+/// The tag states of the HTML tokenizer (HTML Standard 13.2.5.8 tag name, 13.2.5.32–13.2.5.40
+/// attributes, 13.2.5.40 self-closing start tag): a tag name ends at white space, `/` or `>`;
+/// an attribute name at white space, `/`, `>` or `=` (its first character may be `=`); a
+/// quote opens a value only where a value starts (after `=` and optional white space), so
+/// `a"b`, `x=y"` and `x=="` hold no quoted value; an unquoted value ends at white space or
+/// `>`; `/` marks the tag self-closing only right before its `>`, elsewhere it separates
+/// attributes.
+pub(crate) fn scan_tag<V: TagVisitor>(
+    b: &[u8],
+    name_start: usize,
+    v: &mut V,
+) -> (usize, Tag, u8, usize) {
     let n = b.len();
     let mut i = name_start;
     while i < n && !is_ws(b[i]) && b[i] != b'/' && b[i] != b'>' {
@@ -731,64 +756,71 @@ fn lex_tag(b: &[u8], name_start: usize) -> (usize, Tag, u8, usize) {
     }
     let name_end = i;
     let tag = Tag::from_name(&b[name_start..i]);
-    let mut s = S::Between;
-    while i < n {
-        let c = b[i];
-        match s {
-            S::Between | S::Name => {
-                if c == b'>' {
-                    return (i + 1, tag, 0, name_end);
-                }
-                if c == b'/' {
-                    if b.get(i + 1) == Some(&b'>') {
-                        return (i + 2, tag, flags::SELF_CLOSING, name_end);
-                    }
-                    s = S::Between;
-                } else if is_ws(c) {
-                    // After a name, white space keeps `=` pending ("after attribute name").
-                } else if c == b'=' && s == S::Name {
-                    s = S::BeforeValue;
-                } else {
-                    s = S::Name;
+    let cut = (n, tag, flags::UNTERMINATED, name_end);
+    loop {
+        // Before attribute name (also after a value, and after `/` not followed by `>`).
+        while i < n && is_ws(b[i]) {
+            i += 1;
+        }
+        let Some(&c) = b.get(i) else { return cut };
+        match c {
+            b'>' => return (i + 1, tag, 0, name_end),
+            b'/' => {
+                if b.get(i + 1) == Some(&b'>') {
+                    return (i + 2, tag, flags::SELF_CLOSING, name_end);
                 }
                 i += 1;
+                continue;
             }
-            S::BeforeValue => {
-                if c == b'"' || c == b'\'' {
-                    match memchr(c, &b[i + 1..]) {
-                        Some(e) => {
-                            i += e + 2;
-                            s = S::Between;
-                        }
-                        None => return (n, tag, flags::UNTERMINATED, name_end),
-                    }
-                } else if c == b'>' {
-                    return (i + 1, tag, 0, name_end);
-                } else {
-                    if !is_ws(c) {
-                        s = S::Unquoted;
-                    }
+            _ => {}
+        }
+        // Attribute name: its first character is taken whatever it is (`=` included).
+        let a = i;
+        i += 1;
+        while i < n && !is_ws(b[i]) && !matches!(b[i], b'/' | b'>' | b'=') {
+            i += 1;
+        }
+        v.name(a..i);
+        // After attribute name.
+        while i < n && is_ws(b[i]) {
+            i += 1;
+        }
+        if i >= n {
+            return cut;
+        }
+        if b[i] != b'=' {
+            continue;
+        }
+        // Before attribute value.
+        i += 1;
+        while i < n && is_ws(b[i]) {
+            i += 1;
+        }
+        let Some(&c) = b.get(i) else { return cut };
+        match c {
+            b'"' | b'\'' => match memchr(c, &b[i + 1..]) {
+                Some(e) => {
+                    v.value(i + 1..i + 1 + e);
+                    i += e + 2;
+                }
+                None => return cut,
+            },
+            b'>' => return (i + 1, tag, 0, name_end),
+            _ => {
+                let s = i;
+                while i < n && !is_ws(b[i]) && b[i] != b'>' {
                     i += 1;
                 }
-            }
-            S::Unquoted => {
-                if c == b'>' {
-                    return (i + 1, tag, 0, name_end);
-                }
-                if is_ws(c) {
-                    s = S::Between;
-                }
-                i += 1;
+                v.value(s..i);
             }
         }
     }
-    (n, tag, flags::UNTERMINATED, name_end)
 }
 
 /// Finds the start of the end tag `</name` (ASCII case-insensitive, followed by white space,
 /// `/` or `>`; not at the end of the file) at or after `from`; returns `b.len()` if there is
 /// none.
-fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> usize {
+pub(crate) fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> usize {
     let n = b.len();
     let mut i = from;
     while i < n {

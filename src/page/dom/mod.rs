@@ -1,13 +1,14 @@
 //! The positioned DOM: an HTML5 tree of the page whose every node knows the source bytes it came
 //! from.
 //!
-//! Route (`notes/tech.md` § a): html5gum's spec tokenizer reports each token with its byte span
-//! in the decoded text ([`crate::page::Page::text`]); an emitter here turns the tokens into
-//! html5ever tokens and feeds html5ever's `TreeBuilder` (the WHATWG tree construction, with
-//! implied tags, foster parenting and the adoption agency); the tree builder calls a tree sink
-//! that builds the tree scraper's `HtmlTreeSink` would build (`tree.rs`) and stamps every node
-//! it creates or extends with the span of the token being processed. The tree builder also drives the tokenizer's state (raw text,
-//! RCDATA, script data, CDATA in foreign content), so tokens are split as a browser splits them.
+//! Route (`notes/tech.md` § a): cescope's tokenizer (`tokenize.rs`: the HTML tokenizer's rules
+//! over the lexer's extents of tags, comments and raw text) hands each token with its byte span
+//! in the decoded text ([`crate::page::Page::text`]) to html5ever's `TreeBuilder` (the WHATWG
+//! tree construction, with implied tags, foster parenting and the adoption agency); the tree
+//! builder calls a tree sink that builds the tree scraper's `HtmlTreeSink` would build
+//! (`tree.rs`) and stamps every node it creates or extends with the span of the token being
+//! processed. The tree builder also drives the tokenizer's state (raw text, RCDATA, script
+//! data, CDATA in foreign content), so tokens are split as a browser splits them.
 //!
 //! What each node is stamped with (**byte ranges into the decoded text**):
 //! - an element: its start tag (`<div class=x>`, `<` to `>`), and, in a separate field, the end
@@ -38,7 +39,7 @@
 //! can be plain vectors.
 //!
 //! Files: this one holds the [`Dom`] type and the queries algorithms call; `tokenize.rs` the
-//! tokenizer adapter (html5gum events → html5ever tokens with their spans, [`MAX_DEPTH`]);
+//! tokenizer (the page's text → html5ever tokens with their spans, [`MAX_DEPTH`]);
 //! `sink.rs` the tree sink that stamps nodes with spans; `tree.rs` the tree it builds (what
 //! scraper's sink would build: the same operations, without scraper's nodes); `flatten.rs` the
 //! arena built from that tree; `classes.rs` the DOM's byte classes ([`Dom::class_spans`], the

@@ -1,7 +1,19 @@
-//! The tokenizer adapter: html5gum's positioned tokens turned into html5ever tokens and fed to
-//! the tree builder, with the current token's span handed to the tree sink.
+//! The tokenizer: the page's text read by the HTML tokenizer's rules (HTML Standard 13.2.5), each
+//! token handed to html5ever's tree builder with its byte span in the decoded text, and the
+//! current token's span handed to the tree sink.
+//!
+//! The extents of tags, comments, raw text and script data are the lexer's
+//! ([`crate::page::lex::scan_tag`], `comment_end`, `find_end_tag`, `script_end`: one reading of
+//! where markup is for the byte classes and for the tree); this module adds what a token
+//! carries: names in lower case, attribute values and character data with their character
+//! references decoded (htmlize: the Standard's named and numeric references, the attribute
+//! rule for references without `;`), CR LF and CR read as LF, NUL as U+FFFD where the tokenizer
+//! replaces it, comment and doctype data. The tree builder drives the text states (RCDATA,
+//! RAWTEXT, script data, PLAINTEXT: what it returns for a start tag) and says where CDATA
+//! sections are (foreign content), as it drives a browser's tokenizer.
 
-use std::convert::Infallible;
+use std::borrow::Cow;
+use std::ops::Range;
 
 use html5ever::interface::Tracer;
 use html5ever::tendril::StrTendril;
@@ -11,15 +23,45 @@ use html5ever::tokenizer::{
 };
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::{ns, Attribute, LocalName, QualName};
-use html5gum::emitters::callback::{Callback, CallbackEmitter, CallbackEvent};
-use html5gum::{Emitter, ForwardingEmitter, Span, State, Tokenizer};
+use memchr::memchr;
+use rustc_hash::FxHashMap;
 
 use super::sink::{PosSink, Stamp, TextSrc, TokKind};
 use super::tree::{Id, Tree};
 use super::DomOptions;
+use crate::page::lex::{self, flags, TagVisitor};
 
-/// Tokenizes `text` with html5gum and builds the tree from it through the positioned sink: the
-/// tree and the span stamps of its nodes (see the module documentation of [`super`]).
+/// How the tokenizer reads the character data at the current position: the data state, or the
+/// text state the tree builder switched it to after a start tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// Markup and text (13.2.5.1).
+    Data,
+    /// RCDATA (`title`, `textarea`): text with character references, to the end tag.
+    Rcdata,
+    /// RAWTEXT (`style`, `xmp`, `iframe`, `noembed`, `noframes`, `noscript` with scripting).
+    Rawtext,
+    /// Script data, with its escape states.
+    ScriptData,
+    /// PLAINTEXT: the rest of the file.
+    Plaintext,
+}
+
+/// How a run of character data is decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Chars {
+    /// Data: character references decoded, NUL kept (the tree builder drops it or replaces it).
+    Data,
+    /// RCDATA: character references decoded, NUL as U+FFFD.
+    Rcdata,
+    /// RAWTEXT, script data, PLAINTEXT: NUL as U+FFFD.
+    Raw,
+    /// A CDATA section: as written (NUL kept).
+    Cdata,
+}
+
+/// Tokenizes `text` and builds the tree from it through the positioned sink: the tree and the
+/// span stamps of its nodes (see the module documentation of [`super`]).
 pub(super) fn parse(text: &str, opts: &DomOptions) -> (Tree, Vec<Stamp>) {
     let sink = PosSink::new(text.len());
     sink.text.set(text);
@@ -31,22 +73,18 @@ pub(super) fn parse(text: &str, opts: &DomOptions) -> (Tree, Vec<Stamp>) {
         },
     );
     {
-        let cb = Cb {
+        let mut cb = Cb {
             tb: &tb,
             text,
             whole: StrTendril::from_slice(text),
-            tag: None,
-            attrs: Vec::new(),
-            tag_start: 0,
-            skip_value: false,
             next_state: None,
+            last_start: LocalName::from(""),
+            atoms: FxHashMap::default(),
+            tag_atoms: vec![None; 256],
             stack: Vec::new(),
             suppressed: Vec::new(),
         };
-        let em = Em {
-            inner: CallbackEmitter::new(cb),
-        };
-        let Ok(()) = Tokenizer::new_with_emitter(text, em).finish();
+        cb.run();
     }
     tb.sink.into_parts()
 }
@@ -54,16 +92,18 @@ pub(super) fn parse(text: &str, opts: &DomOptions) -> (Tree, Vec<Stamp>) {
 struct Cb<'a, 't> {
     tb: &'a TreeBuilder<Id, PosSink<'t>>,
     text: &'t str,
-    /// `text` as one tendril: character data that is its own source goes to the tree builder
-    /// as a slice of it (shared, no copy per token).
+    /// `text` as one tendril: character data and attribute values that are their own source go
+    /// to the tree builder as slices of it (shared, no copy per token).
     whole: StrTendril,
-    tag: Option<HTag>,
-    /// The attributes of `tag` so far, moved into it when the tag closes (one allocation of
-    /// the right size per tag instead of a vector grown attribute by attribute).
-    attrs: Vec<Attribute>,
-    tag_start: usize,
-    skip_value: bool,
-    next_state: Option<State>,
+    /// The text state the tree builder asked for with the token just processed.
+    next_state: Option<Read>,
+    /// The name of the last start tag (whose end tag ends RCDATA and RAWTEXT).
+    last_start: LocalName,
+    /// Tag and attribute names met so far, by their source bytes (any case): one atom lookup
+    /// per distinct spelling instead of one per tag.
+    atoms: FxHashMap<&'t [u8], LocalName>,
+    /// The atoms of the tags the lexer interns, by [`lex::Tag`] discriminant.
+    tag_atoms: Vec<Option<LocalName>>,
     /// Elements opened by a start tag and not yet closed (as far as end tags tell).
     stack: Vec<(Id, LocalName)>,
     /// Start tags ignored by the depth cap ([`MAX_DEPTH`]), innermost last, so their end tags
@@ -116,11 +156,11 @@ impl<'a, 't> Cb<'a, 't> {
         let r = self.tb.process_token(token, 1);
         self.next_state = match r {
             TokenSinkResult::Continue | TokenSinkResult::EncodingIndicator(_) => None,
-            TokenSinkResult::Script(_) => Some(State::Data),
-            TokenSinkResult::Plaintext => Some(State::PlainText),
-            TokenSinkResult::RawData(RawKind::Rcdata) => Some(State::RcData),
-            TokenSinkResult::RawData(RawKind::Rawtext) => Some(State::RawText),
-            TokenSinkResult::RawData(_) => Some(State::ScriptData),
+            TokenSinkResult::Script(_) => Some(Read::Data),
+            TokenSinkResult::Plaintext => Some(Read::Plaintext),
+            TokenSinkResult::RawData(RawKind::Rcdata) => Some(Read::Rcdata),
+            TokenSinkResult::RawData(RawKind::Rawtext) => Some(Read::Rawtext),
+            TokenSinkResult::RawData(_) => Some(Read::ScriptData),
         };
     }
 
@@ -167,6 +207,7 @@ impl<'a, 't> Cb<'a, 't> {
             return;
         }
         let name = tag.name.clone();
+        self.last_start = name.clone();
         let self_closing = tag.self_closing;
         *self.sink().name.borrow_mut() = Some(name.clone());
         self.sink().created.set(None);
@@ -260,85 +301,6 @@ impl<'a, 't> Cb<'a, 't> {
     }
 }
 
-impl<'a, 't> Cb<'a, 't> {
-    /// Character data with source bytes that are in no token inside it: CDATA delimiters in
-    /// foreign content (`a<![CDATA[b]]>c`) and `</>` (which the tokenizer drops in data, not
-    /// in raw text: `strip_empty_end` says it was dropped here). One text
-    /// source per piece between them, CDATA content literal, the rest decoded.
-    fn push_split(&mut self, start: usize, end: usize, mut in_cdata: bool, strip_empty_end: bool) {
-        let foreign = self
-            .tb
-            .adjusted_current_node_present_but_not_in_html_namespace();
-        let text = self.text;
-        let norm = |s: &str| s.replace("\r\n", "\n").replace('\r', "\n");
-        let mut q = self.sink().texts.borrow_mut();
-        // NUL: kept as U+FFFD in foreign content and raw text (the tokenizer or the tree
-        // builder replaces it), dropped by the tree builder in HTML data.
-        let fffd = foreign || !strip_empty_end;
-        let mut push = |a: usize, b: usize, cdata: bool| {
-            let seg = &text[a..b];
-            if a >= b {
-                return;
-            }
-            let nul = |s: String| {
-                if fffd {
-                    s.replace('\0', "\u{FFFD}")
-                } else {
-                    s
-                }
-            };
-            let dec = if cdata {
-                seg.contains(['\r', '\0']).then(|| nul(norm(seg)))
-            } else {
-                seg.contains(['&', '\r', '\0'])
-                    .then(|| nul(norm(&htmlize::unescape(seg))))
-            };
-            q.push_back(TextSrc {
-                cur: a,
-                end: b,
-                dec,
-                dpos: 0,
-            });
-        };
-        let mut pos = start;
-        while pos < end {
-            let rest = &text[pos..end];
-            if in_cdata {
-                let b = rest.find("]]>").map_or(end, |j| pos + j);
-                push(pos, b, true);
-                pos = (b + 3).min(end);
-                in_cdata = false;
-                continue;
-            }
-            let empty_end = if strip_empty_end {
-                rest.find("</>")
-            } else {
-                None
-            };
-            let cdata = if foreign {
-                rest.find("<![CDATA[")
-            } else {
-                None
-            };
-            match (empty_end, cdata) {
-                (Some(e), c) if c.is_none_or(|c| e < c) => {
-                    push(pos, pos + e, false);
-                    pos += e + 3;
-                }
-                (_, Some(c)) => {
-                    push(pos, pos + c, false);
-                    pos += c + 9;
-                    in_cdata = true;
-                }
-                _ => {
-                    push(pos, end, false);
-                    break;
-                }
-            }
-        }
-    }
-}
-
 /// `src`, the page text from byte `start`, as a tendril: a slice of `whole` (the page text as
 /// one tendril: shared, no copy), or a copy where a slice cannot be made.
 fn slice(whole: &StrTendril, start: usize, src: &str) -> StrTendril {
@@ -349,227 +311,469 @@ fn slice(whole: &StrTendril, start: usize, src: &str) -> StrTendril {
         .unwrap_or_else(|| StrTendril::from_slice(src))
 }
 
-/// html5gum hands out UTF-8 (its input is a `&str`); the lossy path is only a safety net.
-fn to_str(b: &[u8]) -> std::borrow::Cow<'_, str> {
-    match std::str::from_utf8(b) {
-        Ok(s) => std::borrow::Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(b),
+/// `s` with CR LF and lone CR read as LF (the input stream's preprocessing, 13.2.3.5).
+fn newlines(s: &str) -> Cow<'_, str> {
+    if memchr(b'\r', s.as_bytes()).is_none() {
+        return Cow::Borrowed(s);
     }
+    Cow::Owned(s.replace("\r\n", "\n").replace('\r', "\n"))
 }
 
-impl<'a, 't> Callback<Infallible, usize> for Cb<'a, 't> {
-    fn handle_event(&mut self, event: CallbackEvent<'_>, span: Span<usize>) -> Option<Infallible> {
-        match event {
-            CallbackEvent::OpenStartTag { name } => {
-                self.tag = Some(HTag {
-                    kind: TagKind::StartTag,
-                    name: LocalName::from(&*to_str(name)),
-                    self_closing: false,
-                    attrs: Vec::new(),
-                    had_duplicate_attributes: false,
-                });
-                self.attrs.clear();
-                self.tag_start = span.start;
-                self.skip_value = false;
-            }
-            CallbackEvent::AttributeName { name } => {
-                if let Some(tag) = self.tag.as_mut() {
-                    let local = LocalName::from(&*to_str(name));
-                    if self.attrs.iter().any(|a| a.name.local == local) {
-                        tag.had_duplicate_attributes = true;
-                        self.skip_value = true;
-                    } else {
-                        self.skip_value = false;
-                        self.attrs.push(Attribute {
-                            name: QualName::new(None, ns!(), local),
-                            value: StrTendril::new(),
-                        });
-                    }
+/// `s` with NUL as U+FFFD.
+fn nul_to_fffd(s: Cow<'_, str>) -> Cow<'_, str> {
+    if memchr(0, s.as_bytes()).is_none() {
+        return s;
+    }
+    Cow::Owned(s.replace('\0', "\u{FFFD}"))
+}
+
+/// The character data `src` decoded as `how` reads it; `None` when that is `src` itself.
+fn decode_chars(src: &str, how: Chars) -> Option<String> {
+    let b = src.as_bytes();
+    // Most runs hold none of the three bytes that change anything: one search for all three.
+    memchr::memchr3(b'&', b'\r', 0, b)?;
+    let refs = matches!(how, Chars::Data | Chars::Rcdata) && memchr(b'&', b).is_some();
+    let nul = matches!(how, Chars::Rcdata | Chars::Raw) && memchr(0, b).is_some();
+    if !refs && !nul && memchr(b'\r', b).is_none() {
+        return None;
+    }
+    let mut s = newlines(src);
+    if refs {
+        s = Cow::Owned(htmlize::unescape(s).into_owned());
+    }
+    if nul {
+        s = nul_to_fffd(s);
+    }
+    (s != src).then(|| s.into_owned())
+}
+
+/// A tag or attribute name as the tokenizer keeps it: ASCII upper case lowered, NUL as U+FFFD.
+fn lower_name(raw: &str) -> Cow<'_, str> {
+    if !raw.bytes().any(|c| c.is_ascii_uppercase() || c == 0) {
+        return Cow::Borrowed(raw);
+    }
+    Cow::Owned(raw.to_ascii_lowercase().replace('\0', "\u{FFFD}"))
+}
+
+/// The data of a comment whose body (after `<!--`) is `body`, `closed` when a `-->` / `--!>`
+/// (or the abrupt `>` / `->` at its start) ended it and that closing is not in `body` (13.2.5.43
+/// to 13.2.5.52): `--` and `--!` before the `>` are not data; at the end of the file the dashes
+/// and `--!` the comment states held back are dropped.
+fn comment_data(body: &str, closed: bool) -> &str {
+    if closed {
+        return body
+            .strip_suffix("--!")
+            .or_else(|| body.strip_suffix("--"))
+            .unwrap_or(body);
+    }
+    body.strip_suffix("--!")
+        .or_else(|| body.strip_suffix("--"))
+        .or_else(|| body.strip_suffix('-'))
+        .unwrap_or(body)
+}
+
+/// A doctype token from the bytes after `<!DOCTYPE` up to its `>` (`closed`) or the end of the
+/// file: the DOCTYPE states of 13.2.5.53 to 13.2.5.68 (name in lower case, the public and
+/// system identifiers, the force-quirks flag).
+fn doctype(body: &str, closed: bool) -> HDoctype {
+    #[derive(Clone, Copy, PartialEq)]
+    enum D {
+        Start,
+        BeforeName,
+        Name,
+        AfterName,
+        AfterPublicKeyword,
+        BeforePublic,
+        Public(u8),
+        AfterPublic,
+        Between,
+        AfterSystemKeyword,
+        BeforeSystem,
+        System(u8),
+        AfterSystem,
+        Bogus,
+    }
+    let body = nul_to_fffd(newlines(body));
+    let b = body.as_bytes();
+    let ws = |c: u8| matches!(c, b'\t' | b'\n' | 0x0c | b' ');
+    let (mut name, mut public, mut system) = (None::<Vec<u8>>, None::<Vec<u8>>, None::<Vec<u8>>);
+    let mut quirks = false;
+    let mut s = D::Start;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let keyword = |k: &[u8]| b.len() >= i + 6 && b[i..i + 6].eq_ignore_ascii_case(k);
+        match s {
+            D::Start => {
+                s = D::BeforeName;
+                if ws(c) {
+                    i += 1;
                 }
+                continue;
             }
-            CallbackEvent::AttributeValue { value } => {
-                if self.tag.is_some() && !self.skip_value {
-                    // `span` is the value's own source (html5gum emits a value whole); when
-                    // the value is that source (no character reference), a slice of it.
-                    let src = self
-                        .text
-                        .get(span.start..span.end)
-                        .filter(|s| s.as_bytes() == value);
-                    if let Some(a) = self.attrs.last_mut() {
-                        match src {
-                            Some(s) if a.value.is_empty() => {
-                                a.value = slice(&self.whole, span.start, s)
-                            }
-                            _ => a.value.push_slice(&to_str(value)),
-                        }
-                    }
-                }
+            D::BeforeName if ws(c) => {}
+            D::BeforeName => {
+                name = Some(vec![c.to_ascii_lowercase()]);
+                s = D::Name;
             }
-            CallbackEvent::CloseStartTag { self_closing } => {
-                if let Some(mut tag) = self.tag.take() {
-                    tag.attrs = self.attrs.drain(..).collect();
-                    tag.self_closing = self_closing;
-                    let start = self.tag_start;
-                    self.start_tag(tag, (start, span.end));
-                }
+            D::Name if ws(c) => s = D::AfterName,
+            D::Name => name
+                .get_or_insert_with(Vec::new)
+                .push(c.to_ascii_lowercase()),
+            D::AfterName if ws(c) => {}
+            D::AfterName if keyword(b"public") => {
+                s = D::AfterPublicKeyword;
+                i += 6;
+                continue;
             }
-            CallbackEvent::EndTag { name } => {
-                let name = LocalName::from(&*to_str(name));
-                self.end_tag(name, (span.start, span.end));
+            D::AfterName if keyword(b"system") => {
+                s = D::AfterSystemKeyword;
+                i += 6;
+                continue;
             }
-            CallbackEvent::String { value } => {
-                let mut start = span.start;
-                let end = span.end.max(start);
-                let src = self.text.get(start..end).unwrap_or("");
-                let mut in_cdata = false;
-                if src.starts_with("<![CDATA[") && !value.starts_with(b"<![CDATA[") {
-                    start += 9;
-                    in_cdata = true;
-                }
-                let src = self.text.get(start..end).unwrap_or("");
-                // Asked only when it matters (a NUL, a CDATA delimiter): one look at the tree
-                // builder's current node.
-                let foreign = || {
-                    self.tb
-                        .adjusted_current_node_present_but_not_in_html_namespace()
-                };
-                let has_nul = memchr::memchr(0, value).is_some();
-                let foreign_nul = has_nul && foreign();
-                let literal = src.as_bytes() == value;
-                if literal && !foreign_nul {
-                    self.sink().texts.borrow_mut().push_back(TextSrc {
-                        cur: start,
-                        end,
-                        dec: None,
-                        dpos: 0,
-                    });
-                } else if literal {
-                    // In SVG / MathML the tree builder keeps a NUL the tokenizer passed through
-                    // (data, CDATA) as U+FFFD; elsewhere it drops it.
-                    self.sink().texts.borrow_mut().push_back(TextSrc {
-                        cur: start,
-                        end,
-                        dec: Some(to_str(value).replace('\0', "\u{FFFD}")),
-                        dpos: 0,
-                    });
-                } else if (src.contains("</>") && !value.windows(3).any(|w| w == b"</>"))
-                    || ((src.contains("<![CDATA[") || src.contains("]]>")) && foreign())
-                {
-                    // `</>` is dropped in data (no raw text in foreign content, where a CDATA
-                    // section may hold a literal `</>`), kept in raw text.
-                    let data = foreign() || !value.windows(3).any(|w| w == b"</>");
-                    self.push_split(start, end, in_cdata, data);
+            D::AfterPublicKeyword | D::BeforePublic if c == b'"' || c == b'\'' => {
+                public = Some(Vec::new());
+                s = D::Public(c);
+            }
+            D::AfterPublicKeyword if ws(c) => s = D::BeforePublic,
+            D::BeforePublic | D::Between | D::BeforeSystem | D::AfterSystem if ws(c) => {}
+            D::Public(q) | D::System(q) if c == q => {
+                s = if matches!(s, D::Public(_)) {
+                    D::AfterPublic
                 } else {
-                    self.sink().texts.borrow_mut().push_back(TextSrc {
-                        cur: start,
-                        end,
-                        dec: Some(if foreign_nul {
-                            to_str(value).replace('\0', "\u{FFFD}")
-                        } else {
-                            to_str(value).into_owned()
-                        }),
-                        dpos: 0,
-                    });
-                }
-                if !has_nul {
-                    // The common case: one run of character data, already UTF-8 when it is
-                    // the source itself.
-                    if !value.is_empty() {
-                        let t = if literal {
-                            slice(&self.whole, start, src)
-                        } else {
-                            StrTendril::from_slice(&to_str(value))
-                        };
-                        self.process(TokKind::Text, (start, end), HToken::CharacterTokens(t));
-                    }
-                    return None;
-                }
-                let mut first = true;
-                for part in value.split(|&b| b == 0) {
-                    if !first {
-                        self.process(TokKind::Text, (start, end), HToken::NullCharacterToken);
-                    }
-                    first = false;
-                    if !part.is_empty() {
-                        let t = StrTendril::from_slice(&to_str(part));
-                        self.process(TokKind::Text, (start, end), HToken::CharacterTokens(t));
-                    }
-                }
-            }
-            CallbackEvent::Comment { value } => {
-                let t = StrTendril::from_slice(&to_str(value));
-                self.process(
-                    TokKind::Comment,
-                    (span.start, span.end),
-                    HToken::CommentToken(t),
-                );
-                self.sink().texts.borrow_mut().clear();
-            }
-            CallbackEvent::Doctype {
-                name,
-                public_identifier,
-                system_identifier,
-                force_quirks,
-            } => {
-                let t = |b: &[u8]| StrTendril::from_slice(&to_str(b));
-                let d = HDoctype {
-                    name: Some(name).filter(|n| !n.is_empty()).map(t),
-                    public_id: public_identifier.map(t),
-                    system_id: system_identifier.map(t),
-                    force_quirks,
+                    D::AfterSystem
                 };
-                // The text queue is kept: html5ever ignores a doctype after the initial mode
-                // before anything else, so text pending in a table (`<table>x<!DOCTYPE html>`)
-                // is inserted only at the next token.
-                self.process(
-                    TokKind::Doctype,
-                    (span.start, span.end),
-                    HToken::DoctypeToken(d),
-                );
             }
-            CallbackEvent::Error(_) => {}
+            D::Public(_) => public.get_or_insert_with(Vec::new).push(c),
+            D::System(_) => system.get_or_insert_with(Vec::new).push(c),
+            D::AfterPublic if ws(c) => s = D::Between,
+            D::AfterPublic | D::Between | D::AfterSystemKeyword | D::BeforeSystem
+                if c == b'"' || c == b'\'' =>
+            {
+                system = Some(Vec::new());
+                s = D::System(c);
+            }
+            D::AfterSystemKeyword if ws(c) => s = D::BeforeSystem,
+            D::AfterSystem => s = D::Bogus,
+            D::Bogus => {}
+            _ => {
+                // Anything else after the name: a bogus doctype, in quirks mode.
+                quirks = true;
+                s = D::Bogus;
+                continue;
+            }
         }
-        None
+        i += 1;
+    }
+    // The `>` (or the end of the file) in the state reached.
+    quirks |= match s {
+        D::Name | D::AfterName | D::AfterPublic | D::Between | D::AfterSystem => !closed,
+        D::Bogus => false,
+        _ => true,
+    };
+    let t = |v: Vec<u8>| StrTendril::from(String::from_utf8_lossy(&v).into_owned());
+    HDoctype {
+        name: name.map(t),
+        public_id: public.map(t),
+        system_id: system.map(t),
+        force_quirks: quirks,
     }
 }
 
-struct Em<'a, 't> {
-    inner: CallbackEmitter<Cb<'a, 't>, Infallible, usize>,
+/// Collects a start tag's attributes for the tree builder from [`lex::scan_tag`]'s ranges: names
+/// lowered, a repeated name dropped with its value (13.2.5.33), values decoded by the attribute
+/// rules (references without `;` kept before `=` or an alphanumeric).
+struct Attrs<'c, 't> {
+    text: &'t str,
+    whole: &'c StrTendril,
+    atoms: &'c mut FxHashMap<&'t [u8], LocalName>,
+    out: Vec<Attribute>,
+    /// The last name was a repeat: its value is dropped too.
+    skip: bool,
+    duplicate: bool,
 }
 
-impl<'a, 't> ForwardingEmitter for Em<'a, 't> {
-    type Token = Infallible;
-
-    fn inner(&mut self) -> &mut impl Emitter<Token = Infallible> {
-        &mut self.inner
+/// The atom of the name at `r` of `text`, from `atoms` when that spelling was met before.
+fn atom<'t>(
+    atoms: &mut FxHashMap<&'t [u8], LocalName>,
+    text: &'t str,
+    r: Range<usize>,
+) -> LocalName {
+    let raw = &text[r];
+    if let Some(a) = atoms.get(raw.as_bytes()) {
+        return a.clone();
     }
+    let a = LocalName::from(&*lower_name(raw));
+    atoms.insert(raw.as_bytes(), a.clone());
+    a
+}
 
-    fn should_emit_errors(&mut self) -> bool {
-        false
-    }
-
-    fn emit_eof(&mut self) {
-        self.inner.emit_eof();
-        let cb = self.inner.callback_mut();
-        cb.process(TokKind::None, (0, 0), HToken::EOFToken);
-        cb.tb.end();
-    }
-
-    fn emit_current_tag(&mut self) -> Option<State> {
-        let _naive = self.inner.emit_current_tag();
-        let next = self.inner.callback_mut().next_state.take();
-        if next.is_some() {
-            // The tree builder switched the tokenizer (raw text, RCDATA, script data): the next
-            // character data starts here, not at the previous text token (tech.md pitfall 1).
-            self.inner.init_string();
+impl TagVisitor for Attrs<'_, '_> {
+    fn name(&mut self, r: Range<usize>) {
+        let local = atom(self.atoms, self.text, r);
+        if self.out.iter().any(|a| a.name.local == local) {
+            self.duplicate = true;
+            self.skip = true;
+        } else {
+            self.skip = false;
+            self.out.push(Attribute {
+                name: QualName::new(None, ns!(), local),
+                value: StrTendril::new(),
+            });
         }
-        next
     }
 
-    fn adjusted_current_node_present_but_not_in_html_namespace(&mut self) -> bool {
-        self.inner
-            .callback_mut()
-            .tb
-            .adjusted_current_node_present_but_not_in_html_namespace()
+    fn value(&mut self, r: Range<usize>) {
+        if self.skip {
+            return;
+        }
+        let Some(a) = self.out.last_mut() else { return };
+        let src = &self.text[r.clone()];
+        if memchr::memchr3(b'&', b'\r', 0, src.as_bytes()).is_none() {
+            a.value = slice(self.whole, r.start, src);
+            return;
+        }
+        let v = nul_to_fffd(Cow::Owned(
+            htmlize::unescape_attribute(newlines(src)).into_owned(),
+        ));
+        a.value = StrTendril::from(v.into_owned());
+    }
+}
+
+impl<'t> Cb<'_, 't> {
+    /// The tokenizer's loop over the whole text: markup found where the lexer finds it, each
+    /// token processed by the tree builder as soon as it is complete.
+    fn run(&mut self) {
+        let text = self.text;
+        let b = text.as_bytes();
+        let n = b.len();
+        let mut read = Read::Data;
+        let mut pos = 0usize; // start of the pending character data
+        let mut scan = 0usize; // where to look for the next '<'
+        while scan < n {
+            match read {
+                Read::Data => {}
+                Read::Plaintext => {
+                    self.chars(pos, n, Chars::Raw);
+                    pos = n;
+                    break;
+                }
+                Read::Rcdata | Read::Rawtext | Read::ScriptData => {
+                    let end = if read == Read::ScriptData {
+                        lex::script_end(b, scan)
+                    } else {
+                        lex::find_end_tag(b, scan, self.last_start.as_bytes())
+                    };
+                    let how = if read == Read::Rcdata {
+                        Chars::Rcdata
+                    } else {
+                        Chars::Raw
+                    };
+                    self.chars(pos, end, how);
+                    pos = end;
+                    scan = end;
+                    read = Read::Data;
+                    continue;
+                }
+            }
+            let Some(off) = memchr(b'<', &b[scan..]) else {
+                break;
+            };
+            let lt = scan + off;
+            let next = b.get(lt + 1).copied().unwrap_or(0);
+            let end;
+            if next.is_ascii_alphabetic() {
+                self.chars(pos, lt, Chars::Data);
+                let mut v = Attrs {
+                    text,
+                    whole: &self.whole,
+                    atoms: &mut self.atoms,
+                    out: Vec::new(),
+                    skip: false,
+                    duplicate: false,
+                };
+                let (e, tag, fl, name_end) = lex::scan_tag(b, lt + 1, &mut v);
+                if fl & flags::UNTERMINATED != 0 {
+                    // Cut off by the end of the file: the tokenizer drops the tag.
+                    return self.eof();
+                }
+                let (attrs, duplicate) = (v.out, v.duplicate);
+                let name = self.tag_atom(tag, lt + 1..name_end);
+                let tag = HTag {
+                    kind: TagKind::StartTag,
+                    name,
+                    self_closing: fl & flags::SELF_CLOSING != 0,
+                    attrs,
+                    had_duplicate_attributes: duplicate,
+                };
+                self.start_tag(tag, (lt, e));
+                end = e;
+            } else if next == b'/' && lt + 2 < n {
+                let n2 = b[lt + 2];
+                self.chars(pos, lt, Chars::Data);
+                if n2.is_ascii_alphabetic() {
+                    let (e, tag, fl, name_end) = lex::scan_tag(b, lt + 2, &mut lex::Extent);
+                    if fl & flags::UNTERMINATED != 0 {
+                        return self.eof();
+                    }
+                    let name = self.tag_atom(tag, lt + 2..name_end);
+                    self.end_tag(name, (lt, e));
+                    end = e;
+                } else if n2 == b'>' {
+                    // `</>`: dropped.
+                    end = lt + 3;
+                } else {
+                    end = self.bogus_comment(lt, lt + 2);
+                }
+            } else if next == b'!' {
+                self.chars(pos, lt, Chars::Data);
+                let rest = &b[lt + 2..];
+                if rest.starts_with(b"--") {
+                    let body = lt + 4;
+                    end = lex::comment_end(b, body);
+                    let closed = if end == body + 1 || end == body + 2 && b[body] == b'-' {
+                        // `<!-->`, `<!--->`
+                        end <= n && b[end - 1] == b'>'
+                    } else {
+                        end < n
+                            || b[n - 1] == b'>' && {
+                                let before = &text[body..n - 1];
+                                before.ends_with("--") || before.ends_with("--!")
+                            }
+                    };
+                    let data = if !closed {
+                        comment_data(&text[body.min(n)..], false)
+                    } else if end <= body + 2 {
+                        ""
+                    } else {
+                        comment_data(&text[body..end - 1], true)
+                    };
+                    self.comment(data, (lt, end));
+                } else if rest.starts_with(b"[CDATA[")
+                    && self
+                        .tb
+                        .adjusted_current_node_present_but_not_in_html_namespace()
+                {
+                    // A CDATA section: its content is character data, as written.
+                    let content = lt + 9;
+                    let close = memchr::memmem::find(&b[content..], b"]]>");
+                    let stop = close.map_or(n, |i| content + i);
+                    self.chars(content, stop, Chars::Cdata);
+                    end = close.map_or(n, |i| content + i + 3);
+                } else if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
+                    let gt = memchr(b'>', &b[lt + 9..]).map(|i| lt + 9 + i);
+                    let d = doctype(&text[lt + 9..gt.unwrap_or(n)], gt.is_some());
+                    end = gt.map_or(n, |g| g + 1);
+                    self.process(TokKind::Doctype, (lt, end), HToken::DoctypeToken(d));
+                } else {
+                    end = self.bogus_comment(lt, lt + 2);
+                }
+            } else if next == b'?' {
+                self.chars(pos, lt, Chars::Data);
+                end = self.bogus_comment(lt, lt + 1);
+            } else {
+                // A '<' that starts no markup is character data.
+                scan = lt + 1;
+                continue;
+            }
+            pos = end;
+            scan = end;
+            if let Some(r) = self.next_state.take() {
+                read = r;
+            }
+        }
+        self.chars(pos, n, Chars::Data);
+        self.eof()
+    }
+
+    /// The atom of the tag name at `r`, `tag` its interned [`lex::Tag`]: the tags cescope
+    /// knows from a table filled once per parse, other names through [`atom`].
+    fn tag_atom(&mut self, tag: lex::Tag, r: Range<usize>) -> LocalName {
+        if tag == lex::Tag::Other {
+            return atom(&mut self.atoms, self.text, r);
+        }
+        self.tag_atoms[tag as usize]
+            .get_or_insert_with(|| LocalName::from(tag.name()))
+            .clone()
+    }
+
+    fn eof(&mut self) {
+        self.process(TokKind::None, (0, 0), HToken::EOFToken);
+        self.tb.end();
+    }
+
+    /// A bogus comment from `lt` whose data starts at `data` and runs to the next `>` (or the
+    /// end of the file); returns its end.
+    fn bogus_comment(&mut self, lt: usize, data: usize) -> usize {
+        let b = self.text.as_bytes();
+        let gt = memchr(b'>', &b[data.min(b.len())..]).map(|i| data + i);
+        let text = self.text;
+        self.comment(
+            &text[data.min(b.len())..gt.unwrap_or(b.len())],
+            (lt, gt.map_or(b.len(), |g| g + 1)),
+        );
+        gt.map_or(b.len(), |g| g + 1)
+    }
+
+    fn comment(&mut self, data: &str, span: (usize, usize)) {
+        let data = nul_to_fffd(newlines(data));
+        self.process(
+            TokKind::Comment,
+            span,
+            HToken::CommentToken(StrTendril::from_slice(&data)),
+        );
+        self.sink().texts.borrow_mut().clear();
+    }
+
+    /// Character data at `start..end` read as `how`: queued with its source for the sink's
+    /// spans, then handed to the tree builder (NUL in data as its own token, which the tree
+    /// builder drops, or keeps as U+FFFD in SVG / MathML).
+    fn chars(&mut self, start: usize, end: usize, how: Chars) {
+        if start >= end {
+            return;
+        }
+        let src = &self.text[start..end];
+        let dec = decode_chars(src, how);
+        let value: &str = dec.as_deref().unwrap_or(src);
+        let literal = dec.is_none();
+        // A literal run was searched for NUL already (`decode_chars`).
+        let has_nul = !(literal && how != Chars::Data && how != Chars::Cdata)
+            && memchr(0, value.as_bytes()).is_some();
+        let foreign_nul = has_nul
+            && self
+                .tb
+                .adjusted_current_node_present_but_not_in_html_namespace();
+        // In SVG / MathML the tree builder keeps a NUL the tokenizer passed through (data,
+        // CDATA) as U+FFFD; elsewhere it drops it.
+        let queued = match (literal, foreign_nul) {
+            (true, false) => None,
+            (_, true) => Some(value.replace('\0', "\u{FFFD}")),
+            (false, false) => Some(value.to_owned()),
+        };
+        self.sink().texts.borrow_mut().push_back(TextSrc {
+            cur: start,
+            end,
+            dec: queued,
+            dpos: 0,
+        });
+        if !has_nul {
+            let t = match dec {
+                None => slice(&self.whole, start, src),
+                Some(d) => StrTendril::from(d),
+            };
+            self.process(TokKind::Text, (start, end), HToken::CharacterTokens(t));
+            return;
+        }
+        let mut first = true;
+        for part in value.split('\0') {
+            if !first {
+                self.process(TokKind::Text, (start, end), HToken::NullCharacterToken);
+            }
+            first = false;
+            if !part.is_empty() {
+                let t = StrTendril::from_slice(part);
+                self.process(TokKind::Text, (start, end), HToken::CharacterTokens(t));
+            }
+        }
     }
 }

@@ -332,7 +332,7 @@ fn is_delimiter(c: u8) -> bool {
 /// state, in which `</script` does not end the script but returns to the escaped state; `-->`
 /// returns to plain script data from both. So
 /// `<script><!--<script>var a="</script>";</script>` is one script.
-pub(super) fn script_end(b: &[u8], from: usize) -> usize {
+pub(crate) fn script_end(b: &[u8], from: usize) -> usize {
     #[derive(PartialEq)]
     enum S {
         Data,
