@@ -327,48 +327,84 @@ impl Compiled {
     /// [`Forest::log_odds`] of every row of `rows` (row-major, `width` values per row; a last
     /// partial row counts as a row and reads NaN for what it lacks): one value per row.
     /// O(rows × trees × depth).
+    ///
+    /// Rows of the forest's width are walked tree by tree over blocks of [`ROW_BLOCK`] rows
+    /// (each tree's nodes stay in cache while the block's rows go through it); every row still
+    /// adds its leaf values in tree order from the same start, then the base, so its score is
+    /// the row-by-row walk's to the bit (test `compiled_scores_are_the_forests_bits`).
     pub fn log_odds_rows(&self, rows: &[f64], width: usize) -> Vec<f64> {
         let width = width.max(1);
-        rows.chunks(width)
-            .map(|row| {
-                if self.nodes.is_empty() || row.len() != self.forest.width {
-                    self.forest.log_odds(row)
-                } else if row.iter().any(|v| v.is_nan()) {
-                    self.forest.base + self.walk::<true>(row)
-                } else {
-                    self.forest.base + self.walk::<false>(row)
+        if self.nodes.is_empty() || width != self.forest.width || !rows.len().is_multiple_of(width)
+        {
+            return rows
+                .chunks(width)
+                .map(|row| {
+                    if self.nodes.is_empty() || row.len() != self.forest.width {
+                        self.forest.log_odds(row)
+                    } else {
+                        self.forest.base + self.walk_all(row)
+                    }
+                })
+                .collect();
+        }
+        let rows: Vec<&[f64]> = rows.chunks(width).collect();
+        let missing: Vec<bool> = rows.iter().map(|r| r.iter().any(|v| v.is_nan())).collect();
+        let mut acc: Vec<f64> = vec![std::iter::empty::<f64>().sum(); rows.len()];
+        for start in (0..rows.len()).step_by(ROW_BLOCK) {
+            let end = (start + ROW_BLOCK).min(rows.len());
+            for &root in &self.roots {
+                for r in start..end {
+                    acc[r] += if missing[r] {
+                        self.leaf::<true>(root, rows[r])
+                    } else {
+                        self.leaf::<false>(root, rows[r])
+                    };
                 }
-            })
-            .collect()
+            }
+        }
+        acc.into_iter().map(|a| self.forest.base + a).collect()
     }
 
-    /// The sum of the leaf values `row` reaches (a row of the forest's width), in tree
-    /// order from the start of `Iterator::sum`, as [`Forest::log_odds`] adds them. Without
-    /// `MISSING` the row has no NaN (most rows): no step asks where a missing value goes.
-    #[inline]
-    fn walk<const MISSING: bool>(&self, row: &[f64]) -> f64 {
+    /// The sum of the leaf values `row` (a row of the forest's width) reaches, in tree order
+    /// from the start of `Iterator::sum`, as [`Forest::log_odds`] adds them.
+    fn walk_all(&self, row: &[f64]) -> f64 {
+        let missing = row.iter().any(|v| v.is_nan());
         let mut acc: f64 = std::iter::empty::<f64>().sum();
         for &root in &self.roots {
-            let mut k = root as usize;
-            // Laid out by `pack`: the left child is next, the right child after the left
-            // subtree, so the walk moves forward and ends at a leaf.
-            while let Some(n) = self.nodes.get(k) {
-                if n.feature == LEAF16 {
-                    acc += n.threshold;
-                    break;
-                }
-                let v = row.get(usize::from(n.feature)).copied().unwrap_or(f64::NAN);
-                let left = if MISSING && v.is_nan() {
-                    n.missing_left != 0
-                } else {
-                    v < n.threshold
-                };
-                k = if left { k + 1 } else { n.right as usize };
-            }
+            acc += if missing {
+                self.leaf::<true>(root, row)
+            } else {
+                self.leaf::<false>(root, row)
+            };
         }
         acc
     }
+
+    /// The value of the leaf `row` reaches in the tree at `root`. Without `MISSING` the row
+    /// has no NaN (most rows): no step asks where a missing value goes.
+    #[inline]
+    fn leaf<const MISSING: bool>(&self, root: u32, row: &[f64]) -> f64 {
+        let mut k = root as usize;
+        // Laid out by `pack`: the left child is next, the right child after the left
+        // subtree, so the walk moves forward and ends at a leaf.
+        while let Some(n) = self.nodes.get(k) {
+            if n.feature == LEAF16 {
+                return n.threshold;
+            }
+            let v = row.get(usize::from(n.feature)).copied().unwrap_or(f64::NAN);
+            let left = if MISSING && v.is_nan() {
+                n.missing_left != 0
+            } else {
+                v < n.threshold
+            };
+            k = if left { k + 1 } else { n.right as usize };
+        }
+        0.0
+    }
 }
+
+/// Rows per block of [`Compiled::log_odds_rows`]' tree-by-tree walk.
+const ROW_BLOCK: usize = 64;
 
 /// `1 / (1 + e^−x)`.
 pub fn sigmoid(x: f64) -> f64 {
@@ -633,9 +669,18 @@ mod tests {
         for i in (0..rows.len()).step_by(7) {
             rows[i] = f64::NAN;
         }
-        rows.truncate(rows.len() - 1);
         let c = Compiled::new(f.clone());
         assert_eq!(c.nodes.len(), f.nodes(), "the fast walk is taken");
+        // Whole rows (600, some with NaN): the tree-by-tree walk over blocks of rows.
+        assert!(rows.len() / 3 > 2 * ROW_BLOCK);
+        let whole = c.log_odds_rows(&rows, 3);
+        let want: Vec<f64> = rows.chunks(3).map(|r| f.log_odds(r)).collect();
+        assert_eq!(
+            whole.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            want.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        );
+        // A last partial row: the row-by-row walk.
+        rows.truncate(rows.len() - 1);
         let got = c.log_odds_rows(&rows, 3);
         let want: Vec<f64> = rows.chunks(3).map(|r| f.log_odds(r)).collect();
         assert_eq!(got.len(), labels.len());
