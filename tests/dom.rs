@@ -422,6 +422,26 @@ fn hand_written_cases_are_html5evers_tree() {
     }
 }
 
+/// Repeated attribute names are dropped (the first one wins) among a tag's first attributes and
+/// past the point where the tokenizer switches to a set of the names seen.
+#[test]
+fn many_attributes_keep_the_first_of_each_name() {
+    let mut t = String::from("<p");
+    for i in 0..2000 {
+        t.push_str(&format!(" a{i}={i}"));
+    }
+    t.push_str(" a5=x a50=y a1999=z A7=w>text</p>");
+    same_tree_as_html5ever(&t).unwrap();
+    let dom = Dom::parse(&t, &DomOptions::default());
+    let p = (0..dom.len())
+        .find(|&i| dom.tag_name(i) == Some("p"))
+        .unwrap();
+    assert_eq!(dom.attrs(p).count(), 2000);
+    for (name, want) in [("a5", "5"), ("a7", "7"), ("a50", "50"), ("a1999", "1999")] {
+        assert_eq!(dom.attr(p, name), Some(want), "{name}");
+    }
+}
+
 #[test]
 fn sample_pages_are_html5evers_tree() {
     for page in sample_pages() {

@@ -24,7 +24,7 @@ use html5ever::tokenizer::{
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::{ns, Attribute, LocalName, QualName};
 use memchr::memchr;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::sink::{PosSink, Stamp, TextSrc, TokKind};
 use super::tree::{Id, Tree};
@@ -488,10 +488,15 @@ struct Attrs<'c, 't> {
     whole: &'c StrTendril,
     atoms: &'c mut FxHashMap<&'t [u8], LocalName>,
     out: Vec<Attribute>,
+    /// The names so far, once there are [`MANY_ATTRS`] of them.
+    seen: Option<FxHashSet<LocalName>>,
     /// The last name was a repeat: its value is dropped too.
     skip: bool,
     duplicate: bool,
 }
+
+/// Attributes of one tag past which [`Attrs`] finds repeated names with a set.
+const MANY_ATTRS: usize = 32;
 
 /// The atom of the name at `r` of `text`, from `atoms` when that spelling was met before.
 fn atom<'t>(
@@ -511,7 +516,17 @@ fn atom<'t>(
 impl TagVisitor for Attrs<'_, '_> {
     fn name(&mut self, r: Range<usize>) {
         let local = atom(self.atoms, self.text, r);
-        if self.out.iter().any(|a| a.name.local == local) {
+        // A linear search among a tag's first attributes; a set past them, so a tag with
+        // very many attributes costs O(attributes), not O(attributes²).
+        let repeated = if self.out.len() < MANY_ATTRS {
+            self.out.iter().any(|a| a.name.local == local)
+        } else {
+            let seen = self
+                .seen
+                .get_or_insert_with(|| self.out.iter().map(|a| a.name.local.clone()).collect());
+            !seen.insert(local.clone())
+        };
+        if repeated {
             self.duplicate = true;
             self.skip = true;
         } else {
@@ -589,6 +604,7 @@ impl<'t> Cb<'_, 't> {
                     whole: &self.whole,
                     atoms: &mut self.atoms,
                     out: Vec::new(),
+                    seen: None,
                     skip: false,
                     duplicate: false,
                 };
