@@ -328,56 +328,40 @@ impl Compiled {
     /// partial row counts as a row and reads NaN for what it lacks): one value per row.
     /// O(rows × trees × depth).
     ///
-    /// Rows of the forest's width are walked tree by tree over blocks of [`ROW_BLOCK`] rows
-    /// (each tree's nodes stay in cache while the block's rows go through it); every row still
-    /// adds its leaf values in tree order from the same start, then the base, so its score is
-    /// the row-by-row walk's to the bit (test `compiled_scores_are_the_forests_bits`).
+    /// Whole rows of the forest's width are walked tree by tree over blocks of [`ROW_BLOCK`]
+    /// rows (each tree's nodes stay in cache while the block's rows go through it); every row
+    /// still adds its leaf values in tree order from the same start, then the base, so its score
+    /// is [`Forest::log_odds`]'s to the bit (test `compiled_scores_are_the_forests_bits`). Other
+    /// rows (a forest that did not compile, another width, a last partial row) are scored by
+    /// [`Forest::log_odds`].
     pub fn log_odds_rows(&self, rows: &[f64], width: usize) -> Vec<f64> {
         let width = width.max(1);
-        if self.nodes.is_empty() || width != self.forest.width || !rows.len().is_multiple_of(width)
-        {
+        if self.nodes.is_empty() || width != self.forest.width {
             return rows
                 .chunks(width)
-                .map(|row| {
-                    if self.nodes.is_empty() || row.len() != self.forest.width {
-                        self.forest.log_odds(row)
-                    } else {
-                        self.forest.base + self.walk_all(row)
-                    }
-                })
+                .map(|r| self.forest.log_odds(r))
                 .collect();
         }
-        let rows: Vec<&[f64]> = rows.chunks(width).collect();
-        let missing: Vec<bool> = rows.iter().map(|r| r.iter().any(|v| v.is_nan())).collect();
-        let mut acc: Vec<f64> = vec![std::iter::empty::<f64>().sum(); rows.len()];
-        for start in (0..rows.len()).step_by(ROW_BLOCK) {
-            let end = (start + ROW_BLOCK).min(rows.len());
+        let whole: Vec<&[f64]> = rows.chunks_exact(width).collect();
+        let missing: Vec<bool> = whole.iter().map(|r| r.iter().any(|v| v.is_nan())).collect();
+        let mut acc: Vec<f64> = vec![std::iter::empty::<f64>().sum(); whole.len()];
+        for start in (0..whole.len()).step_by(ROW_BLOCK) {
+            let end = (start + ROW_BLOCK).min(whole.len());
             for &root in &self.roots {
                 for r in start..end {
                     acc[r] += if missing[r] {
-                        self.leaf::<true>(root, rows[r])
+                        self.leaf::<true>(root, whole[r])
                     } else {
-                        self.leaf::<false>(root, rows[r])
+                        self.leaf::<false>(root, whole[r])
                     };
                 }
             }
         }
-        acc.into_iter().map(|a| self.forest.base + a).collect()
-    }
-
-    /// The sum of the leaf values `row` (a row of the forest's width) reaches, in tree order
-    /// from the start of `Iterator::sum`, as [`Forest::log_odds`] adds them.
-    fn walk_all(&self, row: &[f64]) -> f64 {
-        let missing = row.iter().any(|v| v.is_nan());
-        let mut acc: f64 = std::iter::empty::<f64>().sum();
-        for &root in &self.roots {
-            acc += if missing {
-                self.leaf::<true>(root, row)
-            } else {
-                self.leaf::<false>(root, row)
-            };
-        }
-        acc
+        let partial = rows.chunks_exact(width).remainder();
+        acc.into_iter()
+            .map(|a| self.forest.base + a)
+            .chain((!partial.is_empty()).then(|| self.forest.log_odds(partial)))
+            .collect()
     }
 
     /// The value of the leaf `row` reaches in the tree at `root`. Without `MISSING` the row
@@ -679,7 +663,7 @@ mod tests {
             whole.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
             want.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
         );
-        // A last partial row: the row-by-row walk.
+        // A last partial row: scored by the forest, the whole rows before it by the walk.
         rows.truncate(rows.len() - 1);
         let got = c.log_odds_rows(&rows, 3);
         let want: Vec<f64> = rows.chunks(3).map(|r| f.log_odds(r)).collect();

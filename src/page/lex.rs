@@ -675,37 +675,44 @@ pub fn lex_with(text: &str, opts: LexOptions) -> Lexed {
     Lexed { spans: lx.spans }
 }
 
-/// Position just past the next `>` at or after `from`, or the end of the input.
-pub(crate) fn to_gt(b: &[u8], from: usize) -> usize {
-    match memchr(b'>', b.get(from..).unwrap_or(&[])) {
-        Some(i) => from + i + 1,
-        None => b.len(),
-    }
+/// The byte offset of the next `>` at or after `from`; `None` when there is none (a bogus
+/// comment or doctype then runs to the end of the input).
+pub(crate) fn next_gt(b: &[u8], from: usize) -> Option<usize> {
+    memchr(b'>', b.get(from..).unwrap_or(&[])).map(|i| from + i)
 }
 
-/// End of a comment whose body starts at `body` (just after `<!--`).
-pub(crate) fn comment_end(b: &[u8], body: usize) -> usize {
-    let n = b.len();
-    if body > n {
-        return n;
+/// Position just past the next `>` at or after `from`, or the end of the input.
+fn to_gt(b: &[u8], from: usize) -> usize {
+    next_gt(b, from).map_or(b.len(), |g| g + 1)
+}
+
+/// The end (just past its `>`) of the closing of a comment whose body starts at `body` (just
+/// after `<!--`): the abrupt `<!-->` and `<!--->` (end at most `body + 2`), else the first `>`
+/// after `--` or `--!` (13.2.5.43–13.2.5.52). `None` for a comment the end of the input cuts
+/// off. Byte offsets.
+pub(crate) fn comment_close(b: &[u8], body: usize) -> Option<usize> {
+    let rest = b.get(body..)?;
+    if rest.starts_with(b">") {
+        return Some(body + 1);
     }
-    // Abrupt closings `<!-->` and `<!--->`.
-    if b[body..].starts_with(b">") {
-        return body + 1;
-    }
-    if b[body..].starts_with(b"->") {
-        return body + 2;
+    if rest.starts_with(b"->") {
+        return Some(body + 2);
     }
     let mut from = body;
-    while let Some(i) = memchr(b'>', &b[from..]) {
-        let gt = from + i;
+    while let Some(gt) = next_gt(b, from) {
         let before = &b[body..gt];
         if before.ends_with(b"--") || before.ends_with(b"--!") {
-            return gt + 1;
+            return Some(gt + 1);
         }
         from = gt + 1;
     }
-    n
+    None
+}
+
+/// End of a comment whose body starts at `body` (just after `<!--`): [`comment_close`], or the
+/// end of the input for an unclosed one.
+fn comment_end(b: &[u8], body: usize) -> usize {
+    comment_close(b, body).unwrap_or(b.len())
 }
 
 /// What [`scan_tag`] reports besides a tag's extent: its attributes' names and values as byte

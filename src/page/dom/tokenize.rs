@@ -360,15 +360,9 @@ fn lower_name(raw: &str) -> Cow<'_, str> {
 /// to 13.2.5.52): `--` and `--!` before the `>` are not data; at the end of the file the dashes
 /// and `--!` the comment states held back are dropped.
 fn comment_data(body: &str, closed: bool) -> &str {
-    if closed {
-        return body
-            .strip_suffix("--!")
-            .or_else(|| body.strip_suffix("--"))
-            .unwrap_or(body);
-    }
     body.strip_suffix("--!")
         .or_else(|| body.strip_suffix("--"))
-        .or_else(|| body.strip_suffix('-'))
+        .or_else(|| body.strip_suffix('-').filter(|_| !closed))
         .unwrap_or(body)
 }
 
@@ -395,7 +389,8 @@ fn doctype(body: &str, closed: bool) -> HDoctype {
     }
     let body = nul_to_fffd(newlines(body));
     let b = body.as_bytes();
-    let ws = |c: u8| matches!(c, b'\t' | b'\n' | 0x0c | b' ');
+    // The tokenizer's white space (CR is read as LF by now).
+    let ws = lex::is_ws;
     let (mut name, mut public, mut system) = (None::<Vec<u8>>, None::<Vec<u8>>, None::<Vec<u8>>);
     let mut quirks = false;
     let mut s = D::Start;
@@ -646,23 +641,20 @@ impl<'t> Cb<'_, 't> {
                 let rest = &b[lt + 2..];
                 if rest.starts_with(b"--") {
                     let body = lt + 4;
-                    end = lex::comment_end(b, body);
-                    let closed = if end == body + 1 || end == body + 2 && b[body] == b'-' {
-                        // `<!-->`, `<!--->`
-                        end <= n && b[end - 1] == b'>'
-                    } else {
-                        end < n
-                            || b[n - 1] == b'>' && {
-                                let before = &text[body..n - 1];
-                                before.ends_with("--") || before.ends_with("--!")
-                            }
-                    };
-                    let data = if !closed {
-                        comment_data(&text[body.min(n)..], false)
-                    } else if end <= body + 2 {
-                        ""
-                    } else {
-                        comment_data(&text[body..end - 1], true)
+                    let data = match lex::comment_close(b, body) {
+                        // The abrupt `<!-->` and `<!--->` hold no data.
+                        Some(e) if e <= body + 2 => {
+                            end = e;
+                            ""
+                        }
+                        Some(e) => {
+                            end = e;
+                            comment_data(&text[body..e - 1], true)
+                        }
+                        None => {
+                            end = n;
+                            comment_data(&text[body.min(n)..], false)
+                        }
                     };
                     self.comment(data, (lt, end));
                 } else if rest.starts_with(b"[CDATA[")
@@ -677,7 +669,7 @@ impl<'t> Cb<'_, 't> {
                     self.chars(content, stop, Chars::Cdata);
                     end = close.map_or(n, |i| content + i + 3);
                 } else if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
-                    let gt = memchr(b'>', &b[lt + 9..]).map(|i| lt + 9 + i);
+                    let gt = lex::next_gt(b, lt + 9);
                     let d = doctype(&text[lt + 9..gt.unwrap_or(n)], gt.is_some());
                     end = gt.map_or(n, |g| g + 1);
                     self.process(TokKind::Doctype, (lt, end), HToken::DoctypeToken(d));
@@ -721,14 +713,12 @@ impl<'t> Cb<'_, 't> {
     /// A bogus comment from `lt` whose data starts at `data` and runs to the next `>` (or the
     /// end of the file); returns its end.
     fn bogus_comment(&mut self, lt: usize, data: usize) -> usize {
-        let b = self.text.as_bytes();
-        let gt = memchr(b'>', &b[data.min(b.len())..]).map(|i| data + i);
         let text = self.text;
-        self.comment(
-            &text[data.min(b.len())..gt.unwrap_or(b.len())],
-            (lt, gt.map_or(b.len(), |g| g + 1)),
-        );
-        gt.map_or(b.len(), |g| g + 1)
+        let n = text.len();
+        let gt = lex::next_gt(text.as_bytes(), data);
+        let end = gt.map_or(n, |g| g + 1);
+        self.comment(&text[data.min(n)..gt.unwrap_or(n)], (lt, end));
+        end
     }
 
     fn comment(&mut self, data: &str, span: (usize, usize)) {
