@@ -74,6 +74,7 @@ use crate::page::blocks::records::signature_path_hashes;
 use crate::page::blocks::Blocks;
 use crate::page::declared::Declared;
 use crate::page::dom::{Dom, NodeId, NodeKind};
+use crate::page::lex::Tag;
 use crate::page::Page;
 
 /// The value of a distance feature when no such element encloses the block (larger than any
@@ -115,6 +116,28 @@ pub const CONTEXT_TAGS: &[&str] = &[
     "tr",
     "ul",
 ];
+
+/// The index in [`CONTEXT_TAGS`] of an element named `name`, if it is one.
+fn context_tag_of_name(name: &str) -> Option<u8> {
+    CONTEXT_TAGS
+        .binary_search(&name)
+        .ok()
+        .and_then(|k| u8::try_from(k).ok())
+}
+
+/// [`context_tag_of_name`] by interned tag ([`Tag`] as an index; [`Tag::Other`]'s row is
+/// `None`, and such elements are looked up by name), so that the elements of a page are not
+/// each searched by their name's bytes.
+static CONTEXT_TAG_OF: LazyLock<[Option<u8>; 256]> = LazyLock::new(|| {
+    let mut table = [None; 256];
+    for name in CONTEXT_TAGS {
+        let t = Tag::from_name(name.as_bytes());
+        if t != Tag::Other {
+            table[t as usize] = context_tag_of_name(name);
+        }
+    }
+    table
+});
 
 /// Ancestor levels with their own aggregate features (the container and 4 above it).
 const ANCESTORS: usize = 5;
@@ -549,11 +572,11 @@ impl Elements<'_> {
             if dom.kind(id) != NodeKind::Element {
                 continue;
             }
-            let name = dom.tag_name(id).unwrap_or("");
-            out.tag[id] = CONTEXT_TAGS
-                .binary_search(&name)
-                .ok()
-                .and_then(|k| u8::try_from(k).ok());
+            out.tag[id] = match dom.tag(id) {
+                // An element the DOM interned: its row of the table.
+                Tag::Other => context_tag_of_name(dom.tag_name(id).unwrap_or("")),
+                t => CONTEXT_TAG_OF[t as usize],
+            };
         }
         out
     }
@@ -562,6 +585,27 @@ impl Elements<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn context_tags_by_interned_tag_agree_with_their_names() {
+        // Every context tag is interned, so no element of a common page is searched by name.
+        for (k, name) in CONTEXT_TAGS.iter().enumerate() {
+            let t = Tag::from_name(name.as_bytes());
+            assert_ne!(t, Tag::Other, "{name} is not interned");
+            assert_eq!(CONTEXT_TAG_OF[t as usize], Some(k as u8), "{name}");
+        }
+        // Interned tags that are no context tag have no row.
+        for name in ["div", "span", "a", "img", "body", "script", "h4"] {
+            let t = Tag::from_name(name.as_bytes());
+            assert_eq!(
+                CONTEXT_TAG_OF[t as usize],
+                context_tag_of_name(name),
+                "{name}"
+            );
+            assert_eq!(context_tag_of_name(name), None);
+        }
+        assert_eq!(CONTEXT_TAG_OF[Tag::Other as usize], None);
+    }
 
     fn context(html: &str) -> (Page, BlockContext) {
         let page = Page::from_text("t.html", html);
