@@ -34,7 +34,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::classifier::{BlockClassifier, BlockScorer};
+use super::classifier::{fallback_blocks, select_blocks, BlockClassifier, BlockScorer};
 use super::model::ModelFile;
 use super::{Learner, MethodInfo};
 use crate::error::{Error, Result};
@@ -137,6 +137,9 @@ pub struct BlockData {
     pub labels: Vec<bool>,
     /// Each block's text as a reader sees it ([`Blocks::text`]).
     pub texts: Vec<String>,
+    /// The blocks of the page's largest record group, sorted (empty without one): what the
+    /// short-result fallback offers ([`crate::learn::classifier::fallback_blocks`]).
+    pub fallback: Vec<usize>,
 }
 
 impl BlockData {
@@ -156,6 +159,7 @@ impl BlockData {
             rows,
             labels: blocks.project(gold).into_iter().map(|f| f >= 0.5).collect(),
             texts: (0..blocks.len()).map(|i| blocks.text(dom, i)).collect(),
+            fallback: fallback_blocks(page),
         }
     }
 
@@ -177,13 +181,27 @@ impl BlockData {
     /// The text of the blocks whose probability under `scorer` is at least `threshold`, one
     /// block per line, in page order: what the extractor selects, as text.
     pub fn extract_text(&self, scorer: &dyn BlockScorer, threshold: f64) -> String {
+        self.extract_text_with(scorer, threshold, false)
+    }
+
+    /// [`BlockData::extract_text`], with the short-result fallback when `fallback` is true
+    /// ([`select_blocks`]: what the extractor selects with `records_fallback` on).
+    pub fn extract_text_with(
+        &self,
+        scorer: &dyn BlockScorer,
+        threshold: f64,
+        fallback: bool,
+    ) -> String {
+        let mut p = scorer.probabilities(&self.rows, self.width);
+        p.resize(self.len(), f64::NAN);
+        let offered: &[usize] = if fallback { &self.fallback } else { &[] };
+        let (chosen, _) = select_blocks(&p, threshold, offered, |i| {
+            self.texts.get(i).map_or(0, |t| t.chars().count())
+        });
         let mut out = String::new();
-        let p = scorer.probabilities(&self.rows, self.width);
-        for i in 0..self.len() {
-            if p.get(i).is_some_and(|&p| p >= threshold) {
-                out.push_str(&self.texts[i]);
-                out.push('\n');
-            }
+        for i in (0..self.len()).filter(|&i| chosen[i]) {
+            out.push_str(&self.texts[i]);
+            out.push('\n');
         }
         out
     }

@@ -552,7 +552,8 @@ impl Learner for Stack {
     }
 
     fn extract_text(&self, body: &Forest, page: &BlockData, threshold: f64) -> String {
-        page.extract_text(body, threshold)
+        // With the short-result fallback, as the extractor runs by default.
+        page.extract_text_with(body, threshold, true)
     }
 
     fn extractor(&self, name: &str, model: ModelFile<Forest>) -> Arc<dyn Extractor> {
@@ -565,7 +566,8 @@ impl Learner for Stack {
             members.key,
             Box::new(move |page: &Page| rows_with(page, &members)),
             Box::new(gbt::Compiled::new(model.body)),
-        );
+        )
+        .with_records_fallback();
         if self.members.is_default() {
             return Arc::new(c);
         }
@@ -647,6 +649,7 @@ mod tests {
             rows: vec![0.0; texts.len()],
             labels: vec![false; texts.len()],
             texts: texts.iter().map(|t| t.to_string()).collect(),
+            fallback: Vec::new(),
         };
         let a = data(&[
             "one two three four five six seven eight nine ten eleven twelve",
