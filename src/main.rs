@@ -3,6 +3,13 @@
 
 mod cli;
 
+/// mimalloc as the allocator of the binary (feature `mimalloc`, on by default): the page model
+/// allocates per page, and mimalloc runs `learned` 2–4 % faster than the system allocator
+/// (docs/speed.md). The library itself sets none.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{CommandFactory, Parser};
 
 /// The subcommand names and aliases, from the clap tree (with clap's own `help`).
