@@ -573,8 +573,9 @@ impl Elements<'_> {
                 continue;
             }
             out.tag[id] = match dom.tag(id) {
-                // An element the DOM interned: its row of the table.
+                // Not interned (foreign or unknown names): searched by name.
                 Tag::Other => context_tag_of_name(dom.tag_name(id).unwrap_or("")),
+                // Interned: its row of the table.
                 t => CONTEXT_TAG_OF[t as usize],
             };
         }
