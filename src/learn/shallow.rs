@@ -137,8 +137,10 @@ pub struct BlockData {
     pub labels: Vec<bool>,
     /// Each block's text as a reader sees it ([`Blocks::text`]).
     pub texts: Vec<String>,
-    /// The blocks of the page's largest record group, sorted (empty without one): what the
-    /// short-result fallback offers ([`crate::learn::classifier::fallback_blocks`]).
+    /// The blocks the short-result fallback offers ([`select_blocks`]): the page's largest
+    /// record group, sorted, for a method whose extractor has the fallback on (`stack`, which
+    /// adds them with [`BlockData::with_fallback`]); empty otherwise, and then
+    /// [`BlockData::extract_text`] has no fallback.
     pub fallback: Vec<usize>,
 }
 
@@ -159,8 +161,15 @@ impl BlockData {
             rows,
             labels: blocks.project(gold).into_iter().map(|f| f >= 0.5).collect(),
             texts: (0..blocks.len()).map(|i| blocks.text(dom, i)).collect(),
-            fallback: fallback_blocks(page),
+            fallback: Vec::new(),
         }
+    }
+
+    /// The same data with the short-result fallback's blocks of `page` (the page these data
+    /// were made from): [`fallback_blocks`], the page's largest record group.
+    pub fn with_fallback(mut self, page: &Page) -> BlockData {
+        self.fallback = fallback_blocks(page);
+        self
     }
 
     /// Row `i`.
@@ -179,23 +188,12 @@ impl BlockData {
     }
 
     /// The text of the blocks whose probability under `scorer` is at least `threshold`, one
-    /// block per line, in page order: what the extractor selects, as text.
+    /// block per line, in page order — and, when [`BlockData::fallback`] holds blocks, those
+    /// the short-result fallback adds ([`select_blocks`]): what the extractor selects, as text.
     pub fn extract_text(&self, scorer: &dyn BlockScorer, threshold: f64) -> String {
-        self.extract_text_with(scorer, threshold, false)
-    }
-
-    /// [`BlockData::extract_text`], with the short-result fallback when `fallback` is true
-    /// ([`select_blocks`]: what the extractor selects with `records_fallback` on).
-    pub fn extract_text_with(
-        &self,
-        scorer: &dyn BlockScorer,
-        threshold: f64,
-        fallback: bool,
-    ) -> String {
         let mut p = scorer.probabilities(&self.rows, self.width);
         p.resize(self.len(), f64::NAN);
-        let offered: &[usize] = if fallback { &self.fallback } else { &[] };
-        let (chosen, _) = select_blocks(&p, threshold, offered, |i| {
+        let (chosen, _) = select_blocks(&p, threshold, &self.fallback, |i| {
             self.texts.get(i).map_or(0, |t| t.chars().count())
         });
         let mut out = String::new();

@@ -519,6 +519,8 @@ impl Learner for Stack {
             rows_with(page, &self.members),
             self.members.width(),
         )
+        // The extractor has the short-result fallback on: cross-validation scores it too.
+        .with_fallback(page)
     }
 
     fn check_body(&self, body: &Forest) -> std::result::Result<(), String> {
@@ -552,8 +554,8 @@ impl Learner for Stack {
     }
 
     fn extract_text(&self, body: &Forest, page: &BlockData, threshold: f64) -> String {
-        // With the short-result fallback, as the extractor runs by default.
-        page.extract_text_with(body, threshold, true)
+        // With the short-result fallback (the blocks `prepare` gave), as the extractor runs.
+        page.extract_text(body, threshold)
     }
 
     fn extractor(&self, name: &str, model: ModelFile<Forest>) -> Arc<dyn Extractor> {
