@@ -285,8 +285,13 @@ impl Extractor for BlockClassifier {
             Vec::new()
         };
         let dom = page.dom();
-        let (chosen, fired) =
-            select_blocks(&p, t, &offered, |i| blocks.text(dom, i).chars().count());
+        // One buffer for the blocks' texts the fallback counts (a slider move re-runs this).
+        let buf = std::cell::RefCell::new(String::new());
+        let (chosen, fired) = select_blocks(&p, t, &offered, |i| {
+            let mut b = buf.borrow_mut();
+            blocks.text_into(dom, i, &mut b);
+            b.chars().count()
+        });
         let mut sel = Vec::new();
         for i in (0..chosen.len()).filter(|&i| chosen[i]) {
             sel.extend(blocks.ranges(i).iter().cloned());
