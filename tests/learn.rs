@@ -887,3 +887,57 @@ fn balance_corpora_weighs_each_corpus_the_same() {
         common::stderr(&o)
     );
 }
+
+/// `--unlabelled KINDS`: a stack fitted with the blocks of those unit kinds unlabelled records
+/// the kinds and differs from the default fit (whose file names none); a method whose rows do
+/// not mark unit kinds refuses it, and an unknown kind is a usage error naming the kinds.
+#[test]
+fn unlabelled_unit_kinds_are_recorded_and_change_the_fit() {
+    use cescope::page::units::UnitKind;
+    let samples = Path::new(ROOT).join("sample-pages");
+    let mut j = job(&samples, None);
+    let stack = find_method("stack").unwrap();
+    let plain = stack.train(&j).unwrap();
+    j.unlabelled = Some(
+        [UnitKind::LinkList, UnitKind::Comments]
+            .into_iter()
+            .collect(),
+    );
+    let left = stack.train(&j).unwrap();
+    let json = |bytes: &[u8]| serde_json::from_slice::<serde_json::Value>(bytes).unwrap();
+    assert!(json(&plain.bytes)["training"].get("unlabelled").is_none());
+    assert_eq!(
+        json(&left.bytes)["training"]["unlabelled"],
+        serde_json::json!(["comments", "link_list"])
+    );
+    assert_ne!(json(&plain.bytes)["body"], json(&left.bytes)["body"]);
+    let err = find_method("svm")
+        .unwrap()
+        .train(&j)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("only stack"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m.json");
+    let o = common::run(
+        Path::new(ROOT),
+        &[
+            "train",
+            "--method",
+            "stack",
+            "--unlabelled",
+            "comments,sidebar",
+            "--train",
+            samples.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let e = common::stderr(&o);
+    assert!(
+        e.contains("unknown unit kind \"sidebar\"") && e.contains("supplemental"),
+        "{e}"
+    );
+    assert!(!out.exists());
+}

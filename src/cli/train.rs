@@ -10,6 +10,7 @@ use clap::Args;
 use cescope::learn::folds::Scheme;
 use cescope::learn::train::Balance;
 use cescope::learn::{self, model, train::table, TrainJob};
+use cescope::page::units::UnitKind;
 
 use super::{shown, with_threads};
 
@@ -49,6 +50,12 @@ pub struct TrainArgs {
     /// the reference extractors readability and trafilatura included).
     #[arg(long, value_name = "A,B,…", value_delimiter = ',')]
     members: Option<Vec<String>>,
+    /// With --method stack: unit kinds (`cescope blocks` shows each block's) whose blocks the
+    /// fit leaves unlabelled, comma-separated — e.g. comments,caption,supplemental, where
+    /// benchmarks' definitions differ: the model learns no definition of them from the gold,
+    /// and a guideline (`--guideline`) decides them at extraction (docs/guidelines.md).
+    #[arg(long, value_name = "KIND,…", value_delimiter = ',', value_parser = parse_kind)]
+    unlabelled: Option<Vec<UnitKind>>,
     /// How each fit weighs its training pages: `pages` (each page the same) or `corpora` (each
     /// training corpus the same, however many pages it has; --method stack only).
     #[arg(long, value_name = "pages|corpora", default_value = "pages", value_parser = parse_balance)]
@@ -70,6 +77,15 @@ pub struct TrainArgs {
 }
 
 /// Parses `--balance`: `pages` or `corpora` ([`Balance`]).
+fn parse_kind(s: &str) -> std::result::Result<UnitKind, String> {
+    UnitKind::from_name(s).ok_or_else(|| {
+        format!(
+            "unknown unit kind {s:?}; the kinds are {}",
+            UnitKind::ALL.map(UnitKind::name).join(", ")
+        )
+    })
+}
+
 fn parse_balance(s: &str) -> std::result::Result<Balance, String> {
     match s.trim().to_ascii_lowercase().as_str() {
         "pages" => Ok(Balance::Pages),
@@ -123,6 +139,10 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         },
         loco: args.folds == Some(Scheme::Corpora),
         members: args.members.clone(),
+        unlabelled: args
+            .unlabelled
+            .as_ref()
+            .map(|k| k.iter().copied().collect()),
         balance: args.balance,
         seed: args.seed,
         progress: std::io::stderr().is_terminal(),
@@ -207,6 +227,9 @@ fn fit_times(seconds: &[f64], lanes: usize) -> String {
 fn train_headline(args: &TrainArgs, t0: Instant) -> Result<()> {
     if args.members.is_some() {
         bail!("--members: the headline ranker has no member extractors (only stack takes members)");
+    }
+    if args.unlabelled.is_some() {
+        bail!("--unlabelled: the headline ranker does not label blocks (only stack takes it)");
     }
     if args.balance != Balance::Pages {
         bail!(

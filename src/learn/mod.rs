@@ -53,6 +53,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::extract::Extractor;
+use crate::page::units::KindSet;
 use crate::page::Page;
 use crate::selection::Selection;
 
@@ -143,6 +144,22 @@ pub trait Learner: Send + Sync + 'static {
         )))
     }
 
+    /// This method fitted with the blocks of units of `kinds` left unlabelled (`cescope train
+    /// --unlabelled`): such a block weighs nothing in the fit, so the model learns no definition
+    /// of those kinds from the gold and a guideline decides them at extraction. Default: an
+    /// [`Error::Train`] — only a method whose rows mark unit kinds ([`stack`]) can.
+    fn with_unlabelled(&self, kinds: KindSet) -> Result<Self>
+    where
+        Self: Sized,
+    {
+        let _ = kinds;
+        Err(Error::Train(format!(
+            "--unlabelled: the {} method cannot leave unit kinds unlabelled (only stack, whose \
+             rows mark each block's unit kinds, can)",
+            self.info().name
+        )))
+    }
+
     /// The member extractors the model file records (`members`): `None` for the method's
     /// default members and for a method without members. Default: `None`.
     fn recorded_members(&self) -> Option<Vec<String>> {
@@ -209,9 +226,14 @@ impl<L: Learner> Method for Erased<L> {
     fn train(&self, job: &TrainJob) -> Result<Trained> {
         let info = self.0.info();
         check_fitter(info.name, info.fitter, CAN_FIT)?;
-        match &job.members {
-            Some(names) => train::run(&self.0.with_members(names)?, job),
-            None => train::run(&self.0, job),
+        let with_members = match &job.members {
+            Some(names) => Some(self.0.with_members(names)?),
+            None => None,
+        };
+        let l = with_members.as_ref().unwrap_or(&self.0);
+        match job.unlabelled {
+            Some(kinds) => train::run(&l.with_unlabelled(kinds)?, job),
+            None => train::run(l, job),
         }
     }
 

@@ -90,6 +90,10 @@ pub struct Training {
     /// `--balance`, when not the default (`pages`): `corpora` ([`crate::learn::train::Balance`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balance: Option<String>,
+    /// `--unlabelled`, when given: the unit kinds whose blocks the fit left unlabelled, so
+    /// that a guideline decides them ([`crate::learn::Learner::with_unlabelled`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unlabelled: Option<Vec<String>>,
 }
 
 /// One training corpus.

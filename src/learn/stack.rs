@@ -44,6 +44,12 @@
 //! page. They are cescope's own extractors, so the shipped model measures cescope (a
 //! reference extractor is not one of its members).
 //!
+//! **Unlabelled unit kinds** (`cescope train --unlabelled KIND,…`,
+//! [`Learner::with_unlabelled`]): blocks whose `unit_KIND` is 1 for one of those kinds get
+//! sample weight 0 ([`block_weights`]), so the fit learns no definition of them from the gold
+//! and a guideline decides them at extraction; measured by leave one corpus out
+//! (docs/learning.md) it is not the shipped default.
+//!
 //! **Other members**: `cescope train --method stack --members a,b,…` takes the verdicts of any
 //! registered extractor instead (cescope's algorithms, the
 //! shipped filter sets, the reference extractors `readability` and `trafilatura` when built
@@ -69,7 +75,7 @@ use super::shallow::{self, fmt, BlockData};
 use super::{Learner, MethodInfo};
 use crate::error::{Error, Result};
 use crate::extract::{Extractor, Params};
-use crate::page::units::{UnitKind, Units};
+use crate::page::units::{KindSet, UnitKind, Units};
 use crate::page::Page;
 use crate::selection::Selection;
 
@@ -431,20 +437,28 @@ impl BlockScorer for Forest {
 /// scaled so the weights average 1. The score the stack is judged by is a macro mean over
 /// pages of word-level F1, so each page weighs the same and, within a page, each word:
 /// unweighted, a forum page of 2 000 blocks outweighs forty articles and a one-word link as
-/// much as a paragraph. Cross-validated in docs/learning.md. O(text).
-pub fn block_weights(pages: &[&BlockData], weights: &[f64]) -> Vec<f64> {
+/// much as a paragraph. A block whose row holds 1 in one of the `unlabelled` columns (the
+/// `unit_KIND` columns of [`Learner::with_unlabelled`]'s kinds) weighs 0, and its page's other
+/// blocks share the page's weight (a page of such blocks alone weighs nothing). Cross-validated
+/// in docs/learning.md. O(text).
+pub fn block_weights(pages: &[&BlockData], weights: &[f64], unlabelled: &[usize]) -> Vec<f64> {
     let mut w = Vec::with_capacity(pages.iter().map(|p| p.len()).sum());
     for (i, p) in pages.iter().enumerate() {
         let page = weights.get(i).copied().unwrap_or(1.0);
         let start = w.len();
-        w.extend(
-            p.texts
-                .iter()
-                .map(|t| (crate::metrics::words(t).len() as f64).max(0.5)),
-        );
+        w.extend(p.texts.iter().enumerate().map(|(b, t)| {
+            let row = p.rows.get(b * p.width..(b + 1) * p.width).unwrap_or(&[]);
+            if unlabelled.iter().any(|&c| row.get(c) == Some(&1.0)) {
+                0.0
+            } else {
+                (crate::metrics::words(t).len() as f64).max(0.5)
+            }
+        }));
         let total: f64 = w[start..].iter().sum();
-        for x in &mut w[start..] {
-            *x = *x / total * page;
+        if total > 0.0 {
+            for x in &mut w[start..] {
+                *x = *x / total * page;
+            }
         }
     }
     let mean = w.iter().sum::<f64>() / w.len().max(1) as f64;
@@ -461,20 +475,36 @@ pub fn block_weights(pages: &[&BlockData], weights: &[f64]) -> Vec<f64> {
 #[derive(Debug, Clone)]
 pub struct Stack {
     members: Members,
+    /// The unit kinds whose blocks the fit leaves unlabelled (weight 0,
+    /// [`Learner::with_unlabelled`]); none by default.
+    unlabelled: KindSet,
 }
 
 impl Default for Stack {
     fn default() -> Stack {
-        Stack {
-            members: Members::default_members().clone(),
-        }
+        Stack::new(Members::default_members().clone())
     }
 }
 
 impl Stack {
     /// The stack with `members` as its member extractors.
     pub fn new(members: Members) -> Stack {
-        Stack { members }
+        Stack {
+            members,
+            unlabelled: KindSet::default(),
+        }
+    }
+
+    /// The columns of the rows that mark the unlabelled kinds (`unit_KIND`).
+    fn unlabelled_columns(&self) -> Vec<usize> {
+        let names = self.members.feature_names();
+        self.unlabelled
+            .iter()
+            .filter_map(|k| {
+                let name = format!("unit_{}", k.name());
+                names.iter().position(|n| *n == name)
+            })
+            .collect()
     }
 
     /// Its member extractors.
@@ -504,7 +534,26 @@ impl Learner for Stack {
 
     /// The stack with members `names` ([`Members::new`]'s errors).
     fn with_members(&self, names: &[String]) -> Result<Stack> {
-        Ok(Stack::new(Members::new(names)?))
+        Ok(Stack {
+            members: Members::new(names)?,
+            unlabelled: self.unlabelled,
+        })
+    }
+
+    /// The stack whose fit gives no weight to blocks in units of `kinds` (their `unit_KIND`
+    /// feature is 1). Errors for the headline, which the rows do not mark.
+    fn with_unlabelled(&self, kinds: KindSet) -> Result<Stack> {
+        if kinds.contains(UnitKind::Headline) {
+            return Err(Error::Train(
+                "--unlabelled headline: the stack's rows do not mark the headline (its units \
+                 are found without a headline finder); name other unit kinds"
+                    .into(),
+            ));
+        }
+        Ok(Stack {
+            members: self.members.clone(),
+            unlabelled: kinds,
+        })
     }
 
     /// The members when they are not [`MEMBERS`].
@@ -539,7 +588,7 @@ impl Learner for Stack {
             .iter()
             .flat_map(|p| p.labels.iter().copied())
             .collect();
-        let weights = block_weights(pages, weights);
+        let weights = block_weights(pages, weights, &self.unlabelled_columns());
         gbt::fit_parts(
             &parts,
             self.members.width(),
@@ -658,22 +707,68 @@ mod tests {
             "—",
         ]);
         let b = data(&["x y z", "w"]);
-        let w = block_weights(&[&a, &b], &[1.0, 1.0]);
+        let w = block_weights(&[&a, &b], &[1.0, 1.0], &[]);
         // Unscaled: 12 / 12.5, 0.5 / 12.5, 3 / 4, 1 / 4; their mean is 2 / 4 = 0.5.
         let expect = [12.0 / 12.5, 0.5 / 12.5, 0.75, 0.25].map(|x| x / 0.5);
         assert_eq!(w.len(), 4);
         for (x, e) in w.iter().zip(expect) {
             assert!((x - e).abs() < 1e-12, "{w:?}");
         }
-        assert!(block_weights(&[], &[]).is_empty());
+        assert!(block_weights(&[], &[], &[]).is_empty());
         // Page weights scale each page's share: page b counts three times page a.
-        let w = block_weights(&[&a, &b], &[0.5, 1.5]);
+        let w = block_weights(&[&a, &b], &[0.5, 1.5], &[]);
         let unscaled = [12.0 / 12.5 * 0.5, 0.5 / 12.5 * 0.5, 0.75 * 1.5, 0.25 * 1.5];
         let mean = unscaled.iter().sum::<f64>() / 4.0;
         for (x, e) in w.iter().zip(unscaled.map(|x| x / mean)) {
             assert!((x - e).abs() < 1e-12, "{w:?}");
         }
         assert!((w[2] + w[3]) / (w[0] + w[1]) > 2.99);
+    }
+
+    /// A block whose row marks an unlabelled kind weighs nothing; its page's other blocks
+    /// share the page's weight; a page of unlabelled blocks alone weighs nothing.
+    #[test]
+    fn unlabelled_blocks_weigh_nothing() {
+        // Rows of width 2: column 1 is the unit column of the unlabelled kind.
+        let data = |texts: &[&str], marks: &[f64]| BlockData {
+            width: 2,
+            rows: marks.iter().flat_map(|&m| [0.0, m]).collect(),
+            labels: vec![true; texts.len()],
+            texts: texts.iter().map(|t| t.to_string()).collect(),
+            fallback: Vec::new(),
+        };
+        let a = data(&["x y z", "a comment of five words"], &[0.0, 1.0]);
+        let b = data(&["only a comment"], &[1.0]);
+        let c = data(&["w"], &[0.0]);
+        let w = block_weights(&[&a, &b, &c], &[1.0, 1.0, 1.0], &[1]);
+        // Unscaled: a's first block holds all of a's weight (1), its comment 0, b nothing,
+        // c's block 1; the mean is 2 / 4.
+        assert_eq!(w, vec![2.0, 0.0, 0.0, 2.0]);
+        // Without the column, the comment counts by its words.
+        let w = block_weights(&[&a, &b, &c], &[1.0, 1.0, 1.0], &[]);
+        assert!(w[1] > w[0] && w[2] > 0.0, "{w:?}");
+    }
+
+    /// `--unlabelled` is recorded by kind, refused for the headline, and kept with members.
+    #[test]
+    fn unlabelled_kinds_are_a_stack_setting() {
+        let kinds: KindSet = [UnitKind::Comments, UnitKind::Caption]
+            .into_iter()
+            .collect();
+        let s = Stack::default().with_unlabelled(kinds).unwrap();
+        let names = s.members.feature_names();
+        let cols: Vec<&str> = s
+            .unlabelled_columns()
+            .iter()
+            .map(|&c| names[c].as_str())
+            .collect();
+        assert_eq!(cols, ["unit_caption", "unit_comments"]);
+        let m = s.with_members(&["bte".into(), "plain".into()]).unwrap();
+        assert_eq!(m.unlabelled, kinds);
+        assert_eq!(m.unlabelled_columns().len(), 2);
+        let headline: KindSet = [UnitKind::Headline].into_iter().collect();
+        let e = Stack::default().with_unlabelled(headline).unwrap_err();
+        assert!(e.to_string().contains("headline"), "{e}");
     }
 
     /// What cross-validation scores (the prepared page's text at the threshold) is what the

@@ -22,6 +22,7 @@ use super::Learner;
 use crate::error::{Error, Result};
 use crate::eval::run::Metric;
 use crate::metrics::Prf;
+use crate::page::units::KindSet;
 
 /// How a fit weighs its training pages against each other (`cescope train --balance`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -82,6 +83,10 @@ pub struct TrainJob {
     /// classifier, [`super::stack`]), registered extractor names; `None` for the method's
     /// default members. Errors for a method without members ([`Learner::with_members`]).
     pub members: Option<Vec<String>>,
+    /// `--unlabelled KINDS`: the unit kinds whose blocks every fit leaves unlabelled
+    /// ([`Learner::with_unlabelled`]); `None`: every block is labelled by the gold. Errors for
+    /// a method whose rows do not mark unit kinds.
+    pub unlabelled: Option<KindSet>,
     /// `--balance`: how each fit weighs its pages ([`Balance`]). Errors for
     /// [`Balance::Corpora`] with a method that does not [weigh pages](Learner::weighs_pages).
     pub balance: Balance,
@@ -463,6 +468,10 @@ pub fn run<L: Learner>(l: &L, job: &TrainJob) -> Result<Trained> {
             seed: job.seed,
             folds: job.folds,
             balance: (job.balance != Balance::Pages).then(|| job.balance.name().to_string()),
+            unlabelled: job
+                .unlabelled
+                .filter(|k| !k.is_empty())
+                .map(|k| k.iter().map(|k| k.name().to_string()).collect()),
         },
         cv: cv.clone(),
         loco: loco.clone(),

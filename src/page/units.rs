@@ -234,6 +234,16 @@ const PRECEDENCE: [UnitKind; 11] = [
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct KindSet(u16);
 
+impl FromIterator<UnitKind> for KindSet {
+    fn from_iter<I: IntoIterator<Item = UnitKind>>(kinds: I) -> KindSet {
+        let mut set = KindSet::default();
+        for k in kinds {
+            set.insert(k);
+        }
+        set
+    }
+}
+
 impl KindSet {
     /// Is `k` in the set?
     pub fn contains(self, k: UnitKind) -> bool {

@@ -262,6 +262,7 @@ pub fn model_of(
             seed,
             folds: None,
             balance: None,
+            unlabelled: None,
         },
         cv: None,
         loco: None,
