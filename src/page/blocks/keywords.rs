@@ -206,6 +206,8 @@ pub const LANDMARKS: &[(&str, &[(&str, &str)])] = &[
 ];
 
 /// The [`LANDMARKS`] element `id` is, bit g for landmark g.
+// Inlined whatever the split into codegen units (docs/speed.md, 2026-11-30).
+#[inline]
 pub fn landmark_mask(dom: &Dom, id: NodeId) -> u16 {
     let mut mask = 0u16;
     let names = [
