@@ -589,6 +589,17 @@ impl Learner for Stack {
             .flat_map(|p| p.labels.iter().copied())
             .collect();
         let weights = block_weights(pages, weights, &self.unlabelled_columns());
+        if !weights.is_empty() && weights.iter().all(|&w| w == 0.0) {
+            return Err(Error::Train(format!(
+                "every training block is in a unit of the unlabelled kinds ({}): nothing is \
+                 left to learn from",
+                self.unlabelled
+                    .iter()
+                    .map(UnitKind::name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
         gbt::fit_parts(
             &parts,
             self.members.width(),
@@ -769,6 +780,24 @@ mod tests {
         let headline: KindSet = [UnitKind::Headline].into_iter().collect();
         let e = Stack::default().with_unlabelled(headline).unwrap_err();
         assert!(e.to_string().contains("headline"), "{e}");
+        // Pages whose every block is unlabelled leave nothing to fit: a clear error.
+        let width = s.members.width();
+        let comments = s.unlabelled_columns()[1];
+        let mut rows = vec![0.0; 2 * width];
+        rows[comments] = 1.0;
+        rows[width + comments] = 1.0;
+        let data = BlockData {
+            width,
+            rows,
+            labels: vec![true, false],
+            texts: vec!["a comment".into(), "another".into()],
+            fallback: Vec::new(),
+        };
+        let e = s.fit(&[&data], &[1.0], 1).unwrap_err().to_string();
+        assert!(
+            e.contains("every training block") && e.contains("caption, comments"),
+            "{e}"
+        );
     }
 
     /// What cross-validation scores (the prepared page's text at the threshold) is what the
