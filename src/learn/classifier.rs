@@ -449,6 +449,16 @@ mod tests {
         fitter: None,
     };
 
+    /// The explanation, at its default parameters, of the line holding `needle`.
+    fn why_at(c: &BlockClassifier, page: &Page, needle: &str) -> Vec<String> {
+        let x = c.run(page, &Params::defaults(c.params()));
+        let line = page
+            .lines()
+            .line_of(page.text().find(needle).unwrap())
+            .unwrap();
+        c.explain(page, &x, crate::extract::Location::Line(line), None)
+    }
+
     #[test]
     fn select_blocks_falls_back_to_the_group_only_when_short() {
         let p = [0.9, 0.1, 0.1, 0.1, 0.9];
@@ -527,12 +537,7 @@ mod tests {
             assert!(text.contains(&format!("Short text of card {k}")), "{text}");
         }
         assert_eq!(fired, Some(1.0));
-        let x = on.run(&page, &Params::defaults(on.params()));
-        let line = page
-            .lines()
-            .line_of(page.text().find("Short text of card 2").unwrap())
-            .unwrap();
-        let why = on.explain(&page, &x, crate::extract::Location::Line(line), None);
+        let why = why_at(&on, &page, "Short text of card 2");
         assert!(
             why.iter().any(|s| s.contains("short-result fallback")),
             "{why:?}"
@@ -575,12 +580,7 @@ mod tests {
         assert!(!half.contains("Menu"), "{half}");
         assert!(at(0.05).contains("Menu"));
         assert_eq!(at(0.95), "");
-        let x = c.run(&page, &Params::defaults(c.params()));
-        let line = page
-            .lines()
-            .line_of(page.text().find("Menu").unwrap())
-            .unwrap();
-        let why = c.explain(&page, &x, crate::extract::Location::Line(line), None);
+        let why = why_at(&c, &page, "Menu");
         assert!(why.iter().any(|s| s.contains("long = 0")), "{why:?}");
         assert_eq!(CALLS.load(Ordering::SeqCst) - before, 1);
         // A new page is featurised again.

@@ -447,8 +447,7 @@ pub fn block_weights(pages: &[&BlockData], weights: &[f64], unlabelled: &[usize]
         let page = weights.get(i).copied().unwrap_or(1.0);
         let start = w.len();
         w.extend(p.texts.iter().enumerate().map(|(b, t)| {
-            let row = p.rows.get(b * p.width..(b + 1) * p.width).unwrap_or(&[]);
-            if unlabelled.iter().any(|&c| row.get(c) == Some(&1.0)) {
+            if unlabelled.iter().any(|&c| p.row(b).get(c) == Some(&1.0)) {
                 0.0
             } else {
                 (crate::metrics::words(t).len() as f64).max(0.5)
