@@ -206,33 +206,62 @@ pub const LANDMARKS: &[(&str, &[(&str, &str)])] = &[
 ];
 
 /// The [`LANDMARKS`] element `id` is, bit g for landmark g.
-// Inlined whatever the split into codegen units (docs/speed.md, 2026-11-30).
-#[inline]
 pub fn landmark_mask(dom: &Dom, id: NodeId) -> u16 {
+    dom.attrs_local(id)
+        .filter_map(|(name, v)| Some(landmark_bits(LandmarkAttr::of(name)?, v)))
+        .fold(0, |m, b| m | b)
+}
+
+/// The attributes [`LANDMARKS`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum LandmarkAttr {
+    Role,
+    Itemprop,
+    Itemtype,
+}
+
+impl LandmarkAttr {
+    /// The attribute named `name`, if [`LANDMARKS`] reads it.
+    fn of(name: &html5ever::LocalName) -> Option<LandmarkAttr> {
+        if *name == local_name!("role") {
+            Some(LandmarkAttr::Role)
+        } else if *name == local_name!("itemprop") {
+            Some(LandmarkAttr::Itemprop)
+        } else if *name == local_name!("itemtype") {
+            Some(LandmarkAttr::Itemtype)
+        } else {
+            None
+        }
+    }
+
+    /// The name [`LANDMARKS`] spells it with.
+    fn name(self) -> &'static str {
+        match self {
+            LandmarkAttr::Role => "role",
+            LandmarkAttr::Itemprop => "itemprop",
+            LandmarkAttr::Itemtype => "itemtype",
+        }
+    }
+}
+
+/// The [`LANDMARKS`] an attribute `attr` with value `value` names, bit g for landmark g: each
+/// white-space separated word of the value (of an `itemtype` URL, its last segment after `/`,
+/// `:` or `#`) against the landmark's pairs, ASCII case-insensitive.
+fn landmark_bits(attr: LandmarkAttr, value: &str) -> u16 {
+    let name = attr.name();
     let mut mask = 0u16;
-    let names = [
-        ("role", local_name!("role")),
-        ("itemprop", local_name!("itemprop")),
-        ("itemtype", local_name!("itemtype")),
-    ];
-    for (attr, local) in &names {
-        let attr = *attr;
-        let Some(v) = dom.attr_local(id, local) else {
-            continue;
+    for word in value.split_ascii_whitespace() {
+        let word = if attr == LandmarkAttr::Itemtype {
+            word.rsplit(['/', ':', '#']).next().unwrap_or("")
+        } else {
+            word
         };
-        for word in v.split_ascii_whitespace() {
-            let word = if attr == "itemtype" {
-                word.rsplit(['/', ':', '#']).next().unwrap_or("")
-            } else {
-                word
-            };
-            for (g, (_, pairs)) in LANDMARKS.iter().enumerate() {
-                if pairs
-                    .iter()
-                    .any(|(a, val)| *a == attr && val.eq_ignore_ascii_case(word))
-                {
-                    mask |= 1 << g;
-                }
+        for (g, (_, pairs)) in LANDMARKS.iter().enumerate() {
+            if pairs
+                .iter()
+                .any(|(a, val)| *a == name && val.eq_ignore_ascii_case(word))
+            {
+                mask |= 1 << g;
             }
         }
     }
@@ -463,47 +492,65 @@ impl KeywordSet {
 
 /// The groups the `class` and `id` attributes of every node of `dom` name in each of the
 /// tables `sets` (one vector per table, indexed by node id; 0 for text nodes and elements
-/// without a match), in one pass over the elements. Pages repeat their class names (every item
-/// of a menu, every post): each distinct attribute value is split into words and matched once,
-/// against every table. A word is a run of ASCII letters and digits (every other byte, those of
-/// non-ASCII characters included, separates words), lower-cased. O(nodes + distinct values ·
-/// words).
+/// without a match), in one pass over the elements: [`element_marks`] without the landmarks.
 pub fn element_masks_of<const N: usize>(sets: [&KeywordSet; N], dom: &Dom) -> [Vec<u64>; N] {
+    element_marks(sets, dom).0
+}
+
+/// The keyword groups of every node in each of the tables `sets` (as [`element_masks_of`]) and
+/// its [`landmark_mask`], indexed by node id (0 for text nodes and elements without a match),
+/// in one pass over the elements and one walk of each element's attributes. Pages repeat
+/// their attribute values (every item of a menu, every post): each distinct `class` / `id`
+/// value is split into words and matched once, against every table, and each distinct `role`
+/// / `itemprop` / `itemtype` value once against [`LANDMARKS`]. A `class` / `id` word is a run
+/// of ASCII letters and digits (every other byte, those of non-ASCII characters included,
+/// separates words), lower-cased. O(nodes + distinct values · words).
+pub fn element_marks<const N: usize>(
+    sets: [&KeywordSet; N],
+    dom: &Dom,
+) -> ([Vec<u64>; N], Vec<u16>) {
     let mut out: [Vec<u64>; N] = std::array::from_fn(|_| vec![0u64; dom.len()]);
+    let mut landmarks = vec![0u16; dom.len()];
     let mut word: Vec<u8> = Vec::new();
     let mut seen: FxHashMap<&str, [u64; N]> = FxHashMap::default();
+    let mut seen_landmarks: FxHashMap<(LandmarkAttr, &str), u16> = FxHashMap::default();
     for id in 0..dom.len() {
         if dom.kind(id) != NodeKind::Element {
             continue;
         }
         let mut mask = [0u64; N];
-        for attr in [local_name!("class"), local_name!("id")] {
-            let Some(v) = dom.attr_local(id, &attr) else {
-                continue;
-            };
-            let m = seen.entry(v).or_insert_with(|| {
-                let mut m = [0u64; N];
-                for w in v.as_bytes().split(|b| !b.is_ascii_alphanumeric()) {
-                    if w.is_empty() {
-                        continue;
+        let mut landmark = 0u16;
+        for (name, v) in dom.attrs_local(id) {
+            if *name == local_name!("class") || *name == local_name!("id") {
+                let m = seen.entry(v).or_insert_with(|| {
+                    let mut m = [0u64; N];
+                    for w in v.as_bytes().split(|b| !b.is_ascii_alphanumeric()) {
+                        if w.is_empty() {
+                            continue;
+                        }
+                        word.clear();
+                        word.extend(w.iter().map(u8::to_ascii_lowercase));
+                        for (m, set) in m.iter_mut().zip(sets) {
+                            *m |= set.mask_bytes(&word);
+                        }
                     }
-                    word.clear();
-                    word.extend(w.iter().map(u8::to_ascii_lowercase));
-                    for (m, set) in m.iter_mut().zip(sets) {
-                        *m |= set.mask_bytes(&word);
-                    }
+                    m
+                });
+                for (a, b) in mask.iter_mut().zip(m.iter()) {
+                    *a |= b;
                 }
-                m
-            });
-            for (a, b) in mask.iter_mut().zip(m.iter()) {
-                *a |= b;
+            } else if let Some(attr) = LandmarkAttr::of(name) {
+                landmark |= *seen_landmarks
+                    .entry((attr, v))
+                    .or_insert_with(|| landmark_bits(attr, v));
             }
         }
         for (o, m) in out.iter_mut().zip(mask) {
             o[id] = m;
         }
+        landmarks[id] = landmark;
     }
-    out
+    (out, landmarks)
 }
 
 /// What the tables of this module say of one page, computed once per page ([`PageMarks::of`])
@@ -532,16 +579,8 @@ impl PageMarks {
 
     /// The marks of the page parsed as `dom` and segmented into `blocks`.
     pub fn build(dom: &Dom, blocks: &Blocks) -> PageMarks {
-        let landmarks = (0..dom.len())
-            .map(|id| {
-                if dom.kind(id) == NodeKind::Element {
-                    landmark_mask(dom, id)
-                } else {
-                    0
-                }
-            })
-            .collect();
-        let [groups, units] = element_masks_of([&LEARNER_KEYWORDS, &UNIT_KEYWORD_SET], dom);
+        let ([groups, units], landmarks) =
+            element_marks([&LEARNER_KEYWORDS, &UNIT_KEYWORD_SET], dom);
         PageMarks {
             groups,
             units,
@@ -596,6 +635,48 @@ mod tests {
             .map(|i| (dom.tag_name(i).unwrap_or("").to_string(), m[i]))
             .collect();
         assert_eq!(masks, [("div".to_string(), 1), ("p".to_string(), 3)]);
+    }
+
+    #[test]
+    fn one_pass_marks_are_the_per_element_marks() {
+        let page = Page::from_text(
+            "t.html",
+            "<main role='MAIN' class='post-body'><article itemprop=articleBody \
+             itemtype='https://schema.org/Comment' id=c1><p role='navigation banner'>x</p>\
+             <p role=navigation class=post-body>y</p></article>\
+             <div itemprop='comment' data-x=1 class='Related'>z</div></main>",
+        );
+        let dom = page.dom();
+        let marks = PageMarks::build(dom, page.blocks());
+        let groups = LEARNER_KEYWORDS.element_masks(dom);
+        let g = |name: &str| {
+            1u16 << LANDMARKS
+                .iter()
+                .position(|(n, _)| *n == name)
+                .expect("a landmark")
+        };
+        let mut by_tag = Vec::new();
+        assert_eq!(marks.groups, groups);
+        for id in 0..dom.len() {
+            assert_eq!(marks.landmarks[id], landmark_mask(dom, id), "node {id}");
+            if dom.kind(id) == NodeKind::Element && marks.landmarks[id] != 0 {
+                by_tag.push((
+                    dom.tag_name(id).unwrap_or("").to_string(),
+                    marks.landmarks[id],
+                ));
+            }
+        }
+        // Each attribute's words count, a value met twice is read the same, case is ignored.
+        assert_eq!(
+            by_tag,
+            [
+                ("main".to_string(), g("main")),
+                ("article".to_string(), g("body") | g("comment")),
+                ("p".to_string(), g("navigation") | g("banner")),
+                ("p".to_string(), g("navigation")),
+                ("div".to_string(), g("comment")),
+            ]
+        );
     }
 
     #[test]

@@ -230,6 +230,17 @@ impl Dom {
             .map(|(_, (s, e))| &self.strings[*s..*e])
     }
 
+    /// An element's attributes as `(interned name, value)`, in the order [`Dom::attrs`] gives
+    /// them (a repeated attribute is kept once, with its first value); empty for other nodes.
+    /// For passes over every element that read several attributes: one walk of the element's
+    /// attributes instead of one [`Dom::attr_local`] per name.
+    pub fn attrs_local(&self, id: NodeId) -> impl Iterator<Item = (&LocalName, &str)> + '_ {
+        let (a, b) = self.nodes[id].attr_range;
+        self.attrs[a as usize..b as usize]
+            .iter()
+            .map(|(n, (s, e))| (n, &self.strings[*s..*e]))
+    }
+
     /// The `content` of element `id` when it is a `<meta>` whose `property` (or, without one,
     /// `name`) is `key`, trimmed and ASCII case-insensitive (`og:title`, `og:type`); `None`
     /// otherwise, or without a `content`. O(attributes).
