@@ -27,6 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::forest_code::{fingerprint, TreeArrays};
 use crate::error::{Error, Result};
 
 /// The settings of a fit.
@@ -241,6 +242,14 @@ struct Node {
 /// [`Node::feature`] of a leaf.
 const LEAF16: u16 = u16::MAX;
 
+/// The shipped model's trees as code, written by `build.rs` from `models/learned.json`
+/// ([`super::forest_code`]): `WIDTH`, `FINGERPRINT` and `TREES` (one function per tree, from a
+/// row to its leaf's value); empty when the build could not write them.
+#[allow(clippy::all, clippy::pedantic)]
+mod shipped {
+    include!(concat!(env!("OUT_DIR"), "/shipped_forest.rs"));
+}
+
 /// A [`Forest`] laid out for scoring: every tree's nodes in one array of compact records
 /// (16-byte nodes), re-laid in pre-order (left child next) and checked once when compiled, so
 /// that a row's walk reads one record per step and ends at a leaf. The scores are bit for
@@ -248,6 +257,13 @@ const LEAF16: u16 = u16::MAX;
 /// start, then the base (test `compiled_scores_are_the_forests_bits`). On the shipped model's
 /// rows of scrapinghub-dev (52 trees, 42 000 nodes) the walk is about a quarter faster than
 /// the forest's: 0.34–0.45 against 0.47–0.63 ms a page in one interleaved run.
+///
+/// **The shipped model's trees run as code.** When the forest is the one `build.rs` wrote as
+/// Rust code (the same [`super::forest_code::fingerprint`]: the model compiled into the
+/// binary, or a model file with the same trees), whole rows go through that code instead of
+/// the walk: the same comparisons and the same additions in the same order, so the same bits
+/// (test `the_shipped_trees_as_code_score_the_forests_bits`), about twice as fast
+/// (docs/speed.md, "The shipped trees as code"). Every other forest is walked.
 #[derive(Debug, Clone)]
 pub struct Compiled {
     forest: Forest,
@@ -256,6 +272,8 @@ pub struct Compiled {
     nodes: Vec<Node>,
     /// The root of each tree in `nodes`, in boosting order.
     roots: Vec<u32>,
+    /// True when [`shipped::TREES`] are this forest's trees as code.
+    as_code: bool,
 }
 
 impl Compiled {
@@ -270,11 +288,42 @@ impl Compiled {
             None
         };
         let (nodes, roots) = packed.unwrap_or_default();
+        let as_code = !nodes.is_empty() && Self::is_shipped(&forest);
         Compiled {
             forest,
             nodes,
             roots,
+            as_code,
         }
+    }
+
+    /// Is `forest` the forest whose trees `build.rs` wrote as code ([`shipped`])? Same width,
+    /// as many trees, the same fingerprint. O(nodes).
+    fn is_shipped(forest: &Forest) -> bool {
+        if shipped::FINGERPRINT.is_none()
+            || forest.width != shipped::WIDTH
+            || forest.trees.len() != shipped::TREES.len()
+        {
+            return false;
+        }
+        let trees: Vec<TreeArrays<'_>> = forest
+            .trees
+            .iter()
+            .map(|t| TreeArrays {
+                feature: &t.feature,
+                threshold: &t.threshold,
+                left: &t.left,
+                right: &t.right,
+                missing_left: &t.missing_left,
+                value: &t.value,
+            })
+            .collect();
+        shipped::FINGERPRINT == Some(fingerprint(forest.width, &trees))
+    }
+
+    /// True when whole rows are scored by the shipped trees as code (see [`Compiled`]).
+    pub fn runs_as_code(&self) -> bool {
+        self.as_code
     }
 
     /// The nodes and roots of a checked forest, each tree re-laid in pre-order with the left
@@ -343,8 +392,24 @@ impl Compiled {
                 .collect();
         }
         let whole: Vec<&[f64]> = rows.chunks_exact(width).collect();
-        let missing: Vec<bool> = whole.iter().map(|r| r.iter().any(|v| v.is_nan())).collect();
         let mut acc: Vec<f64> = vec![std::iter::empty::<f64>().sum(); whole.len()];
+        if self.as_code && width == shipped::WIDTH {
+            // Tree by tree over blocks of rows, as the walk goes (a tree's code stays hot).
+            let arrays: Vec<&[f64; shipped::WIDTH]> = rows
+                .chunks_exact(width)
+                .filter_map(|r| r.try_into().ok())
+                .collect();
+            for start in (0..arrays.len()).step_by(ROW_BLOCK) {
+                let end = (start + ROW_BLOCK).min(arrays.len());
+                for tree in shipped::TREES {
+                    for r in start..end {
+                        acc[r] += tree(arrays[r]);
+                    }
+                }
+            }
+            return self.finish(acc, rows, width);
+        }
+        let missing: Vec<bool> = whole.iter().map(|r| r.iter().any(|v| v.is_nan())).collect();
         for start in (0..whole.len()).step_by(ROW_BLOCK) {
             let end = (start + ROW_BLOCK).min(whole.len());
             for &root in &self.roots {
@@ -357,6 +422,12 @@ impl Compiled {
                 }
             }
         }
+        self.finish(acc, rows, width)
+    }
+
+    /// The scores of [`Compiled::log_odds_rows`] from the sums `acc` of the whole rows' leaf
+    /// values: the base added to each, then the last partial row of `rows`, if any.
+    fn finish(&self, acc: Vec<f64>, rows: &[f64], width: usize) -> Vec<f64> {
         let partial = rows.chunks_exact(width).remainder();
         acc.into_iter()
             .map(|a| self.forest.base + a)
@@ -554,6 +625,8 @@ fn boost(_: &[f64], _: usize, _: &[f64], _: Option<&[f64]>, _: GbtParams) -> Res
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
 
     /// Rows of 3 features where the label is `x0 + 2·x1 > 1.2` with x2 noise.
@@ -681,6 +754,85 @@ mod tests {
             trees: Vec::new(),
         });
         assert_eq!(bare.log_odds_rows(&[1.0, 2.0, 3.0], 3), vec![0.25]);
+    }
+
+    /// The shipped model's forest (`models/learned.json`, as the binary compiles it in).
+    fn shipped_forest() -> Forest {
+        let model: serde_json::Value =
+            serde_json::from_slice(include_bytes!("../../models/learned.json")).unwrap();
+        serde_json::from_value(model["body"].clone()).unwrap()
+    }
+
+    fn bits(x: &[f64]) -> Vec<u64> {
+        x.iter().map(|v| v.to_bits()).collect()
+    }
+
+    /// The shipped model runs as code (build.rs), and the code scores every row as the forest
+    /// does, to the bit: the feature rows of the sample pages, and rows made to reach the
+    /// edges of the comparisons (each feature at one of its thresholds, just below one, NaN,
+    /// zero). A forest that differs in one threshold is walked, and scored as its forest.
+    #[test]
+    fn the_shipped_trees_as_code_score_the_forests_bits() {
+        let f = shipped_forest();
+        let c = Compiled::new(f.clone());
+        assert!(c.runs_as_code(), "build.rs wrote the shipped trees");
+        let w = f.width;
+        // Per feature: its thresholds, the floats just below them, and NaN, 0, 1.
+        let mut values: Vec<Vec<f64>> = vec![vec![f64::NAN, 0.0, 1.0]; w];
+        for t in &f.trees {
+            for k in 0..t.len() {
+                if let Some(v) = values.get_mut(t.feature[k] as usize) {
+                    v.extend([t.threshold[k], t.threshold[k].next_down()]);
+                }
+            }
+        }
+        let mut rows = Vec::new();
+        for i in 0..3000usize {
+            for (j, v) in values.iter().enumerate() {
+                // Each row a different mix (a multiplicative hash of row and feature).
+                let h = (i.wrapping_mul(2_654_435_761) ^ j.wrapping_mul(40_503)) >> 3;
+                rows.push(v[h % v.len()]);
+            }
+        }
+        for name in [
+            "news-article.html",
+            "blog-comments.html",
+            "wiki-article.html",
+        ] {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("sample-pages")
+                .join(name);
+            let page = crate::page::Page::from_bytes(
+                name,
+                std::fs::read(path).unwrap(),
+                &Default::default(),
+            )
+            .unwrap();
+            let page_rows = crate::learn::stack::stack_rows(&page);
+            assert!(page_rows.len() >= w, "{name} has blocks");
+            rows.extend(page_rows);
+        }
+        let want: Vec<f64> = rows.chunks(w).map(|r| f.log_odds(r)).collect();
+        assert_eq!(bits(&c.log_odds_rows(&rows, w)), bits(&want));
+        // A partial last row: the forest scores it, the code the rows before it.
+        let got = c.log_odds_rows(&rows[..rows.len() - 1], w);
+        let want_short: Vec<f64> = rows[..rows.len() - 1]
+            .chunks(w)
+            .map(|r| f.log_odds(r))
+            .collect();
+        assert_eq!(bits(&got), bits(&want_short));
+
+        let mut other = f.clone();
+        let k = other.trees[0]
+            .feature
+            .iter()
+            .position(|&x| x != LEAF)
+            .unwrap();
+        other.trees[0].threshold[k] += 0.25;
+        let walked = Compiled::new(other.clone());
+        assert!(!walked.runs_as_code(), "another forest is walked");
+        let want: Vec<f64> = rows.chunks(w).map(|r| other.log_odds(r)).collect();
+        assert_eq!(bits(&walked.log_odds_rows(&rows, w)), bits(&want));
     }
 
     #[test]

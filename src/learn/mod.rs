@@ -35,6 +35,9 @@ pub mod context;
 pub mod crf;
 pub mod data;
 pub mod folds;
+// Shared with build.rs, which uses all of it; the library reads the fingerprint.
+#[cfg_attr(not(test), allow(dead_code))]
+mod forest_code;
 pub mod gbt;
 pub mod headline;
 pub mod model;
