@@ -14,6 +14,7 @@
 
 use std::sync::{Arc, LazyLock};
 
+use aho_corasick::AhoCorasick;
 use html5ever::local_name;
 use rustc_hash::FxHashMap;
 
@@ -357,43 +358,31 @@ fn end_marker_in(dom: &Dom, blocks: &Blocks, i: usize, buf: &mut String) -> Opti
     MARKERS.find(text.as_bytes())
 }
 
-/// [`COMMENT_MARKERS`] and [`RELATED_MARKERS`] indexed by their first byte, so a block's text
-/// is read once, each position compared only with the phrases that start with its byte (the
-/// same answer as searching for each phrase in turn: a comment phrase anywhere wins).
+/// [`COMMENT_MARKERS`] and [`RELATED_MARKERS`] in one Aho-Corasick automaton (the
+/// `aho-corasick` crate), the comment phrases first: a block's text is read once, whatever the
+/// number of phrases (the same answer as searching for each phrase in turn: a comment phrase
+/// anywhere wins).
 struct MarkerTable {
-    by_first_byte: Vec<Vec<(&'static [u8], EndMarker)>>,
+    phrases: Option<AhoCorasick>,
 }
 
 impl MarkerTable {
     fn new() -> MarkerTable {
-        let mut t: Vec<Vec<(&'static [u8], EndMarker)>> = (0..256).map(|_| Vec::new()).collect();
-        let kinds = [
-            (COMMENT_MARKERS, EndMarker::Comments),
-            (RELATED_MARKERS, EndMarker::Related),
-        ];
-        for (markers, kind) in kinds {
-            for m in markers {
-                if let Some(&b) = m.as_bytes().first() {
-                    t[usize::from(b)].push((m.as_bytes(), kind));
-                }
-            }
-        }
-        MarkerTable { by_first_byte: t }
+        // Building fails only past the crate's size limits, which a few dozen short phrases
+        // are far below; then no block is a marker (test `end_markers_say_what_they_announce`).
+        let phrases = AhoCorasick::new(COMMENT_MARKERS.iter().chain(RELATED_MARKERS)).ok();
+        MarkerTable { phrases }
     }
 
     /// [`EndMarker::Comments`] if a comment phrase occurs in `text`, else
-    /// [`EndMarker::Related`] if a related phrase does. O(text · phrases per byte).
+    /// [`EndMarker::Related`] if a related phrase does. O(text + matches).
     fn find(&self, text: &[u8]) -> Option<EndMarker> {
         let mut related = false;
-        for i in 0..text.len() {
-            for (m, kind) in &self.by_first_byte[usize::from(text[i])] {
-                if text[i..].starts_with(m) {
-                    match kind {
-                        EndMarker::Comments => return Some(EndMarker::Comments),
-                        EndMarker::Related => related = true,
-                    }
-                }
+        for m in self.phrases.as_ref()?.find_overlapping_iter(text) {
+            if m.pattern().as_usize() < COMMENT_MARKERS.len() {
+                return Some(EndMarker::Comments);
             }
+            related = true;
         }
         related.then_some(EndMarker::Related)
     }
@@ -684,6 +673,7 @@ mod tests {
         let page = Page::from_text(
             "t.html",
             "<h2>3 Comments so far</h2><h2>Related articles</h2><h2>Comments and related</h2>\
+             <h2>Related: what you think</h2><h2>Trending now on the site</h2>\
              <p>short</p><h2>Leave a reply to this comment now, please, if you have more than \
              fifteen words to say about it all</h2>",
         );
@@ -697,6 +687,9 @@ mod tests {
                 Some(EndMarker::Comments),
                 Some(EndMarker::Related),
                 Some(EndMarker::Comments),
+                // A comment phrase after a related one still wins.
+                Some(EndMarker::Comments),
+                None,
                 None,
                 None
             ]
