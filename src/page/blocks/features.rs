@@ -216,10 +216,13 @@ fn is_closer(c: char) -> bool {
 
 impl Scanner {
     /// Reads `text` (decoded), all of it inside an `<a>` when `linked`. A token open at the end
-    /// continues into the next piece.
-    pub(super) fn feed(&mut self, text: &str, linked: bool) {
+    /// continues into the next piece. Returns the characters of `text` that are not white space
+    /// ([`char::is_whitespace`], the scanner's separators): what
+    /// [`crate::page::Dom::non_space_chars`] counts.
+    pub(super) fn feed(&mut self, text: &str, linked: bool) -> usize {
         let bytes = text.as_bytes();
         let mut i = 0;
+        let mut solid = 0;
         while i < bytes.len() {
             let b = bytes[i];
             if b < 0x80 {
@@ -234,6 +237,7 @@ impl Scanner {
                     {
                         i += 1;
                     }
+                    solid += i - start;
                     self.ascii_run(&bytes[start..i], linked);
                 }
             } else {
@@ -244,10 +248,12 @@ impl Scanner {
                 if c.is_whitespace() {
                     self.space();
                 } else {
+                    solid += 1;
                     self.other_char(c, linked);
                 }
             }
         }
+        solid
     }
 
     /// White space: ends the open token, if any (also what `<br>` and `<img>` are).

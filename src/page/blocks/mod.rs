@@ -439,7 +439,10 @@ impl Blocks {
         let solid = !features::is_blank(s);
         let o = match open {
             Some(o) => o,
-            None if !solid => return,
+            None if !solid => {
+                dom.remember_non_space_chars(id, 0);
+                return;
+            }
             None => open.insert(Open {
                 first: id,
                 last: id,
@@ -451,7 +454,8 @@ impl Blocks {
                 ranges_to: self.ranges.len(),
             }),
         };
-        o.scanner.feed(s, dom.in_anchor(id));
+        let chars = o.scanner.feed(s, dom.in_anchor(id));
+        dom.remember_non_space_chars(id, chars);
         self.ranges.extend(dom.spans(id).iter().cloned());
         if solid {
             o.visibility = Visibility(o.visibility.0 & top.visibility.0);

@@ -330,3 +330,28 @@ fn blocks_starting_from_and_before_an_offset() {
     assert_eq!(b.starting_from(html.len()), None);
     assert_eq!(b.starting_before(html.len()), Some(3));
 }
+
+/// The segmentation records each text node's non-white-space characters for CETD and LQF
+/// (`Dom::remember_non_space_chars`, which checks them in debug builds against the DOM's own
+/// count): with Unicode white space (no-break space, em space, vertical tab), a blank node,
+/// non-ASCII letters and text outside any block, the counts read after the blocks are the
+/// counts of a DOM that never saw them.
+#[test]
+fn blocks_record_the_character_counts_cetd_reads() {
+    let html = "<p>a\u{a0}b \u{2003} c\u{0b}d</p><p> \u{a0} </p><div>x<b>é y</b></div>\
+                <script>var x = 1;</script><p hidden>gone</p>";
+    let page = Page::from_text("t.html", html);
+    assert!(!page.blocks().is_empty());
+    let dom = page.dom();
+    let fresh = crate::page::Dom::parse(page.text(), &crate::page::DomOptions::default());
+    let mut counted = Vec::new();
+    for (id, _) in dom.text_nodes() {
+        assert_eq!(
+            dom.non_space_chars(id),
+            fresh.non_space_chars(id),
+            "node {id}"
+        );
+        counted.push(dom.non_space_chars(id));
+    }
+    assert!(counted.contains(&4), "a b c d: {counted:?}");
+}

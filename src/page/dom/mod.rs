@@ -426,12 +426,7 @@ impl Dom {
     /// both run in the stacked classifier: counted for a node when first asked, O(its text),
     /// then O(1).
     pub fn non_space_chars(&self, id: NodeId) -> usize {
-        let all = self.non_space.get_or_init(|| {
-            (0..self.nodes.len())
-                .map(|_| AtomicU32::new(NOT_COUNTED))
-                .collect()
-        });
-        let Some(slot) = all.get(id) else {
+        let Some(slot) = self.non_space_slots().get(id) else {
             return 0;
         };
         match slot.load(Ordering::Relaxed) {
@@ -446,6 +441,33 @@ impl Dom {
             }
             n => n as usize,
         }
+    }
+
+    /// Records `n` as [`Dom::non_space_chars`] of node `id`, for a caller that counted it while
+    /// reading the node's text anyway (the block segmentation's scanner,
+    /// [`crate::page::Blocks`]), so CETD and LQF do not read that text again. `n` must be what
+    /// [`Dom::non_space_chars`] counts (checked in debug builds). O(1).
+    pub(crate) fn remember_non_space_chars(&self, id: NodeId, n: usize) {
+        debug_assert_eq!(
+            n,
+            self.node_text(id).map_or(0, count_non_space),
+            "node {id}"
+        );
+        if let Some(slot) = self.non_space_slots().get(id) {
+            slot.store(
+                u32::try_from(n).unwrap_or(NOT_COUNTED - 1),
+                Ordering::Relaxed,
+            );
+        }
+    }
+
+    /// The memo of [`Dom::non_space_chars`], one slot per node ([`NOT_COUNTED`] until set).
+    fn non_space_slots(&self) -> &[AtomicU32] {
+        self.non_space.get_or_init(|| {
+            (0..self.nodes.len())
+                .map(|_| AtomicU32::new(NOT_COUNTED))
+                .collect()
+        })
     }
 
     /// Characters (Unicode scalar values, white space included) of the text of `id`'s subtree,
