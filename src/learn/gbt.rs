@@ -391,8 +391,7 @@ impl Compiled {
                 .map(|r| self.forest.log_odds(r))
                 .collect();
         }
-        let whole: Vec<&[f64]> = rows.chunks_exact(width).collect();
-        let mut acc: Vec<f64> = vec![std::iter::empty::<f64>().sum(); whole.len()];
+        let mut acc: Vec<f64> = vec![std::iter::empty::<f64>().sum(); rows.len() / width];
         if self.as_code && width == shipped::WIDTH {
             // Tree by tree over blocks of rows, as the walk goes (a tree's code stays hot).
             let arrays: Vec<&[f64; shipped::WIDTH]> = rows
@@ -409,6 +408,7 @@ impl Compiled {
             }
             return self.finish(acc, rows, width);
         }
+        let whole: Vec<&[f64]> = rows.chunks_exact(width).collect();
         let missing: Vec<bool> = whole.iter().map(|r| r.iter().any(|v| v.is_nan())).collect();
         for start in (0..whole.len()).step_by(ROW_BLOCK) {
             let end = (start + ROW_BLOCK).min(whole.len());

@@ -423,8 +423,9 @@ impl Dom {
     /// Characters of node `id`'s own text ([`Dom::node_text`]: a text node's, a comment's, a
     /// doctype's name) that are not white space ([`char::is_whitespace`]); 0 for other nodes.
     /// The character count of CETD and LQF (thesis Formulas 3.1–3.2, Algorithm 3), which
-    /// both run in the stacked classifier: counted for a node when first asked, O(its text),
-    /// then O(1).
+    /// both run in the stacked classifier: recorded by the block segmentation for the nodes it
+    /// reads ([`Dom::remember_non_space_chars`]), counted for any other node when first asked,
+    /// O(its text), then O(1).
     pub fn non_space_chars(&self, id: NodeId) -> usize {
         let Some(slot) = self.non_space_slots().get(id) else {
             return 0;
