@@ -37,6 +37,48 @@ pub struct TreeArrays<'a> {
 /// The feature of a leaf.
 pub const LEAF: u32 = u32::MAX;
 
+impl TreeArrays<'_> {
+    /// Checks the tree against rows of `width` values: arrays of one length, at least one
+    /// node, finite values, split features below `width` with a threshold that is a number,
+    /// children after their parent and in range (so a walk from the root ends at a leaf in at
+    /// most `len` steps). The error names the first fault (node index in the arrays).
+    pub fn check(&self, width: usize) -> Result<(), String> {
+        let n = self.feature.len();
+        if n == 0 {
+            return Err("a tree has no node".into());
+        }
+        if [
+            self.threshold.len(),
+            self.left.len(),
+            self.right.len(),
+            self.missing_left.len(),
+            self.value.len(),
+        ]
+        .iter()
+        .any(|&l| l != n)
+        {
+            return Err("a tree's arrays differ in length".into());
+        }
+        for k in 0..n {
+            if !self.value[k].is_finite() {
+                return Err(format!("node {k}: value is not a finite number"));
+            }
+            if self.feature[k] == LEAF {
+                continue;
+            }
+            if self.feature[k] as usize >= width || self.threshold[k].is_nan() {
+                return Err(format!("node {k}: bad feature or threshold"));
+            }
+            for c in [self.left[k], self.right[k]] {
+                if (c as usize) <= k || c as usize >= n {
+                    return Err(format!("node {k}: child {c} out of order"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The deepest tree written as code: past it (nested `if`s hundreds deep), the build leaves the
 /// forest to the interpreted walk.
 pub const MAX_CODE_DEPTH: usize = 256;
@@ -75,9 +117,8 @@ impl Fnv {
 
 /// The Rust source of a module scoring `trees` (rows of `width` values): constants `WIDTH`
 /// and `FINGERPRINT` ([`fingerprint`], `Some`), and `TREES`, one function per tree in boosting
-/// order from a row (`&[f64; WIDTH]`) to its leaf's value. `None` when a tree is malformed
-/// (arrays of different lengths, a feature at or past `width`, a child not after its parent
-/// or out of range) or deeper than [`MAX_CODE_DEPTH`]. O(nodes).
+/// order from a row (`&[f64; WIDTH]`) to its leaf's value. `None` when a tree fails
+/// [`TreeArrays::check`] or is deeper than [`MAX_CODE_DEPTH`]. O(nodes).
 pub fn rust_source(width: usize, trees: &[TreeArrays<'_>]) -> Option<String> {
     let mut out = String::new();
     let _ = writeln!(out, "pub const WIDTH: usize = {width};");
@@ -93,36 +134,17 @@ pub fn rust_source(width: usize, trees: &[TreeArrays<'_>]) -> Option<String> {
         names.join(", ")
     );
     for (i, t) in trees.iter().enumerate() {
-        let n = t.feature.len();
-        if [
-            t.threshold.len(),
-            t.left.len(),
-            t.right.len(),
-            t.missing_left.len(),
-            t.value.len(),
-        ]
-        .iter()
-        .any(|&l| l != n)
-            || n == 0
-        {
-            return None;
-        }
+        t.check(width).ok()?;
         let _ = writeln!(out, "#[inline(never)]\nfn t{i}(r: &[f64; WIDTH]) -> f64 {{");
-        write_node(&mut out, t, width, 0, 0)?;
+        write_node(&mut out, t, 0, 0)?;
         out.push_str("}\n");
     }
     Some(out)
 }
 
-/// Node `k` of `t` (at `depth`) and its subtree as an expression: a leaf's value, or
-/// `if test { left } else { right }`. `None` as [`rust_source`] says.
-fn write_node(
-    out: &mut String,
-    t: &TreeArrays<'_>,
-    width: usize,
-    k: usize,
-    depth: usize,
-) -> Option<()> {
+/// Node `k` of the checked tree `t` (at `depth`) and its subtree as an expression: a leaf's
+/// value, or `if test { left } else { right }`. `None` past [`MAX_CODE_DEPTH`].
+fn write_node(out: &mut String, t: &TreeArrays<'_>, k: usize, depth: usize) -> Option<()> {
     if depth > MAX_CODE_DEPTH {
         return None;
     }
@@ -130,24 +152,16 @@ fn write_node(
         let _ = writeln!(out, "{}", literal(f64::from(t.value[k])));
         return Some(());
     }
-    let n = t.feature.len();
-    let (f, l, r) = (
-        t.feature[k] as usize,
-        t.left[k] as usize,
-        t.right[k] as usize,
-    );
-    if f >= width || l <= k || r <= k || l >= n || r >= n {
-        return None;
-    }
+    let (f, l, r) = (t.feature[k], t.left[k] as usize, t.right[k] as usize);
     let th = literal(t.threshold[k]);
     if t.missing_left[k] {
         let _ = writeln!(out, "if !(r[{f}] >= {th}) {{");
     } else {
         let _ = writeln!(out, "if r[{f}] < {th} {{");
     }
-    write_node(out, t, width, l, depth + 1)?;
+    write_node(out, t, l, depth + 1)?;
     out.push_str("} else {\n");
-    write_node(out, t, width, r, depth + 1)?;
+    write_node(out, t, r, depth + 1)?;
     out.push_str("}\n");
     Some(())
 }

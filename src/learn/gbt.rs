@@ -27,7 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::forest_code::{fingerprint, TreeArrays};
+use super::forest_code::{fingerprint, TreeArrays, LEAF};
 use crate::error::{Error, Result};
 
 /// The settings of a fit.
@@ -56,9 +56,6 @@ pub const FITTER: &str = "perpetual";
 /// whose page cache filled its memory reported under a GB free, shrank the pool and changed
 /// the trees. A fit of the shipped model's size holds about 3 GB.
 pub const MEMORY_LIMIT_GB: f32 = 2.0;
-
-/// No split feature: the node is a leaf.
-const LEAF: u32 = u32::MAX;
 
 /// One fitted tree, its nodes in pre-order (the root first, each child after its parent), as
 /// parallel arrays (compact in JSON).
@@ -120,40 +117,22 @@ impl GbtTree {
         f64::from(self.value[k])
     }
 
+    /// [`TreeArrays::check`] of this tree.
     fn check(&self, width: usize) -> std::result::Result<(), String> {
-        let n = self.len();
-        if n == 0 {
-            return Err("a tree has no node".into());
+        self.arrays().check(width)
+    }
+
+    /// The tree's arrays as [`super::forest_code`] reads them (its check, its code, its
+    /// fingerprint).
+    fn arrays(&self) -> TreeArrays<'_> {
+        TreeArrays {
+            feature: &self.feature,
+            threshold: &self.threshold,
+            left: &self.left,
+            right: &self.right,
+            missing_left: &self.missing_left,
+            value: &self.value,
         }
-        if [
-            self.threshold.len(),
-            self.left.len(),
-            self.right.len(),
-            self.missing_left.len(),
-            self.value.len(),
-        ]
-        .iter()
-        .any(|&l| l != n)
-        {
-            return Err("a tree's arrays differ in length".into());
-        }
-        for k in 0..n {
-            if !self.value[k].is_finite() {
-                return Err(format!("node {k}: value is not a finite number"));
-            }
-            if self.feature[k] == LEAF {
-                continue;
-            }
-            if self.feature[k] as usize >= width || self.threshold[k].is_nan() {
-                return Err(format!("node {k}: bad feature or threshold"));
-            }
-            for c in [self.left[k], self.right[k]] {
-                if (c as usize) <= k || c as usize >= n {
-                    return Err(format!("node {k}: child {c} out of order"));
-                }
-            }
-        }
-        Ok(())
     }
 }
 
@@ -306,18 +285,7 @@ impl Compiled {
         {
             return false;
         }
-        let trees: Vec<TreeArrays<'_>> = forest
-            .trees
-            .iter()
-            .map(|t| TreeArrays {
-                feature: &t.feature,
-                threshold: &t.threshold,
-                left: &t.left,
-                right: &t.right,
-                missing_left: &t.missing_left,
-                value: &t.value,
-            })
-            .collect();
+        let trees: Vec<TreeArrays<'_>> = forest.trees.iter().map(GbtTree::arrays).collect();
         shipped::FINGERPRINT == Some(fingerprint(forest.width, &trees))
     }
 
